@@ -82,7 +82,11 @@ class InvalidTransition(FailedPrecondition):
     def __init__(self, memory_name: str, from_status: str, to_status: str) -> None:
         super().__init__(
             f"{memory_name} cannot move from {from_status} to {to_status}",
-            [PreconditionViolation("STATUS", memory_name, f"{from_status} -> {to_status} is not allowed")],
+            [
+                PreconditionViolation(
+                    "STATUS", memory_name, f"{from_status} -> {to_status} is not allowed"
+                )
+            ],
         )
         self.from_status = from_status
         self.to_status = to_status

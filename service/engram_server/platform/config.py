@@ -111,5 +111,9 @@ def load_settings(
         if env_value is not None:
             values[f.name] = env_value
     values.update({k: v for k, v in overrides.items() if v is not None})
-    coerced = {f.name: _coerce(values[f.name], f.type, f.name) for f in fields(Settings) if f.name in values}
+    coerced = {
+        f.name: _coerce(values[f.name], f.type, f.name)
+        for f in fields(Settings)
+        if f.name in values
+    }
     return Settings(**coerced)

@@ -226,8 +226,11 @@ BEGIN
                            'idempotency', 'policies'] LOOP
     EXECUTE format('ALTER TABLE %I ENABLE ROW LEVEL SECURITY', t);
     EXECUTE format('ALTER TABLE %I FORCE ROW LEVEL SECURITY', t);
+    -- The second arm admits only SECURITY DEFINER maintenance functions (owner
+    -- role, platform flag set by the function itself), never the server role.
     EXECUTE format('CREATE POLICY tenant_isolation ON %I '
-                   'USING (tenant_id = (SELECT engram_current_tenant())) '
+                   'USING (tenant_id = (SELECT engram_current_tenant()) '
+                   '       OR (current_user <> ''engram_app'' AND engram_is_platform())) '
                    'WITH CHECK (tenant_id = (SELECT engram_current_tenant()))', t);
   END LOOP;
 END

@@ -1,0 +1,300 @@
+"""Protobuf <-> domain conversion for the lifecycle API.
+
+Enum values outside the proto definition (proto3 enums are open) are refused
+here with INVALID_ARGUMENT naming the field, so the domain only sees known values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from engram.v1 import lifecycle_pb2, types_pb2
+from google.protobuf import json_format
+from google.protobuf.message import Message
+from google.protobuf.struct_pb2 import Struct
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from engram_server.errors import InvalidArgument, Violations
+from engram_server.lifecycle.model import (
+    AuditEntry,
+    EvidenceLevel,
+    Kind,
+    Memory,
+    MemoryRevision,
+    Outcome,
+    Proposal,
+    ProposalResult,
+    Status,
+    memory_name,
+)
+from engram_server.lifecycle.policy import Policy, WebhookSpec
+from engram_server.services.lifecycle import RequestKey, parse_memory_name
+
+MAX_STRUCT_DEPTH = 32
+
+
+def enum_name(enum: Any, value: int, prefix: str, field: str, v: Violations) -> str | None:
+    """The domain name of an enum value ('ACTIVE'), or a violation if unknown."""
+    try:
+        name: str = enum.Name(value)
+    except ValueError:
+        v.add(field, f"unknown enum value {value}")
+        return None
+    return name.removeprefix(prefix)
+
+
+def ts_to_dt(ts: Timestamp) -> datetime:
+    return ts.ToDatetime(tzinfo=UTC)
+
+
+def dt_to_ts(dt: datetime | None) -> Timestamp | None:
+    if dt is None:
+        return None
+    ts = Timestamp()
+    ts.FromDatetime(dt)
+    return ts
+
+
+def _depth(value: Any, level: int = 0) -> int:
+    if isinstance(value, dict):
+        return max((_depth(v, level + 1) for v in value.values()), default=level + 1)
+    if isinstance(value, list):
+        return max((_depth(v, level + 1) for v in value), default=level + 1)
+    return level
+
+
+def struct_to_dict(s: Struct, field: str, v: Violations) -> dict[str, Any] | None:
+    data = json_format.MessageToDict(s)
+    try:
+        json.dumps(data, allow_nan=False)
+    except ValueError:
+        v.add(field, "is not valid JSON: NaN and Infinity are not allowed")
+        return None
+    if _depth(data) > MAX_STRUCT_DEPTH:
+        v.add(field, f"nested deeper than {MAX_STRUCT_DEPTH} levels")
+        return None
+    return data
+
+
+def dict_to_struct(d: dict[str, Any]) -> Struct:
+    s = Struct()
+    s.update(d)
+    return s
+
+
+def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violations) -> Proposal:
+    kind_name = enum_name(types_pb2.MemoryKind, p.kind, "MEMORY_KIND_", f"{path}.kind", v)
+    evidence = enum_name(
+        types_pb2.EvidenceLevel, p.evidence_level, "EVIDENCE_LEVEL_", f"{path}.evidence_level", v
+    )
+    structured = (
+        struct_to_dict(p.structured_content, f"{path}.structured_content", v)
+        if p.HasField("structured_content")
+        else None
+    )
+    depends: list[uuid.UUID] = []
+    for i, name in enumerate(p.depends_on):
+        try:
+            depends.append(parse_memory_name(name, f"{path}.depends_on[{i}]"))
+        except InvalidArgument as exc:
+            v.items.extend(exc.violations)
+    importance = p.importance if p.HasField("importance") else 0.5
+    if math.isnan(p.confidence):
+        v.add(f"{path}.confidence", "must be in [0, 1]")
+    return Proposal(
+        space=p.space,
+        content=p.content,
+        kind=Kind.SEMANTIC if kind_name in (None, "UNSPECIFIED") else Kind(kind_name),
+        session=p.session,
+        thread=p.thread,
+        structured_content=structured,
+        source=p.source,
+        confidence=p.confidence,
+        importance=importance,
+        evidence_level=EvidenceLevel(evidence) if evidence else EvidenceLevel.UNSPECIFIED,
+        tags=tuple(p.tags),
+        slot_key=p.slot_key,
+        topic=p.topic,
+        depends_on=tuple(depends),
+        expire_time=ts_to_dt(p.expire_time) if p.HasField("expire_time") else None,
+        attributes=dict(p.attributes),
+    )
+
+
+def memory_to_proto(m: Memory) -> types_pb2.Memory:
+    out = types_pb2.Memory(
+        name=m.name,
+        space=m.space,
+        session=m.session,
+        thread=m.thread,
+        kind=types_pb2.MemoryKind.Value(f"MEMORY_KIND_{m.kind.value}"),
+        content=m.content,
+        source=m.source,
+        agent=m.agent,
+        confidence=m.confidence,
+        importance=m.importance,
+        evidence_level=types_pb2.EvidenceLevel.Value(f"EVIDENCE_LEVEL_{m.evidence_level.value}"),
+        tags=list(m.tags),
+        slot_key=m.slot_key,
+        topic=m.topic,
+        depends_on=[memory_name(d) for d in m.depends_on],
+        status=status_to_proto(m.status),
+        create_time=dt_to_ts(m.create_time),
+        update_time=dt_to_ts(m.update_time),
+        expire_time=dt_to_ts(m.expire_time),
+        retract_time=dt_to_ts(m.retract_time),
+        retraction_reason=m.retraction_reason,
+        content_hash=m.content_hash,
+        etag=m.etag,
+        revision=m.revision,
+        superseded_by=memory_name(m.superseded_by) if m.superseded_by else "",
+        validation_notes=list(m.validation_notes),
+        attributes=m.attributes,
+    )
+    if m.structured_content is not None:
+        out.structured_content.CopyFrom(dict_to_struct(m.structured_content))
+    return out
+
+
+def status_to_proto(s: Status | None) -> types_pb2.MemoryStatus.ValueType:
+    if s is None:
+        return types_pb2.MEMORY_STATUS_UNSPECIFIED
+    return types_pb2.MemoryStatus.Value(f"MEMORY_STATUS_{s.value}")
+
+
+_OUTCOMES = {
+    Outcome.ACCEPTED: lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED,
+    Outcome.PENDING_CONFIRMATION: lifecycle_pb2.PROPOSAL_OUTCOME_PENDING_CONFIRMATION,
+    Outcome.REJECTED: lifecycle_pb2.PROPOSAL_OUTCOME_REJECTED,
+    Outcome.DUPLICATE: lifecycle_pb2.PROPOSAL_OUTCOME_DUPLICATE,
+}
+
+
+def result_to_proto(r: ProposalResult) -> lifecycle_pb2.ProposalResult:
+    return lifecycle_pb2.ProposalResult(
+        outcome=_OUTCOMES[r.outcome],
+        memory=memory_to_proto(r.memory),
+        failures=[
+            lifecycle_pb2.ValidationFailure(
+                validator=f.validator, critical=f.critical, message=f.message, field=f.field
+            )
+            for f in r.failures
+        ],
+    )
+
+
+def audit_to_proto(e: AuditEntry) -> types_pb2.AuditEntry:
+    return types_pb2.AuditEntry(
+        name=f"auditEntries/{e.sequence}",
+        sequence=e.sequence,
+        action=types_pb2.AuditAction.Value(f"AUDIT_ACTION_{e.action.value}"),
+        memory=memory_name(e.memory_id) if e.memory_id else "",
+        from_status=status_to_proto(e.from_status),
+        to_status=status_to_proto(e.to_status),
+        actor=e.actor,
+        reason=e.reason,
+        request_id=e.request_id,
+        create_time=dt_to_ts(e.create_time),
+        space=e.space,
+        details=e.details,
+    )
+
+
+def revision_to_proto(r: MemoryRevision) -> types_pb2.MemoryRevision:
+    return types_pb2.MemoryRevision(
+        name=f"{memory_name(r.memory_id)}/revisions/{r.revision}",
+        revision=r.revision,
+        memory=memory_to_proto(r.memory),
+        actor=r.actor,
+        create_time=dt_to_ts(r.create_time),
+    )
+
+
+def request_key(method: str, request: Message) -> RequestKey | None:
+    """The idempotency key of a write: its request_id plus a body fingerprint."""
+    request_id: str = getattr(request, "request_id", "")
+    if not request_id:
+        return None
+    body = type(request)()
+    body.CopyFrom(request)
+    body.ClearField("request_id")
+    fingerprint = hashlib.sha256(body.SerializeToString(deterministic=True)).hexdigest()
+    return RequestKey(request_id, method, fingerprint)
+
+
+def parse_policy_name(name: str) -> str:
+    """'policy' -> '' (tenant default); 'spaces/{space}/policy' -> space."""
+    if name == "policy":
+        return ""
+    if (
+        name.startswith("spaces/")
+        and name.endswith("/policy")
+        and len(name) > len("spaces//policy")
+    ):
+        return name[len("spaces/") : -len("/policy")]
+    raise InvalidArgument.field("name", "must be 'policy' or 'spaces/{space}/policy'")
+
+
+def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
+    space = ""
+    try:
+        space = parse_policy_name(p.name)
+    except InvalidArgument:
+        v.add("policy.name", "must be 'policy' or 'spaces/{space}/policy'")
+    schema = (
+        struct_to_dict(p.json_schema, "policy.json_schema", v)
+        if p.HasField("json_schema")
+        else None
+    )
+    return Policy(
+        space=space,
+        json_schema=schema,
+        json_schema_critical=p.json_schema_critical,
+        min_confidence=p.min_confidence,
+        min_confidence_critical=p.min_confidence_critical,
+        max_content_bytes=p.max_content_bytes,
+        required_fields=tuple(p.required_fields),
+        webhooks=tuple(
+            WebhookSpec(
+                name=w.name or f"webhook-{i}",
+                url=w.url,
+                timeout_ms=w.timeout_ms or 2000,
+                critical=w.critical,
+            )
+            for i, w in enumerate(p.webhooks)
+        ),
+        default_ttl_seconds={
+            k.removeprefix("MEMORY_KIND_"): v for k, v in p.default_ttl_seconds.items()
+        },
+        validator_timeout_ms=p.validator_timeout_ms,
+        etag=p.etag,
+    )
+
+
+def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
+    out = lifecycle_pb2.Policy(
+        name=p.name,
+        json_schema_critical=p.json_schema_critical,
+        min_confidence=p.min_confidence,
+        min_confidence_critical=p.min_confidence_critical,
+        max_content_bytes=p.max_content_bytes,
+        required_fields=list(p.required_fields),
+        webhooks=[
+            lifecycle_pb2.WebhookValidator(
+                name=w.name, url=w.url, timeout_ms=w.timeout_ms, critical=w.critical
+            )
+            for w in p.webhooks
+        ],
+        default_ttl_seconds={f"MEMORY_KIND_{k}": s for k, s in p.default_ttl_seconds.items()},
+        etag=p.etag,
+        update_time=dt_to_ts(p.update_time),
+        validator_timeout_ms=p.validator_timeout_ms,
+    )
+    if p.json_schema is not None:
+        out.json_schema.CopyFrom(dict_to_struct(p.json_schema))
+    return out

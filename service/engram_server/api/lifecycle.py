@@ -1,0 +1,367 @@
+"""LifecycleService servicer: protobuf in, domain calls, protobuf out.
+
+Working memory, Learn, Consolidate, Reflect and Dream are declared in the API
+and answer UNIMPLEMENTED (inherited from the generated base class) until the
+working-memory work lands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import grpc
+from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, types_pb2
+
+from engram_server.api import convert
+from engram_server.errors import InvalidArgument, Violations
+from engram_server.lifecycle.model import Kind, Status
+from engram_server.platform.context import AppContext
+from engram_server.platform.principal import current_principal
+from engram_server.platform.webhooks import HttpWebhookCaller
+from engram_server.services.lifecycle import SYSTEM_ACTOR, LifecycleService, parse_memory_name
+from engram_server.services.reads import MemoryReads
+from engram_server.services.watch import TransitionHub, watch
+from engram_server.store.memories import AUDIT_CHANNEL, MemoryFilter
+
+log = logging.getLogger(__name__)
+Ctx = grpc.aio.ServicerContext[Any, Any]
+
+_ORDERS = {
+    lifecycle_pb2.MEMORY_ORDER_UNSPECIFIED: "CREATE_TIME_DESC",
+    lifecycle_pb2.MEMORY_ORDER_CREATE_TIME_DESC: "CREATE_TIME_DESC",
+    lifecycle_pb2.MEMORY_ORDER_CREATE_TIME_ASC: "CREATE_TIME_ASC",
+    lifecycle_pb2.MEMORY_ORDER_UPDATE_TIME_DESC: "UPDATE_TIME_DESC",
+}
+
+
+class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self.webhooks = HttpWebhookCaller()
+        self.service = LifecycleService(ctx.db, self.webhooks, ctx.settings.max_content_bytes)
+        self.reads = MemoryReads(ctx.db)
+        self.hub = TransitionHub()
+        self._sweeper: asyncio.Task[None] | None = None
+
+    # --- background work ---------------------------------------------------------
+
+    async def start(self) -> None:
+        self.ctx.notifier.add_listener(AUDIT_CHANNEL, self.hub.notify)
+        if self.ctx.settings.expiry_sweep_seconds > 0:
+            self._sweeper = asyncio.create_task(self._sweep_forever(), name="expiry-sweeper")
+
+    async def stop(self) -> None:
+        self.ctx.notifier.remove_listener(AUDIT_CHANNEL, self.hub.notify)
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            try:
+                await self._sweeper
+            except asyncio.CancelledError:
+                pass
+        await self.webhooks.close()
+
+    async def _sweep_forever(self) -> None:
+        from engram_server.services.expiry import sweep_once
+
+        while True:
+            try:
+                await sweep_once(self.ctx.db, self.service)
+            except Exception:  # keep sweeping; the next round retries
+                log.exception("expiry sweep failed")
+            await asyncio.sleep(self.ctx.settings.expiry_sweep_seconds)
+
+    # --- proposals -----------------------------------------------------------------
+
+    async def ProposeMemory(
+        self, request: lifecycle_pb2.ProposeMemoryRequest, context: Ctx
+    ) -> lifecycle_pb2.ProposeMemoryResponse:
+        v = Violations()
+        if not request.HasField("proposal"):
+            raise InvalidArgument.field("proposal", "required")
+        proposal = convert.proposal_from_proto(request.proposal, "proposal", v)
+        v.raise_if_any()
+        results = await self.service.propose(
+            current_principal(), [proposal], convert.request_key("ProposeMemory", request)
+        )
+        return lifecycle_pb2.ProposeMemoryResponse(result=convert.result_to_proto(results[0]))
+
+    async def BatchProposeMemories(
+        self, request: lifecycle_pb2.BatchProposeMemoriesRequest, context: Ctx
+    ) -> lifecycle_pb2.BatchProposeMemoriesResponse:
+        v = Violations()
+        proposals = [
+            convert.proposal_from_proto(p, f"proposals[{i}]", v)
+            for i, p in enumerate(request.proposals)
+        ]
+        v.raise_if_any()
+        results = await self.service.propose(
+            current_principal(),
+            proposals,
+            convert.request_key("BatchProposeMemories", request),
+            field_prefix="proposals",
+            batch=True,
+        )
+        return lifecycle_pb2.BatchProposeMemoriesResponse(
+            results=[convert.result_to_proto(r) for r in results]
+        )
+
+    # --- transitions -----------------------------------------------------------------
+
+    async def ConfirmMemory(
+        self, request: lifecycle_pb2.ConfirmMemoryRequest, context: Ctx
+    ) -> types_pb2.Memory:
+        memory = await self.service.confirm(
+            current_principal(),
+            parse_memory_name(request.name),
+            request.reason,
+            convert.request_key("ConfirmMemory", request),
+        )
+        return convert.memory_to_proto(memory)
+
+    async def RejectMemory(
+        self, request: lifecycle_pb2.RejectMemoryRequest, context: Ctx
+    ) -> types_pb2.Memory:
+        memory = await self.service.reject(
+            current_principal(),
+            parse_memory_name(request.name),
+            request.reason,
+            convert.request_key("RejectMemory", request),
+        )
+        return convert.memory_to_proto(memory)
+
+    async def RetractMemory(
+        self, request: lifecycle_pb2.RetractMemoryRequest, context: Ctx
+    ) -> lifecycle_pb2.RetractMemoryResponse:
+        memory, cascaded = await self.service.retract(
+            current_principal(),
+            parse_memory_name(request.name),
+            request.reason,
+            request.cascade,
+            convert.request_key("RetractMemory", request),
+        )
+        return lifecycle_pb2.RetractMemoryResponse(
+            memory=convert.memory_to_proto(memory),
+            cascaded=[convert.memory_to_proto(m) for m in cascaded],
+        )
+
+    async def ReviseMemory(
+        self, request: lifecycle_pb2.ReviseMemoryRequest, context: Ctx
+    ) -> types_pb2.Memory:
+        if not request.HasField("memory"):
+            raise InvalidArgument.field("memory", "required")
+        memory_id = parse_memory_name(request.memory.name, "memory.name")
+        changes = _revision_changes(request)
+        memory = await self.service.revise(
+            current_principal(),
+            memory_id,
+            request.memory.etag,
+            changes,
+            convert.request_key("ReviseMemory", request),
+        )
+        return convert.memory_to_proto(memory)
+
+    async def UpdateMemoryConfidence(
+        self, request: lifecycle_pb2.UpdateMemoryConfidenceRequest, context: Ctx
+    ) -> types_pb2.Memory:
+        memory = await self.service.update_confidence(
+            current_principal(),
+            parse_memory_name(request.name),
+            request.confidence,
+            request.reason,
+            convert.request_key("UpdateMemoryConfidence", request),
+        )
+        return convert.memory_to_proto(memory)
+
+    async def ExpireDueMemories(
+        self, request: lifecycle_pb2.ExpireDueMemoriesRequest, context: Ctx
+    ) -> lifecycle_pb2.ExpireDueMemoriesResponse:
+        principal = current_principal()
+        as_of = convert.ts_to_dt(request.as_of) if request.HasField("as_of") else None
+        expired = await self.service.expire_due(
+            principal.tenant_id, principal.actor, as_of, request.limit
+        )
+        return lifecycle_pb2.ExpireDueMemoriesResponse(
+            expired_count=len(expired), names=[m.name for m in expired]
+        )
+
+    # --- reads ---------------------------------------------------------------------------
+
+    async def GetMemory(
+        self, request: lifecycle_pb2.GetMemoryRequest, context: Ctx
+    ) -> types_pb2.Memory:
+        memory = await self.reads.get(
+            current_principal().tenant_id, parse_memory_name(request.name)
+        )
+        return convert.memory_to_proto(memory)
+
+    async def ListMemories(
+        self, request: lifecycle_pb2.ListMemoriesRequest, context: Ctx
+    ) -> lifecycle_pb2.ListMemoriesResponse:
+        v = Violations()
+        statuses = [
+            convert.enum_name(types_pb2.MemoryStatus, s, "MEMORY_STATUS_", f"statuses[{i}]", v)
+            for i, s in enumerate(request.statuses)
+        ]
+        kinds = [
+            convert.enum_name(types_pb2.MemoryKind, k, "MEMORY_KIND_", f"kinds[{i}]", v)
+            for i, k in enumerate(request.kinds)
+        ]
+        order = _ORDERS.get(request.order_by)
+        if order is None:
+            v.add("order_by", f"unknown enum value {request.order_by}")
+        v.raise_if_any()
+        f = MemoryFilter(
+            space=request.space,
+            include_subspaces=request.include_subspaces,
+            statuses=tuple(Status(s) for s in statuses if s and s != "UNSPECIFIED"),
+            session=request.session,
+            kinds=tuple(Kind(k) for k in kinds if k and k != "UNSPECIFIED"),
+            tags=tuple(request.tags),
+            create_time_start=convert.ts_to_dt(request.create_time_start)
+            if request.HasField("create_time_start")
+            else None,
+            create_time_end=convert.ts_to_dt(request.create_time_end)
+            if request.HasField("create_time_end")
+            else None,
+        )
+        assert order is not None
+        page, token = await self.reads.list_memories(
+            current_principal().tenant_id, f, order, request.page_size, request.page_token
+        )
+        return lifecycle_pb2.ListMemoriesResponse(
+            memories=[convert.memory_to_proto(m) for m in page], next_page_token=token
+        )
+
+    async def ListMemoryRevisions(
+        self, request: lifecycle_pb2.ListMemoryRevisionsRequest, context: Ctx
+    ) -> lifecycle_pb2.ListMemoryRevisionsResponse:
+        page, token = await self.reads.revisions(
+            current_principal().tenant_id,
+            parse_memory_name(request.name),
+            request.page_size,
+            request.page_token,
+        )
+        return lifecycle_pb2.ListMemoryRevisionsResponse(
+            revisions=[convert.revision_to_proto(r) for r in page], next_page_token=token
+        )
+
+    async def ListAuditEntries(
+        self, request: lifecycle_pb2.ListAuditEntriesRequest, context: Ctx
+    ) -> lifecycle_pb2.ListAuditEntriesResponse:
+        memory_id = parse_memory_name(request.memory, "memory") if request.memory else None
+        page, token = await self.reads.audit(
+            current_principal().tenant_id,
+            memory_id,
+            request.space,
+            request.page_size,
+            request.page_token,
+        )
+        return lifecycle_pb2.ListAuditEntriesResponse(
+            entries=[convert.audit_to_proto(e) for e in page], next_page_token=token
+        )
+
+    async def PurgeMemories(
+        self, request: lifecycle_pb2.PurgeMemoriesRequest, context: Ctx
+    ) -> lifecycle_pb2.PurgeMemoriesResponse:
+        count, tombstone = await self.service.purge(
+            current_principal(),
+            request.space,
+            request.session,
+            request.reason,
+            convert.request_key("PurgeMemories", request),
+        )
+        return lifecycle_pb2.PurgeMemoriesResponse(
+            purged_count=count, tombstone=convert.audit_to_proto(tombstone)
+        )
+
+    async def WatchTransitions(
+        self, request: lifecycle_pb2.WatchTransitionsRequest, context: Ctx
+    ) -> AsyncIterator[lifecycle_pb2.WatchTransitionsResponse]:
+        v = Violations()
+        statuses = [
+            convert.enum_name(types_pb2.MemoryStatus, s, "MEMORY_STATUS_", f"statuses[{i}]", v)
+            for i, s in enumerate(request.statuses)
+        ]
+        v.raise_if_any()
+        wanted = frozenset(Status(s) for s in statuses if s and s != "UNSPECIFIED")
+        stream = watch(
+            self.ctx.db,
+            self.hub,
+            current_principal().tenant_id,
+            request.space,
+            wanted,
+            request.cursor,
+        )
+        async for event in stream:
+            response = lifecycle_pb2.WatchTransitionsResponse(
+                cursor=event.cursor, entry=convert.audit_to_proto(event.entry)
+            )
+            if event.memory is not None:
+                response.memory.CopyFrom(convert.memory_to_proto(event.memory))
+            yield response
+
+    # --- policies ------------------------------------------------------------------------------
+
+    async def GetPolicy(
+        self, request: lifecycle_pb2.GetPolicyRequest, context: Ctx
+    ) -> lifecycle_pb2.Policy:
+        space = convert.parse_policy_name(request.name)
+        policy = await self.service.get_policy(current_principal().tenant_id, space)
+        return convert.policy_to_proto(policy)
+
+    async def SetPolicy(
+        self, request: lifecycle_pb2.SetPolicyRequest, context: Ctx
+    ) -> lifecycle_pb2.Policy:
+        if not request.HasField("policy"):
+            raise InvalidArgument.field("policy", "required")
+        v = Violations()
+        policy = convert.policy_from_proto(request.policy, v)
+        v.raise_if_any()
+        saved = await self.service.set_policy(
+            current_principal(), policy, convert.request_key("SetPolicy", request)
+        )
+        return convert.policy_to_proto(saved)
+
+
+def _revision_changes(request: lifecycle_pb2.ReviseMemoryRequest) -> dict[str, Any]:
+    """The fields named by update_mask, converted to domain values."""
+    m = request.memory
+    v = Violations()
+    changes: dict[str, Any] = {}
+    for path in request.update_mask.paths:
+        if path == "content":
+            changes["content"] = m.content
+        elif path == "structured_content":
+            changes["structured_content"] = (
+                convert.struct_to_dict(m.structured_content, "memory.structured_content", v)
+                if m.HasField("structured_content")
+                else None
+            )
+        elif path in ("source", "slot_key", "topic", "session", "thread"):
+            changes[path] = getattr(m, path)
+        elif path == "importance":
+            changes["importance"] = m.importance
+        elif path == "tags":
+            changes["tags"] = tuple(m.tags)
+        elif path == "attributes":
+            changes["attributes"] = dict(m.attributes)
+        elif path == "expire_time":
+            changes["expire_time"] = (
+                convert.ts_to_dt(m.expire_time) if m.HasField("expire_time") else None
+            )
+        elif path == "kind":
+            name = convert.enum_name(types_pb2.MemoryKind, m.kind, "MEMORY_KIND_", "memory.kind", v)
+            if name and name != "UNSPECIFIED":
+                changes["kind"] = Kind(name)
+            elif name:
+                v.add("memory.kind", "must be set when named in update_mask")
+        else:
+            v.add("update_mask", f"field {path!r} cannot be revised")
+    v.raise_if_any()
+    return changes
+
+
+__all__ = ["SYSTEM_ACTOR", "LifecycleServicer"]

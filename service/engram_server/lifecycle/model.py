@@ -1,0 +1,191 @@
+"""The memory as the domain sees it, and the proposals that create one."""
+
+from __future__ import annotations
+
+import hashlib
+import unicodedata
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    PROPOSED = "PROPOSED"
+    ACTIVE = "ACTIVE"
+    PENDING_CONFIRMATION = "PENDING_CONFIRMATION"
+    REJECTED = "REJECTED"
+    RETRACTED = "RETRACTED"
+    EXPIRED = "EXPIRED"
+    SUPERSEDED = "SUPERSEDED"
+
+
+LIVE_STATUSES = frozenset({Status.PROPOSED, Status.ACTIVE, Status.PENDING_CONFIRMATION})
+
+
+class Kind(StrEnum):
+    SEMANTIC = "SEMANTIC"
+    PROCEDURAL = "PROCEDURAL"
+    EPISODIC = "EPISODIC"
+    SUMMARY = "SUMMARY"
+    ENTITY = "ENTITY"
+    DECISION = "DECISION"
+    EVENT = "EVENT"
+    ACTION = "ACTION"
+    QUESTION = "QUESTION"
+    PREFERENCE = "PREFERENCE"
+    EXPERIENCE = "EXPERIENCE"
+    PATTERN = "PATTERN"
+
+
+class EvidenceLevel(StrEnum):
+    UNSPECIFIED = "UNSPECIFIED"
+    UNVERIFIED = "UNVERIFIED"
+    SINGLE_SOURCE = "SINGLE_SOURCE"
+    CORROBORATED = "CORROBORATED"
+    OFFICIAL = "OFFICIAL"
+
+
+class Outcome(StrEnum):
+    ACCEPTED = "ACCEPTED"
+    PENDING_CONFIRMATION = "PENDING_CONFIRMATION"
+    REJECTED = "REJECTED"
+    DUPLICATE = "DUPLICATE"
+
+
+class AuditAction(StrEnum):
+    TRANSITION = "TRANSITION"
+    REVISION = "REVISION"
+    CONFIDENCE = "CONFIDENCE"
+    PURGE = "PURGE"
+    POLICY = "POLICY"
+
+
+MEMORY_NAME_PREFIX = "memories/"
+
+
+def memory_name(memory_id: uuid.UUID) -> str:
+    return f"{MEMORY_NAME_PREFIX}{memory_id}"
+
+
+def content_hash(content: str) -> str:
+    """Hash of the content after normalisation that does not change meaning.
+
+    NFC normalisation, trimmed ends and collapsed inner whitespace, so a retry that
+    differs only in spacing or Unicode composition is still a duplicate; case is
+    kept because it can carry meaning (names, code).
+    """
+    normalised = " ".join(unicodedata.normalize("NFC", content).split())
+    return hashlib.sha256(normalised.encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """What a caller asks to store; already validated for shape."""
+
+    space: str
+    content: str
+    kind: Kind = Kind.SEMANTIC
+    session: str = ""
+    thread: str = ""
+    structured_content: dict[str, Any] | None = None
+    source: str = ""
+    confidence: float = 0.0
+    importance: float = 0.5
+    evidence_level: EvidenceLevel = EvidenceLevel.UNSPECIFIED
+    tags: tuple[str, ...] = ()
+    slot_key: str = ""
+    topic: str = ""
+    depends_on: tuple[uuid.UUID, ...] = ()
+    expire_time: datetime | None = None
+    attributes: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def content_hash(self) -> str:
+        return content_hash(self.content)
+
+
+@dataclass(frozen=True)
+class Memory:
+    """A stored memory."""
+
+    id: uuid.UUID
+    space: str
+    session: str
+    thread: str
+    kind: Kind
+    content: str
+    structured_content: dict[str, Any] | None
+    source: str
+    agent: str
+    confidence: float
+    importance: float
+    evidence_level: EvidenceLevel
+    tags: tuple[str, ...]
+    slot_key: str
+    topic: str
+    depends_on: tuple[uuid.UUID, ...]
+    status: Status
+    create_time: datetime
+    update_time: datetime
+    expire_time: datetime | None
+    retract_time: datetime | None
+    retraction_reason: str
+    content_hash: str
+    revision: int
+    superseded_by: uuid.UUID | None
+    validation_notes: tuple[str, ...]
+    attributes: dict[str, str]
+
+    @property
+    def name(self) -> str:
+        return memory_name(self.id)
+
+    @property
+    def etag(self) -> str:
+        """Changes whenever anything a caller can see changes."""
+        basis = (
+            f"{self.id}:{self.revision}:{self.status}:{self.confidence!r}"
+            f":{self.update_time.isoformat()}"
+        )
+        return hashlib.sha256(basis.encode()).hexdigest()[:20]
+
+
+@dataclass(frozen=True)
+class ValidationFailure:
+    validator: str
+    critical: bool
+    message: str
+    field: str = ""
+
+
+@dataclass(frozen=True)
+class ProposalResult:
+    outcome: Outcome
+    memory: Memory
+    failures: tuple[ValidationFailure, ...] = ()
+
+
+@dataclass(frozen=True)
+class AuditEntry:
+    sequence: int
+    action: AuditAction
+    memory_id: uuid.UUID | None
+    space: str
+    from_status: Status | None
+    to_status: Status | None
+    actor: str
+    reason: str
+    request_id: str
+    create_time: datetime
+    details: dict[str, str]
+
+
+@dataclass(frozen=True)
+class MemoryRevision:
+    memory_id: uuid.UUID
+    revision: int
+    memory: Memory
+    actor: str
+    create_time: datetime

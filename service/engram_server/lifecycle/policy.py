@@ -1,0 +1,148 @@
+"""Validation policies: per tenant (the default) and per space (an override).
+
+A space with its own policy uses it whole; a space without one uses the tenant's.
+Whole-policy override (rather than a field-by-field merge) keeps it obvious which
+rules apply: GetPolicy on a space shows exactly what its proposals face.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engram_server.errors import Violations
+from engram_server.lifecycle.model import Kind
+
+REQUIRABLE_FIELDS = frozenset(
+    {"session", "source", "slot_key", "topic", "structured_content", "tags", "thread"}
+)
+DEFAULT_VALIDATOR_TIMEOUT_MS = 1000
+DEFAULT_WEBHOOK_TIMEOUT_MS = 2000
+MAX_WEBHOOKS = 8
+MAX_TIMEOUT_MS = 30_000
+
+
+@dataclass(frozen=True)
+class WebhookSpec:
+    name: str
+    url: str
+    timeout_ms: int = DEFAULT_WEBHOOK_TIMEOUT_MS
+    critical: bool = False
+
+
+@dataclass(frozen=True)
+class Policy:
+    space: str = ""  # "" is the tenant default
+    json_schema: dict[str, Any] | None = None
+    json_schema_critical: bool = True
+    min_confidence: float = 0.0
+    min_confidence_critical: bool = False
+    max_content_bytes: int = 0
+    required_fields: tuple[str, ...] = ()
+    webhooks: tuple[WebhookSpec, ...] = ()
+    default_ttl_seconds: dict[str, int] = field(default_factory=dict)
+    validator_timeout_ms: int = 0
+    etag: str = ""
+    update_time: datetime | None = None
+
+    @property
+    def name(self) -> str:
+        return f"spaces/{self.space}/policy" if self.space else "policy"
+
+    def ttl_for(self, kind: Kind) -> int | None:
+        seconds = self.default_ttl_seconds.get(kind.value)
+        return seconds if seconds and seconds > 0 else None
+
+    @property
+    def local_timeout_seconds(self) -> float:
+        return (self.validator_timeout_ms or DEFAULT_VALIDATOR_TIMEOUT_MS) / 1000.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "json_schema": self.json_schema,
+            "json_schema_critical": self.json_schema_critical,
+            "min_confidence": self.min_confidence,
+            "min_confidence_critical": self.min_confidence_critical,
+            "max_content_bytes": self.max_content_bytes,
+            "required_fields": list(self.required_fields),
+            "webhooks": [
+                {"name": w.name, "url": w.url, "timeout_ms": w.timeout_ms, "critical": w.critical}
+                for w in self.webhooks
+            ],
+            "default_ttl_seconds": dict(self.default_ttl_seconds),
+            "validator_timeout_ms": self.validator_timeout_ms,
+        }
+
+    @classmethod
+    def from_json(
+        cls, space: str, data: dict[str, Any], etag: str = "", update_time: datetime | None = None
+    ) -> Policy:
+        return cls(
+            space=space,
+            json_schema=data.get("json_schema"),
+            json_schema_critical=bool(data.get("json_schema_critical", True)),
+            min_confidence=float(data.get("min_confidence", 0.0)),
+            min_confidence_critical=bool(data.get("min_confidence_critical", False)),
+            max_content_bytes=int(data.get("max_content_bytes", 0)),
+            required_fields=tuple(data.get("required_fields", ())),
+            webhooks=tuple(
+                WebhookSpec(
+                    name=w["name"],
+                    url=w["url"],
+                    timeout_ms=int(w["timeout_ms"]),
+                    critical=bool(w["critical"]),
+                )
+                for w in data.get("webhooks", ())
+            ),
+            default_ttl_seconds={k: int(v) for k, v in data.get("default_ttl_seconds", {}).items()},
+            validator_timeout_ms=int(data.get("validator_timeout_ms", 0)),
+            etag=etag,
+            update_time=update_time,
+        )
+
+
+def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
+    """Checks a policy before it is stored; every bad field is reported at once."""
+    from jsonschema import SchemaError
+    from jsonschema.validators import validator_for
+
+    v = Violations()
+    if policy.json_schema is not None:
+        try:
+            validator_for(policy.json_schema).check_schema(policy.json_schema)
+        except SchemaError as exc:
+            v.add("policy.json_schema", f"not a valid JSON Schema: {exc.message}")
+    if not 0.0 <= policy.min_confidence <= 1.0:
+        v.add("policy.min_confidence", "must be in [0, 1]")
+    if policy.max_content_bytes < 0 or policy.max_content_bytes > server_max_content_bytes:
+        v.add(
+            "policy.max_content_bytes",
+            f"must be between 0 and the server limit {server_max_content_bytes}",
+        )
+    for i, name in enumerate(policy.required_fields):
+        if name not in REQUIRABLE_FIELDS:
+            v.add(
+                f"policy.required_fields[{i}]",
+                f"unknown field {name!r}; allowed: {', '.join(sorted(REQUIRABLE_FIELDS))}",
+            )
+    if len(policy.webhooks) > MAX_WEBHOOKS:
+        v.add("policy.webhooks", f"at most {MAX_WEBHOOKS} webhooks")
+    for i, hook in enumerate(policy.webhooks):
+        if not hook.url.startswith(("http://", "https://")):
+            v.add(f"policy.webhooks[{i}].url", "must be an http:// or https:// URL")
+        if not 0 < hook.timeout_ms <= MAX_TIMEOUT_MS:
+            v.add(f"policy.webhooks[{i}].timeout_ms", f"must be in (0, {MAX_TIMEOUT_MS}]")
+        if not hook.name:
+            v.add(f"policy.webhooks[{i}].name", "required")
+    for kind_name, seconds in policy.default_ttl_seconds.items():
+        if kind_name not in Kind.__members__:
+            v.add(
+                f"policy.default_ttl_seconds[{kind_name}]",
+                "unknown kind; use the MemoryKind enum name such as MEMORY_KIND_EPISODIC",
+            )
+        elif seconds <= 0:
+            v.add(f"policy.default_ttl_seconds[{kind_name}]", "must be positive")
+    if not 0 <= policy.validator_timeout_ms <= MAX_TIMEOUT_MS:
+        v.add("policy.validator_timeout_ms", f"must be in [0, {MAX_TIMEOUT_MS}]")
+    v.raise_if_any()

@@ -1,0 +1,838 @@
+"""The governed write path: proposals, transitions, revisions, expiry and purges.
+
+Every change follows the same shape: validate input (nothing touched yet), run
+the policy's validators outside any transaction (webhooks can be slow and must
+not hold locks), then one transaction that claims the request id, writes the
+change, queues derived-index work in the outbox and appends the audit rows last.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from engram_server.errors import (
+    Aborted,
+    AlreadyExists,
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PermissionDenied,
+    PreconditionViolation,
+    ResourceExhausted,
+    Violations,
+)
+from engram_server.lifecycle.model import (
+    LIVE_STATUSES,
+    AuditAction,
+    AuditEntry,
+    EvidenceLevel,
+    Memory,
+    Outcome,
+    Proposal,
+    ProposalResult,
+    Status,
+    ValidationFailure,
+    content_hash,
+    memory_name,
+)
+from engram_server.lifecycle.policy import Policy, validate_policy
+from engram_server.lifecycle.states import check_transition
+from engram_server.lifecycle.validation import (
+    MAX_BATCH,
+    check_proposal,
+    check_reason,
+    check_request_id,
+    check_unit_interval,
+)
+from engram_server.lifecycle.validators import WebhookCaller, outcome_status, run_validators
+from engram_server.platform.principal import SCOPE_ADMIN, Principal
+from engram_server.store import memories as store
+from engram_server.store import policies as policy_store
+from engram_server.store.postgres import Conn, Database
+
+SYSTEM_ACTOR = "system"
+MEMORY = "memory"
+
+
+@dataclass(frozen=True)
+class RequestKey:
+    """An idempotency key: the client's request_id, the method, and a fingerprint
+    of the request body (so reusing an id for a different request is refused)."""
+
+    request_id: str
+    method: str
+    fingerprint: str
+
+
+def parse_memory_name(name: str, field: str = "name") -> uuid.UUID:
+    if not name:
+        raise InvalidArgument.field(field, "required")
+    prefix, _, raw = name.partition("/")
+    if prefix != "memories" or not raw:
+        raise InvalidArgument.field(field, "must look like memories/{memory}")
+    try:
+        return uuid.UUID(raw)
+    except ValueError as exc:
+        raise InvalidArgument.field(field, "memory id must be a UUID") from exc
+
+
+REVISABLE_FIELDS = frozenset(
+    {
+        "content",
+        "structured_content",
+        "source",
+        "importance",
+        "tags",
+        "slot_key",
+        "topic",
+        "expire_time",
+        "attributes",
+        "kind",
+        "session",
+        "thread",
+    }
+)
+
+
+class LifecycleService:
+    def __init__(self, db: Database, call_webhook: WebhookCaller, max_content_bytes: int) -> None:
+        self.db = db
+        self.call_webhook = call_webhook
+        self.max_content_bytes = max_content_bytes
+
+    # --- idempotency ---------------------------------------------------------
+
+    async def _replay(
+        self, conn: Conn, tenant_id: str, key: RequestKey | None
+    ) -> dict[str, Any] | None:
+        """Claims `key` in this transaction, or returns the first outcome's record."""
+        if key is None:
+            return None
+        prior = await store.claim_request(
+            conn, tenant_id, key.request_id, key.method, key.fingerprint
+        )
+        if prior is None:
+            return None
+        if prior["method"] != key.method or prior["fingerprint"] != key.fingerprint:
+            raise InvalidArgument.field("request_id", "was already used for a different request")
+        result: dict[str, Any] = prior["result"]
+        return result
+
+    async def _peek(self, tenant_id: str, key: RequestKey | None) -> dict[str, Any] | None:
+        if key is None:
+            return None
+        async with self.db.tenant_tx(tenant_id) as conn:
+            prior = await store.peek_request(conn, key.request_id)
+        if prior is None:
+            return None
+        if prior["method"] != key.method or prior["fingerprint"] != key.fingerprint:
+            raise InvalidArgument.field("request_id", "was already used for a different request")
+        result: dict[str, Any] = prior["result"]
+        return result
+
+    async def _memories_by_id(self, conn: Conn, ids: Sequence[str]) -> dict[str, Memory]:
+        found: dict[str, Memory] = {}
+        for raw in dict.fromkeys(ids):
+            memory = await store.get_memory(conn, uuid.UUID(raw))
+            if memory is not None:
+                found[raw] = memory
+        return found
+
+    async def _replayed_results(
+        self, tenant_id: str, record: dict[str, Any]
+    ) -> list[ProposalResult]:
+        async with self.db.tenant_tx(tenant_id) as conn:
+            return await self._results_from_record(conn, record)
+
+    async def _results_from_record(
+        self, conn: Conn, record: dict[str, Any]
+    ) -> list[ProposalResult]:
+        by_id = await self._memories_by_id(conn, [r["memory_id"] for r in record["results"]])
+        results = []
+        for r in record["results"]:
+            memory = by_id.get(r["memory_id"])
+            if memory is None:  # purged since the first attempt
+                raise NotFound(MEMORY, memory_name(uuid.UUID(r["memory_id"])))
+            failures = tuple(ValidationFailure(**f) for f in r["failures"])
+            results.append(ProposalResult(Outcome(r["outcome"]), memory, failures))
+        return results
+
+    # --- proposals -------------------------------------------------------------
+
+    async def propose(
+        self,
+        principal: Principal,
+        proposals: Sequence[Proposal],
+        key: RequestKey | None,
+        *,
+        field_prefix: str = "proposal",
+        batch: bool = False,
+    ) -> list[ProposalResult]:
+        v = Violations()
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        if batch and not proposals:
+            v.add("proposals", "at least one proposal is required")
+        if len(proposals) > MAX_BATCH:
+            v.add("proposals", f"at most {MAX_BATCH} proposals per batch")
+        for i, p in enumerate(proposals):
+            path = f"{field_prefix}[{i}]" if batch else field_prefix
+            check_proposal(v, path, p, self.max_content_bytes)
+            if p.evidence_level == EvidenceLevel.OFFICIAL and not principal.has(SCOPE_ADMIN):
+                v.add(f"{path}.evidence_level", "OFFICIAL may only be set with the admin scope")
+        v.raise_if_any()
+
+        tenant = principal.tenant_id
+        replay = await self._peek(tenant, key)
+        if replay is not None:
+            return await self._replayed_results(tenant, replay)
+
+        limits = await self._limits_for({p.space for p in proposals}, tenant)
+        v = Violations()
+        for i, p in enumerate(proposals):
+            quota = limits[p.space].quota_max_content_bytes
+            if quota and len(p.content.encode()) > quota:
+                raise ResourceExhausted(
+                    f"content of {f'proposals[{i}]' if batch else 'proposal'} exceeds the"
+                    f" tenant quota of {quota} bytes",
+                    "max_content_bytes",
+                    f"tenants/{tenant}",
+                )
+        failures: list[tuple[ValidationFailure, ...]] = []
+        for p in proposals:
+            failures.append(await run_validators(limits[p.space].policy, p, self.call_webhook))
+
+        now = datetime.now(UTC)
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                return await self._results_from_record(conn, replay)
+            results = await self._write_proposals(
+                conn, principal, proposals, failures, limits, now, key
+            )
+            if key is not None:
+                await store.save_request_result(
+                    conn,
+                    key.request_id,
+                    {
+                        "results": [
+                            {
+                                "outcome": r.outcome.value,
+                                "memory_id": str(r.memory.id),
+                                "failures": [f.__dict__ for f in r.failures],
+                            }
+                            for r in results
+                        ]
+                    },
+                )
+        return results
+
+    async def _limits_for(
+        self, spaces: set[str], tenant: str
+    ) -> dict[str, policy_store.WriteLimits]:
+        async with self.db.tenant_tx(tenant) as conn:
+            return {space: await policy_store.effective_policy(conn, space) for space in spaces}
+
+    async def _write_proposals(
+        self,
+        conn: Conn,
+        principal: Principal,
+        proposals: Sequence[Proposal],
+        failures: Sequence[tuple[ValidationFailure, ...]],
+        limits: dict[str, policy_store.WriteLimits],
+        now: datetime,
+        key: RequestKey | None,
+    ) -> list[ProposalResult]:
+        tenant = principal.tenant_id
+        await self._check_dependencies(conn, proposals)
+
+        # Identical content already live in the space, or earlier in this batch,
+        # becomes a DUPLICATE of that memory instead of a new row.
+        existing: dict[tuple[str, str], Memory] = {}
+        by_space: dict[str, list[str]] = {}
+        for p in proposals:
+            by_space.setdefault(p.space, []).append(p.content_hash)
+        for space, hashes in by_space.items():
+            for h, memory in (await store.find_live_by_hash(conn, space, hashes)).items():
+                existing[(space, h)] = memory
+
+        to_insert: list[store.NewMemory] = []
+        first_in_batch: dict[tuple[str, str], uuid.UUID] = {}
+        for p, fails in zip(proposals, failures, strict=True):
+            slot = (p.space, p.content_hash)
+            if slot in existing or slot in first_in_batch:
+                continue
+            status = Status(outcome_status(fails))
+            expire_time = p.expire_time
+            if expire_time is None:
+                ttl = limits[p.space].policy.ttl_for(p.kind)
+                expire_time = now + timedelta(seconds=ttl) if ttl else None
+            new_id = uuid.uuid4()
+            first_in_batch[slot] = new_id
+            to_insert.append(
+                store.NewMemory(
+                    id=new_id,
+                    proposal=p,
+                    agent=principal.actor,
+                    status=status,
+                    expire_time=expire_time,
+                    validation_notes=tuple(f"{f.validator}: {f.message}" for f in fails),
+                )
+            )
+
+        inserted = {m.id: m for m in await store.insert_memories(conn, tenant, to_insert)}
+        lost_races = [n for n in to_insert if n.id not in inserted]
+        if lost_races:
+            # A concurrent transaction committed identical content first.
+            for n in lost_races:
+                found = await store.find_live_by_hash(
+                    conn, n.proposal.space, [n.proposal.content_hash]
+                )
+                existing.update({(n.proposal.space, h): m for h, m in found.items()})
+                del first_in_batch[(n.proposal.space, n.proposal.content_hash)]
+
+        request_id = key.request_id if key else ""
+        drafts: list[store.AuditDraft] = []
+        live_delta = 0
+        for m in inserted.values():
+            reason = "; ".join(m.validation_notes)
+            drafts.append(
+                store.AuditDraft(
+                    AuditAction.TRANSITION,
+                    m.id,
+                    m.space,
+                    None,
+                    Status.PROPOSED,
+                    principal.actor,
+                    "proposed",
+                    request_id,
+                )
+            )
+            drafts.append(
+                store.AuditDraft(
+                    AuditAction.TRANSITION,
+                    m.id,
+                    m.space,
+                    Status.PROPOSED,
+                    m.status,
+                    principal.actor,
+                    reason or "all validators passed",
+                    request_id,
+                )
+            )
+            if m.status in LIVE_STATUSES:
+                live_delta += 1
+        await store.enqueue_outbox(
+            conn, tenant, [m.id for m in inserted.values() if m.status in LIVE_STATUSES], "upsert"
+        )
+        _, live, max_live = await store.append_audit(conn, tenant, drafts, live_delta)
+        if max_live and live > max_live:
+            raise ResourceExhausted(
+                f"tenant would hold {live} live memories; the quota is {max_live}",
+                "max_memories",
+                f"tenants/{tenant}",
+            )
+
+        results: list[ProposalResult] = []
+        seen: set[uuid.UUID] = set()
+        for p, fails in zip(proposals, failures, strict=True):
+            slot = (p.space, p.content_hash)
+            known_id = first_in_batch.get(slot)
+            if known_id is not None and known_id not in seen:
+                seen.add(known_id)
+                memory = inserted[known_id]
+                outcome = {
+                    Status.ACTIVE: Outcome.ACCEPTED,
+                    Status.PENDING_CONFIRMATION: Outcome.PENDING_CONFIRMATION,
+                    Status.REJECTED: Outcome.REJECTED,
+                }[memory.status]
+                results.append(ProposalResult(outcome, memory, fails))
+            elif known_id is not None:
+                results.append(ProposalResult(Outcome.DUPLICATE, inserted[known_id]))
+            else:
+                results.append(ProposalResult(Outcome.DUPLICATE, existing[slot]))
+        return results
+
+    async def _check_dependencies(self, conn: Conn, proposals: Sequence[Proposal]) -> None:
+        wanted = {d for p in proposals for d in p.depends_on}
+        if not wanted:
+            return
+        missing = wanted - await store.existing_ids(conn, wanted)
+        if missing:
+            first = sorted(missing)[0]
+            raise NotFound(MEMORY, memory_name(first))
+
+    # --- transitions -----------------------------------------------------------
+
+    async def _locked(self, conn: Conn, memory_id: uuid.UUID) -> Memory:
+        memory = await store.get_memory(conn, memory_id, for_update=True)
+        if memory is None:
+            raise NotFound(MEMORY, memory_name(memory_id))
+        return memory
+
+    async def _transition(
+        self,
+        principal: Principal,
+        memory_id: uuid.UUID,
+        key: RequestKey | None,
+        decide: Any,
+    ) -> list[Memory]:
+        """Runs one transition transaction; `decide(memory)` returns the changes.
+
+        `decide` returns a list of (memory, new_status, changes, reason) tuples,
+        so a cascade can move several memories in the same transaction.
+        """
+        tenant = principal.tenant_id
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                by_id = await self._memories_by_id(conn, replay["memory_ids"])
+                return [by_id[i] for i in replay["memory_ids"] if i in by_id]
+            memory = await self._locked(conn, memory_id)
+            plan = await decide(conn, memory)
+            changed: list[Memory] = []
+            drafts: list[store.AuditDraft] = []
+            live_delta = 0
+            for target, new_status, changes, reason in plan:
+                check_transition(target.name, target.status, new_status)
+                updated = await store.update_memory(
+                    conn, target.id, {"status": new_status.value, **changes}
+                )
+                changed.append(updated)
+                drafts.append(
+                    store.AuditDraft(
+                        AuditAction.TRANSITION,
+                        target.id,
+                        target.space,
+                        target.status,
+                        new_status,
+                        principal.actor,
+                        reason,
+                        key.request_id if key else "",
+                    )
+                )
+                live_delta += (new_status in LIVE_STATUSES) - (target.status in LIVE_STATUSES)
+            await store.enqueue_outbox(conn, tenant, [m.id for m in changed], "upsert")
+            await store.append_audit(conn, tenant, drafts, live_delta)
+            if key is not None:
+                await store.save_request_result(
+                    conn, key.request_id, {"memory_ids": [str(m.id) for m in changed]}
+                )
+            return changed
+
+    async def confirm(
+        self, principal: Principal, memory_id: uuid.UUID, reason: str, key: RequestKey | None
+    ) -> Memory:
+        self._check_reason_and_key(reason, key, required=False)
+
+        async def decide(conn: Conn, m: Memory) -> list[Any]:
+            return [(m, Status.ACTIVE, {}, reason or "confirmed")]
+
+        return (await self._transition(principal, memory_id, key, decide))[0]
+
+    async def reject(
+        self, principal: Principal, memory_id: uuid.UUID, reason: str, key: RequestKey | None
+    ) -> Memory:
+        self._check_reason_and_key(reason, key, required=False)
+
+        async def decide(conn: Conn, m: Memory) -> list[Any]:
+            note = f"rejected: {reason}" if reason else "rejected by reviewer"
+            if m.status == Status.PENDING_CONFIRMATION:
+                return [
+                    (
+                        m,
+                        Status.RETRACTED,
+                        {
+                            "retract_time": datetime.now(UTC),
+                            "retraction_reason": note,
+                        },
+                        note,
+                    )
+                ]
+            return [(m, Status.REJECTED, {}, note)]
+
+        return (await self._transition(principal, memory_id, key, decide))[0]
+
+    async def retract(
+        self,
+        principal: Principal,
+        memory_id: uuid.UUID,
+        reason: str,
+        cascade: bool,
+        key: RequestKey | None,
+    ) -> tuple[Memory, list[Memory]]:
+        self._check_reason_and_key(reason, key, required=True)
+
+        async def decide(conn: Conn, m: Memory) -> list[Any]:
+            now = datetime.now(UTC)
+            plan: list[Any] = [
+                (
+                    m,
+                    Status.RETRACTED,
+                    {
+                        "retract_time": now,
+                        "retraction_reason": reason,
+                    },
+                    reason,
+                )
+            ]
+            if cascade and m.status in (Status.ACTIVE, Status.PENDING_CONFIRMATION):
+                seen = {m.id}
+                frontier = [m.id]
+                while frontier:
+                    children = [
+                        c for c in await store.dependents(conn, frontier) if c.id not in seen
+                    ]
+                    seen.update(c.id for c in children)
+                    frontier = [c.id for c in children]
+                    for child in children:
+                        note = f"cascade from {m.name}: {reason}"
+                        plan.append(
+                            (
+                                child,
+                                Status.RETRACTED,
+                                {
+                                    "retract_time": now,
+                                    "retraction_reason": note,
+                                },
+                                note,
+                            )
+                        )
+            return plan
+
+        changed = await self._transition(principal, memory_id, key, decide)
+        return changed[0], changed[1:]
+
+    def _check_reason_and_key(self, reason: str, key: RequestKey | None, *, required: bool) -> None:
+        v = Violations()
+        check_reason(v, "reason", reason, required=required)
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+
+    async def update_confidence(
+        self,
+        principal: Principal,
+        memory_id: uuid.UUID,
+        confidence: float,
+        reason: str,
+        key: RequestKey | None,
+    ) -> Memory:
+        v = Violations()
+        check_unit_interval(v, "confidence", confidence)
+        check_reason(v, "reason", reason, required=False)
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+        tenant = principal.tenant_id
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                return (await self._memories_by_id(conn, replay["memory_ids"]))[
+                    replay["memory_ids"][0]
+                ]
+            memory = await self._locked(conn, memory_id)
+            if memory.status not in LIVE_STATUSES:
+                raise FailedPrecondition(
+                    f"{memory.name} is {memory.status.value}; only live memories change confidence",
+                    [PreconditionViolation("STATUS", memory.name, "memory is not live")],
+                )
+            if confidence < memory.confidence:
+                raise FailedPrecondition(
+                    f"confidence only increases: {memory.name} has {memory.confidence:g},"
+                    f" requested {confidence:g}",
+                    [PreconditionViolation("CONFIDENCE", memory.name, "would decrease")],
+                )
+            updated = memory
+            if confidence > memory.confidence:
+                updated = await store.update_memory(conn, memory.id, {"confidence": confidence})
+                await store.enqueue_outbox(conn, tenant, [memory.id], "upsert")
+                await store.append_audit(
+                    conn,
+                    tenant,
+                    [
+                        store.AuditDraft(
+                            AuditAction.CONFIDENCE,
+                            memory.id,
+                            memory.space,
+                            memory.status,
+                            memory.status,
+                            principal.actor,
+                            reason or "confidence raised",
+                            key.request_id if key else "",
+                            {"from": repr(memory.confidence), "to": repr(confidence)},
+                        )
+                    ],
+                )
+            if key is not None:
+                await store.save_request_result(
+                    conn, key.request_id, {"memory_ids": [str(memory.id)]}
+                )
+            return updated
+
+    # --- revisions -------------------------------------------------------------
+
+    async def revise(
+        self,
+        principal: Principal,
+        memory_id: uuid.UUID,
+        etag: str,
+        changes: dict[str, Any],
+        key: RequestKey | None,
+    ) -> Memory:
+        v = Violations()
+        if not changes:
+            v.add("update_mask", "required: name at least one field to change")
+        for field in changes:
+            if field not in REVISABLE_FIELDS:
+                v.add("update_mask", f"field {field!r} cannot be revised")
+        if not etag:
+            v.add("memory.etag", "required: send the etag you read")
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+        tenant = principal.tenant_id
+        replay = await self._peek(tenant, key)
+        if replay is not None:
+            async with self.db.tenant_tx(tenant) as conn:
+                return (await self._memories_by_id(conn, replay["memory_ids"]))[
+                    replay["memory_ids"][0]
+                ]
+
+        async with self.db.tenant_tx(tenant) as conn:
+            current = await store.get_memory(conn, memory_id)
+        if current is None:
+            raise NotFound(MEMORY, memory_name(memory_id))
+        revised = _apply(current, changes)
+        v = Violations()
+        check_proposal(v, "memory", revised, self.max_content_bytes)
+        v.raise_if_any()
+        limits = (await self._limits_for({revised.space}, tenant))[revised.space]
+        failures = await run_validators(limits.policy, revised, self.call_webhook)
+        if failures:
+            raise FailedPrecondition(
+                "the revision fails the space policy: "
+                + "; ".join(f"{f.validator}: {f.message}" for f in failures),
+                [PreconditionViolation("POLICY", f.validator, f.message) for f in failures],
+            )
+
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                return (await self._memories_by_id(conn, replay["memory_ids"]))[
+                    replay["memory_ids"][0]
+                ]
+            memory = await self._locked(conn, memory_id)
+            if memory.etag != etag:
+                raise Aborted(
+                    f"{memory.name} changed since it was read (etag mismatch); re-read and retry"
+                )
+            if memory.status not in (Status.ACTIVE, Status.PENDING_CONFIRMATION):
+                raise FailedPrecondition(
+                    f"{memory.name} is {memory.status.value}; only ACTIVE or PENDING_CONFIRMATION"
+                    " memories can be revised",
+                    [PreconditionViolation("STATUS", memory.name, "memory is not revisable")],
+                )
+            revised = _apply(memory, changes)
+            column_changes = _columns(revised, changes)
+            new_hash = content_hash(revised.content)
+            if new_hash != memory.content_hash:
+                clash = (await store.find_live_by_hash(conn, memory.space, [new_hash])).get(
+                    new_hash
+                )
+                if clash is not None and clash.id != memory.id:
+                    raise AlreadyExists(MEMORY, clash.name)
+                column_changes["content_hash"] = new_hash
+            column_changes["revision"] = memory.revision + 1
+            updated = await store.update_memory(conn, memory.id, column_changes)
+            await store.insert_revisions(conn, tenant, [updated], principal.actor)
+            await store.enqueue_outbox(conn, tenant, [memory.id], "upsert")
+            await store.append_audit(
+                conn,
+                tenant,
+                [
+                    store.AuditDraft(
+                        AuditAction.REVISION,
+                        memory.id,
+                        memory.space,
+                        memory.status,
+                        memory.status,
+                        principal.actor,
+                        "revised " + ", ".join(sorted(changes)),
+                        key.request_id if key else "",
+                        {"revision": str(updated.revision), "fields": ",".join(sorted(changes))},
+                    )
+                ],
+            )
+            if key is not None:
+                await store.save_request_result(
+                    conn, key.request_id, {"memory_ids": [str(memory.id)]}
+                )
+            return updated
+
+    # --- expiry and purge --------------------------------------------------------
+
+    async def expire_due(
+        self, tenant: str, actor: str, as_of: datetime | None, limit: int
+    ) -> list[Memory]:
+        if limit < 0 or limit > 10_000:
+            raise InvalidArgument.field("limit", "must be between 0 and 10000")
+        async with self.db.tenant_tx(tenant) as conn:
+            when = as_of or await store.transaction_now(conn)
+            expired = await store.expire_due(conn, when, limit or 1000)
+            if not expired:
+                return []
+            await store.enqueue_outbox(conn, tenant, [m.id for m in expired], "upsert")
+            await store.append_audit(
+                conn,
+                tenant,
+                [
+                    store.AuditDraft(
+                        AuditAction.TRANSITION,
+                        m.id,
+                        m.space,
+                        Status.ACTIVE,
+                        Status.EXPIRED,
+                        actor,
+                        f"expire_time {m.expire_time.isoformat() if m.expire_time else ''} passed",
+                    )
+                    for m in expired
+                ],
+                -len(expired),
+            )
+            return expired
+
+    async def purge(
+        self,
+        principal: Principal,
+        space: str,
+        session: str,
+        reason: str,
+        key: RequestKey | None,
+    ) -> tuple[int, AuditEntry]:
+        from engram_server.lifecycle.validation import check_space
+
+        v = Violations()
+        check_space(v, "space", space)
+        check_reason(v, "reason", reason, required=True)
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+        tenant = principal.tenant_id
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                entries = await store.list_audit(conn, None, "", replay["sequence"] - 1, 1)
+                return int(replay["count"]), entries[0]
+            deleted = await store.delete_memories(conn, space, session)
+            live = sum(1 for _, status in deleted if status in LIVE_STATUSES)
+            await store.enqueue_outbox(conn, tenant, [i for i, _ in deleted], "delete")
+            scope = f"space {space}" + (f", session {session}" if session else "")
+            entries, _, _ = await store.append_audit(
+                conn,
+                tenant,
+                [
+                    store.AuditDraft(
+                        AuditAction.PURGE,
+                        None,
+                        space,
+                        None,
+                        None,
+                        principal.actor,
+                        f"purged {scope}: {reason}",
+                        key.request_id if key else "",
+                        {"purged_count": str(len(deleted)), "session": session},
+                    )
+                ],
+                -live,
+            )
+            if key is not None:
+                await store.save_request_result(
+                    conn, key.request_id, {"count": len(deleted), "sequence": entries[0].sequence}
+                )
+            return len(deleted), entries[0]
+
+    # --- policies ----------------------------------------------------------------
+
+    async def get_policy(self, tenant: str, space: str) -> Policy:
+        async with self.db.tenant_tx(tenant) as conn:
+            policy = await policy_store.get_policy(conn, space)
+        # A space without its own policy reports the tenant default under its name.
+        return replace(policy, space=space) if policy.space != space else policy
+
+    async def set_policy(
+        self, principal: Principal, policy: Policy, key: RequestKey | None
+    ) -> Policy:
+        validate_policy(policy, self.max_content_bytes)
+        tenant = principal.tenant_id
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                return await policy_store.get_policy(conn, policy.space)
+            stored_etag = await policy_store.lock_policy_etag(conn, policy.space)
+            if policy.etag and policy.etag != stored_etag:
+                raise Aborted(f"{policy.name} changed since it was read (etag mismatch)")
+            saved = await policy_store.put_policy(conn, tenant, policy)
+            await store.append_audit(
+                conn,
+                tenant,
+                [
+                    store.AuditDraft(
+                        AuditAction.POLICY,
+                        None,
+                        policy.space,
+                        None,
+                        None,
+                        principal.actor,
+                        f"policy {policy.name} set",
+                        key.request_id if key else "",
+                        {"etag": saved.etag},
+                    )
+                ],
+            )
+            if key is not None:
+                await store.save_request_result(conn, key.request_id, {"etag": saved.etag})
+            return saved
+
+    async def ensure_permission(self, principal: Principal, scope: str) -> None:
+        if not principal.has(scope):
+            raise PermissionDenied(f"this API key lacks the {scope!r} scope", scope)
+
+
+def _apply(memory: Memory | Proposal, changes: dict[str, Any]) -> Proposal:
+    """The proposal a revision amounts to: the memory with `changes` applied."""
+    base = Proposal(
+        space=memory.space,
+        content=memory.content,
+        kind=memory.kind,
+        session=memory.session,
+        thread=memory.thread,
+        structured_content=memory.structured_content,
+        source=memory.source,
+        confidence=memory.confidence,
+        importance=memory.importance,
+        evidence_level=memory.evidence_level,
+        tags=tuple(memory.tags),
+        slot_key=memory.slot_key,
+        topic=memory.topic,
+        depends_on=tuple(memory.depends_on),
+        expire_time=memory.expire_time,
+        attributes=dict(memory.attributes),
+    )
+    return replace(base, **changes)
+
+
+def _columns(revised: Proposal, changes: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for field in changes:
+        value = getattr(revised, field)
+        if field == "kind":
+            value = value.value
+        elif field == "tags":
+            value = list(value)
+        out[field] = value
+    return out

@@ -1,0 +1,51 @@
+"""Opaque page tokens (AIP-158).
+
+A token records where the previous page ended and a fingerprint of the request's
+filters, so a token replayed with different filters is refused rather than
+silently returning a wrong page.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+from typing import Any
+
+from engram_server.errors import InvalidArgument
+
+DEFAULT_PAGE_SIZE = 100
+MAX_PAGE_SIZE = 1000
+
+
+def page_size(requested: int, field: str = "page_size") -> int:
+    if requested < 0 or requested > MAX_PAGE_SIZE:
+        raise InvalidArgument.field(field, f"must be between 0 and {MAX_PAGE_SIZE}")
+    return requested or DEFAULT_PAGE_SIZE
+
+
+def filter_fingerprint(*parts: Any) -> str:
+    return hashlib.sha256(json.dumps(parts, default=str, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def encode_token(position: dict[str, Any], fingerprint: str) -> str:
+    raw = json.dumps({"p": position, "f": fingerprint}, separators=(",", ":")).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_token(token: str, fingerprint: str, field: str = "page_token") -> dict[str, Any] | None:
+    if not token:
+        return None
+    try:
+        padded = token + "=" * (-len(token) % 4)
+        data = json.loads(base64.urlsafe_b64decode(padded.encode()))
+        position = data["p"]
+        stored_fingerprint = data["f"]
+    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise InvalidArgument.field(field, "not a page token issued by this method") from exc
+    if not isinstance(position, dict):
+        raise InvalidArgument.field(field, "not a page token issued by this method")
+    if stored_fingerprint != fingerprint:
+        raise InvalidArgument.field(field, "was issued for a request with different filters")
+    return position

@@ -1,0 +1,580 @@
+"""SQL for memories, their revisions, the audit log, the outbox and idempotency.
+
+Every function takes a connection inside `Database.tenant_tx`, so row-level
+security already confines it to one tenant; the `tenant_id` arguments are only
+for the rows being inserted (and RLS checks those too).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from psycopg.types.json import Jsonb
+
+from engram_server.lifecycle.model import (
+    AuditAction,
+    AuditEntry,
+    EvidenceLevel,
+    Kind,
+    Memory,
+    MemoryRevision,
+    Proposal,
+    Status,
+)
+from engram_server.store.postgres import Conn
+
+MEMORY_COLUMNS = (
+    "id, space, session, thread, kind, content, structured_content, source, agent, confidence,"
+    " importance, evidence_level, tags, slot_key, topic, depends_on, status, create_time,"
+    " update_time, expire_time, retract_time, retraction_reason, content_hash, revision,"
+    " superseded_by, validation_notes, attributes"
+)
+AUDIT_CHANNEL = "engram_audit"
+
+
+def row_to_memory(row: dict[str, Any]) -> Memory:
+    return Memory(
+        id=row["id"],
+        space=row["space"],
+        session=row["session"],
+        thread=row["thread"],
+        kind=Kind(row["kind"]),
+        content=row["content"],
+        structured_content=row["structured_content"],
+        source=row["source"],
+        agent=row["agent"],
+        confidence=row["confidence"],
+        importance=row["importance"],
+        evidence_level=EvidenceLevel(row["evidence_level"]),
+        tags=tuple(row["tags"]),
+        slot_key=row["slot_key"],
+        topic=row["topic"],
+        depends_on=tuple(row["depends_on"]),
+        status=Status(row["status"]),
+        create_time=row["create_time"],
+        update_time=row["update_time"],
+        expire_time=row["expire_time"],
+        retract_time=row["retract_time"],
+        retraction_reason=row["retraction_reason"],
+        content_hash=row["content_hash"],
+        revision=row["revision"],
+        superseded_by=row["superseded_by"],
+        validation_notes=tuple(row["validation_notes"]),
+        attributes=dict(row["attributes"]),
+    )
+
+
+def memory_to_json(m: Memory) -> dict[str, Any]:
+    """A memory as JSON, for revision snapshots."""
+    return {
+        "id": str(m.id),
+        "space": m.space,
+        "session": m.session,
+        "thread": m.thread,
+        "kind": m.kind.value,
+        "content": m.content,
+        "structured_content": m.structured_content,
+        "source": m.source,
+        "agent": m.agent,
+        "confidence": m.confidence,
+        "importance": m.importance,
+        "evidence_level": m.evidence_level.value,
+        "tags": list(m.tags),
+        "slot_key": m.slot_key,
+        "topic": m.topic,
+        "depends_on": [str(d) for d in m.depends_on],
+        "status": m.status.value,
+        "create_time": m.create_time.isoformat(),
+        "update_time": m.update_time.isoformat(),
+        "expire_time": m.expire_time.isoformat() if m.expire_time else None,
+        "retract_time": m.retract_time.isoformat() if m.retract_time else None,
+        "retraction_reason": m.retraction_reason,
+        "content_hash": m.content_hash,
+        "revision": m.revision,
+        "superseded_by": str(m.superseded_by) if m.superseded_by else None,
+        "validation_notes": list(m.validation_notes),
+        "attributes": dict(m.attributes),
+    }
+
+
+def memory_from_json(d: dict[str, Any]) -> Memory:
+    def ts(value: str | None) -> datetime | None:
+        return datetime.fromisoformat(value) if value else None
+
+    return Memory(
+        id=uuid.UUID(d["id"]),
+        space=d["space"],
+        session=d["session"],
+        thread=d["thread"],
+        kind=Kind(d["kind"]),
+        content=d["content"],
+        structured_content=d["structured_content"],
+        source=d["source"],
+        agent=d["agent"],
+        confidence=d["confidence"],
+        importance=d["importance"],
+        evidence_level=EvidenceLevel(d["evidence_level"]),
+        tags=tuple(d["tags"]),
+        slot_key=d["slot_key"],
+        topic=d["topic"],
+        depends_on=tuple(uuid.UUID(x) for x in d["depends_on"]),
+        status=Status(d["status"]),
+        create_time=datetime.fromisoformat(d["create_time"]),
+        update_time=datetime.fromisoformat(d["update_time"]),
+        expire_time=ts(d["expire_time"]),
+        retract_time=ts(d["retract_time"]),
+        retraction_reason=d["retraction_reason"],
+        content_hash=d["content_hash"],
+        revision=d["revision"],
+        superseded_by=uuid.UUID(d["superseded_by"]) if d["superseded_by"] else None,
+        validation_notes=tuple(d["validation_notes"]),
+        attributes=dict(d["attributes"]),
+    )
+
+
+# --- reads -------------------------------------------------------------------
+
+
+async def transaction_now(conn: Conn) -> datetime:
+    cur = await conn.execute("SELECT now() AS now")
+    row = await cur.fetchone()
+    assert row is not None
+    now: datetime = row["now"]
+    return now
+
+
+async def get_memory(
+    conn: Conn, memory_id: uuid.UUID, *, for_update: bool = False
+) -> Memory | None:
+    lock = " FOR UPDATE" if for_update else ""
+    cur = await conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = %s{lock}", (memory_id,)
+    )
+    row = await cur.fetchone()
+    return row_to_memory(row) if row else None
+
+
+async def find_live_by_hash(conn: Conn, space: str, hashes: Sequence[str]) -> dict[str, Memory]:
+    cur = await conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM memories WHERE space = %s AND content_hash = ANY(%s)"
+        " AND status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION')",
+        (space, list(hashes)),
+    )
+    return {m.content_hash: m for m in map(row_to_memory, await cur.fetchall())}
+
+
+async def existing_ids(conn: Conn, ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
+    cur = await conn.execute("SELECT id FROM memories WHERE id = ANY(%s)", (list(ids),))
+    return {row["id"] for row in await cur.fetchall()}
+
+
+@dataclass(frozen=True)
+class MemoryFilter:
+    space: str = ""
+    include_subspaces: bool = False
+    statuses: tuple[Status, ...] = ()
+    session: str = ""
+    kinds: tuple[Kind, ...] = ()
+    tags: tuple[str, ...] = ()
+    create_time_start: datetime | None = None
+    create_time_end: datetime | None = None
+
+
+ORDERINGS = {
+    "CREATE_TIME_DESC": ("create_time", "DESC"),
+    "CREATE_TIME_ASC": ("create_time", "ASC"),
+    "UPDATE_TIME_DESC": ("update_time", "DESC"),
+}
+
+
+async def list_memories(
+    conn: Conn,
+    f: MemoryFilter,
+    order: str,
+    limit: int,
+    after: tuple[datetime, uuid.UUID] | None,
+) -> list[Memory]:
+    """Keyset-paged listing: `after` is the (time, id) of the previous page's last row."""
+    column, direction = ORDERINGS[order]
+    where: list[str] = []
+    params: list[Any] = []
+    if f.space:
+        if f.include_subspaces:
+            where.append("(space = %s OR space LIKE %s)")
+            escaped = f.space.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            params += [f.space, escaped + "/%"]
+        else:
+            where.append("space = %s")
+            params.append(f.space)
+    if f.statuses:
+        where.append("status = ANY(%s)")
+        params.append([s.value for s in f.statuses])
+    if f.session:
+        where.append("session = %s")
+        params.append(f.session)
+    if f.kinds:
+        where.append("kind = ANY(%s)")
+        params.append([k.value for k in f.kinds])
+    if f.tags:
+        where.append("tags @> %s")
+        params.append(list(f.tags))
+    if f.create_time_start:
+        where.append("create_time >= %s")
+        params.append(f.create_time_start)
+    if f.create_time_end:
+        where.append("create_time < %s")
+        params.append(f.create_time_end)
+    if after is not None:
+        op = "<" if direction == "DESC" else ">"
+        where.append(f"({column}, id) {op} (%s, %s)")
+        params += [after[0], after[1]]
+    clause = ("WHERE " + " AND ".join(where)) if where else ""
+    cur = await conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM memories {clause}"
+        f" ORDER BY {column} {direction}, id {direction} LIMIT %s",
+        (*params, limit),
+    )
+    return [row_to_memory(r) for r in await cur.fetchall()]
+
+
+async def dependents(conn: Conn, ids: Sequence[uuid.UUID]) -> list[Memory]:
+    """Live memories that depend on any of `ids`, locked for update."""
+    cur = await conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM memories WHERE depends_on && %s::uuid[]"
+        " AND status IN ('ACTIVE', 'PENDING_CONFIRMATION') ORDER BY create_time, id FOR UPDATE",
+        (list(ids),),
+    )
+    return [row_to_memory(r) for r in await cur.fetchall()]
+
+
+# --- writes ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewMemory:
+    id: uuid.UUID
+    proposal: Proposal
+    agent: str
+    status: Status
+    expire_time: datetime | None
+    validation_notes: tuple[str, ...]
+
+
+async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
+    """Inserts memories plus their first revision snapshot, in one statement.
+
+    Identical live content racing in from another transaction is skipped (ON
+    CONFLICT on the dedup index); callers compare the returned ids with theirs.
+    """
+    if not items:
+        return []
+    records = []
+    for item in items:
+        p = item.proposal
+        records.append(
+            {
+                "tenant_id": tenant_id,
+                "id": str(item.id),
+                "space": p.space,
+                "session": p.session,
+                "thread": p.thread,
+                "kind": p.kind.value,
+                "content": p.content,
+                "structured_content": p.structured_content,
+                "source": p.source,
+                "agent": item.agent,
+                "confidence": p.confidence,
+                "importance": p.importance,
+                "evidence_level": p.evidence_level.value,
+                "tags": list(p.tags),
+                "slot_key": p.slot_key,
+                "topic": p.topic,
+                "depends_on": [str(d) for d in p.depends_on],
+                "status": item.status.value,
+                "expire_time": item.expire_time.isoformat() if item.expire_time else None,
+                "content_hash": p.content_hash,
+                "validation_notes": list(item.validation_notes),
+                "attributes": p.attributes,
+            }
+        )
+    cur = await conn.execute(
+        f"""
+        WITH src AS (
+          SELECT r.* FROM jsonb_populate_recordset(NULL::memories, %s::jsonb)
+            WITH ORDINALITY AS r(tenant_id, id, space, session, thread, kind, content,
+              structured_content, source, agent, confidence, importance, evidence_level, tags,
+              slot_key, topic, depends_on, status, create_time, update_time, expire_time,
+              retract_time, retraction_reason, content_hash, revision, superseded_by,
+              validation_notes, attributes, ord)
+        ), ins AS (
+          INSERT INTO memories (tenant_id, id, space, session, thread, kind, content,
+              structured_content, source, agent, confidence, importance, evidence_level, tags,
+              slot_key, topic, depends_on, status, create_time, update_time, expire_time,
+              retraction_reason, content_hash, revision, validation_notes, attributes)
+          SELECT tenant_id, id, space, session, thread, kind, content, structured_content,
+              source, agent, confidence, importance, evidence_level, tags, slot_key, topic,
+              depends_on, status, now(), now(), expire_time, '', content_hash, 1,
+              validation_notes, attributes
+            FROM src ORDER BY ord
+          ON CONFLICT (tenant_id, space, content_hash)
+            WHERE status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION') DO NOTHING
+          RETURNING {MEMORY_COLUMNS}
+        )
+        SELECT * FROM ins
+        """,
+        (Jsonb(records),),
+    )
+    inserted = [row_to_memory(r) for r in await cur.fetchall()]
+    await insert_revisions(conn, tenant_id, inserted, inserted[0].agent if inserted else "")
+    return inserted
+
+
+async def insert_revisions(
+    conn: Conn, tenant_id: str, memories: Sequence[Memory], actor: str
+) -> None:
+    if not memories:
+        return
+    await conn.execute(
+        "INSERT INTO memory_revisions (tenant_id, memory_id, revision, snapshot, actor)"
+        " SELECT %s, (s->>'id')::uuid, (s->>'revision')::bigint, s, %s"
+        " FROM jsonb_array_elements(%s::jsonb) AS s",
+        (tenant_id, actor, Jsonb([memory_to_json(m) for m in memories])),
+    )
+
+
+async def update_memory(conn: Conn, memory_id: uuid.UUID, changes: dict[str, Any]) -> Memory:
+    """Applies column changes and bumps update_time; returns the new row."""
+    assignments = ", ".join(f"{column} = %s" for column in changes)
+    values = [Jsonb(v) if isinstance(v, dict) else v for v in changes.values()]
+    cur = await conn.execute(
+        f"UPDATE memories SET {assignments}, update_time = clock_timestamp()"
+        f" WHERE id = %s RETURNING {MEMORY_COLUMNS}",
+        (*values, memory_id),
+    )
+    row = await cur.fetchone()
+    assert row is not None, "update_memory on a row the caller locked"
+    return row_to_memory(row)
+
+
+async def delete_memories(conn: Conn, space: str, session: str) -> list[tuple[uuid.UUID, Status]]:
+    """Hard-deletes a space or one session of it; revisions go with them (FK)."""
+    if session:
+        cur = await conn.execute(
+            "DELETE FROM memories WHERE space = %s AND session = %s RETURNING id, status",
+            (space, session),
+        )
+    else:
+        cur = await conn.execute(
+            "DELETE FROM memories WHERE space = %s RETURNING id, status", (space,)
+        )
+    return [(r["id"], Status(r["status"])) for r in await cur.fetchall()]
+
+
+async def expire_due(conn: Conn, as_of: datetime, limit: int) -> list[Memory]:
+    cur = await conn.execute(
+        f"""
+        UPDATE memories SET status = 'EXPIRED', update_time = clock_timestamp()
+         WHERE id IN (SELECT id FROM memories WHERE status = 'ACTIVE' AND expire_time <= %s
+                       ORDER BY expire_time, id LIMIT %s FOR UPDATE SKIP LOCKED)
+        RETURNING {MEMORY_COLUMNS}
+        """,
+        (as_of, limit),
+    )
+    return [row_to_memory(r) for r in await cur.fetchall()]
+
+
+# --- audit log, outbox, counters ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditDraft:
+    action: AuditAction
+    memory_id: uuid.UUID | None
+    space: str
+    from_status: Status | None
+    to_status: Status | None
+    actor: str
+    reason: str = ""
+    request_id: str = ""
+    details: dict[str, str] | None = None
+
+
+def row_to_audit(row: dict[str, Any]) -> AuditEntry:
+    return AuditEntry(
+        sequence=row["seq"],
+        action=AuditAction(row["action"]),
+        memory_id=row["memory_id"],
+        space=row["space"],
+        from_status=Status(row["from_status"]) if row["from_status"] else None,
+        to_status=Status(row["to_status"]) if row["to_status"] else None,
+        actor=row["actor"],
+        reason=row["reason"],
+        request_id=row["request_id"],
+        create_time=row["create_time"],
+        details=dict(row["details"]),
+    )
+
+
+async def append_audit(
+    conn: Conn, tenant_id: str, drafts: Sequence[AuditDraft], live_delta: int = 0
+) -> tuple[list[AuditEntry], int, int]:
+    """Appends audit rows with gapless sequence numbers and adjusts the live count.
+
+    Returns (entries, live_memories, quota_max_memories). Call it last in the
+    transaction: the tenant_state row lock it takes is held until commit, which is
+    what makes sequence order equal commit order.
+    """
+    cur = await conn.execute(
+        "UPDATE tenant_state s SET audit_seq = s.audit_seq + %s,"
+        " live_memories = s.live_memories + %s FROM tenants t"
+        " WHERE s.tenant_id = %s AND t.id = s.tenant_id"
+        " RETURNING s.audit_seq, s.live_memories, t.quota_max_memories",
+        (len(drafts), live_delta, tenant_id),
+    )
+    state = await cur.fetchone()
+    if state is None:
+        raise RuntimeError(f"tenant {tenant_id!r} has no state row")
+    if not drafts:
+        return [], state["live_memories"], state["quota_max_memories"]
+    first = state["audit_seq"] - len(drafts) + 1
+    rows = [
+        {
+            "seq": first + i,
+            "action": d.action.value,
+            "memory_id": str(d.memory_id) if d.memory_id else None,
+            "space": d.space,
+            "from_status": d.from_status.value if d.from_status else "",
+            "to_status": d.to_status.value if d.to_status else "",
+            "actor": d.actor,
+            "reason": d.reason,
+            "request_id": d.request_id,
+            "details": d.details or {},
+        }
+        for i, d in enumerate(drafts)
+    ]
+    cur = await conn.execute(
+        """
+        INSERT INTO audit_log (tenant_id, seq, action, memory_id, space, from_status, to_status,
+                               actor, reason, request_id, details, create_time)
+        SELECT %s, (r->>'seq')::bigint, r->>'action', (r->>'memory_id')::uuid, r->>'space',
+               r->>'from_status', r->>'to_status', r->>'actor', r->>'reason', r->>'request_id',
+               r->'details', now()
+          FROM jsonb_array_elements(%s::jsonb) AS r
+        RETURNING *, pg_notify(%s, %s) AS notified
+        """,
+        (tenant_id, Jsonb(rows), AUDIT_CHANNEL, tenant_id),
+    )
+    entries = sorted((row_to_audit(r) for r in await cur.fetchall()), key=lambda e: e.sequence)
+    return entries, state["live_memories"], state["quota_max_memories"]
+
+
+async def enqueue_outbox(
+    conn: Conn, tenant_id: str, memory_ids: Sequence[uuid.UUID], op: str
+) -> None:
+    """Queues derived-index work for these memories (`upsert` or `delete`)."""
+    if not memory_ids:
+        return
+    await conn.execute(
+        "INSERT INTO outbox (tenant_id, memory_id, op) SELECT %s, unnest(%s::uuid[]), %s",
+        (tenant_id, list(memory_ids), op),
+    )
+
+
+async def list_audit(
+    conn: Conn, memory_id: uuid.UUID | None, space: str, after_seq: int, limit: int
+) -> list[AuditEntry]:
+    where = ["seq > %s"]
+    params: list[Any] = [after_seq]
+    if memory_id is not None:
+        where.append("memory_id = %s")
+        params.append(memory_id)
+    if space:
+        where.append("space = %s")
+        params.append(space)
+    cur = await conn.execute(
+        f"SELECT * FROM audit_log WHERE {' AND '.join(where)} ORDER BY seq LIMIT %s",
+        (*params, limit),
+    )
+    return [row_to_audit(r) for r in await cur.fetchall()]
+
+
+async def audit_head(conn: Conn) -> int:
+    cur = await conn.execute("SELECT audit_seq FROM tenant_state")
+    row = await cur.fetchone()
+    return int(row["audit_seq"]) if row else 0
+
+
+async def list_revisions(
+    conn: Conn, memory_id: uuid.UUID, before_revision: int | None, limit: int
+) -> list[MemoryRevision]:
+    params: list[Any] = [memory_id]
+    clause = ""
+    if before_revision is not None:
+        clause = " AND revision < %s"
+        params.append(before_revision)
+    cur = await conn.execute(
+        "SELECT memory_id, revision, snapshot, actor, create_time FROM memory_revisions"
+        f" WHERE memory_id = %s{clause} ORDER BY revision DESC LIMIT %s",
+        (*params, limit),
+    )
+    return [
+        MemoryRevision(
+            memory_id=r["memory_id"],
+            revision=r["revision"],
+            memory=memory_from_json(r["snapshot"]),
+            actor=r["actor"],
+            create_time=r["create_time"],
+        )
+        for r in await cur.fetchall()
+    ]
+
+
+# --- idempotency -------------------------------------------------------------
+
+
+async def claim_request(
+    conn: Conn, tenant_id: str, request_id: str, method: str, fingerprint: str
+) -> dict[str, Any] | None:
+    """Claims a request id for this transaction, or returns the first outcome.
+
+    Returns None when the id is new (the caller proceeds and calls
+    `save_request_result`). A concurrent first attempt makes this wait on the
+    primary key until it commits, so two retries never both write.
+    """
+    cur = await conn.execute(
+        "INSERT INTO idempotency (tenant_id, request_id, method, fingerprint)"
+        " VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING RETURNING request_id",
+        (tenant_id, request_id, method, fingerprint),
+    )
+    if await cur.fetchone() is not None:
+        return None
+    cur = await conn.execute(
+        "SELECT method, fingerprint, result FROM idempotency WHERE request_id = %s",
+        (request_id,),
+    )
+    row = await cur.fetchone()
+    assert row is not None
+    return {"method": row["method"], "fingerprint": row["fingerprint"], "result": row["result"]}
+
+
+async def peek_request(conn: Conn, request_id: str) -> dict[str, Any] | None:
+    cur = await conn.execute(
+        "SELECT method, fingerprint, result FROM idempotency WHERE request_id = %s",
+        (request_id,),
+    )
+    row = await cur.fetchone()
+    if row is None or row["result"] is None:
+        return None
+    return {"method": row["method"], "fingerprint": row["fingerprint"], "result": row["result"]}
+
+
+async def save_request_result(conn: Conn, request_id: str, result: dict[str, Any]) -> None:
+    await conn.execute(
+        "UPDATE idempotency SET result = %s WHERE request_id = %s",
+        (Jsonb(json.loads(json.dumps(result, default=str))), request_id),
+    )
