@@ -69,8 +69,8 @@ def _depth(value: Any, level: int = 0) -> int:
 
 
 def struct_to_dict(s: Struct, field: str, v: Violations) -> dict[str, Any] | None:
-    data = json_format.MessageToDict(s)
     try:
+        data = json_format.MessageToDict(s)
         json.dumps(data, allow_nan=False)
     except ValueError:
         v.add(field, "is not valid JSON: NaN and Infinity are not allowed")

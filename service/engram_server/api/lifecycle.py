@@ -1,8 +1,7 @@
 """LifecycleService servicer: protobuf in, domain calls, protobuf out.
 
 Working memory, Learn, Consolidate, Reflect and Dream are declared in the API
-and answer UNIMPLEMENTED (inherited from the generated base class) until the
-working-memory work lands.
+and answer UNIMPLEMENTED, naming the method, until the working-memory work lands.
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ import grpc
 from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, types_pb2
 
 from engram_server.api import convert
+from engram_server.api.unimplemented import answer_unimplemented
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Kind, Status
 from engram_server.platform.context import AppContext
@@ -28,6 +28,7 @@ from engram_server.store.memories import AUDIT_CHANNEL, MemoryFilter
 
 log = logging.getLogger(__name__)
 Ctx = grpc.aio.ServicerContext[Any, Any]
+_SERVICE = "engram.v1.LifecycleService"
 
 _ORDERS = {
     lifecycle_pb2.MEMORY_ORDER_UNSPECIFIED: "CREATE_TIME_DESC",
@@ -324,6 +325,48 @@ class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
             current_principal(), policy, convert.request_key("SetPolicy", request)
         )
         return convert.policy_to_proto(saved)
+
+    # --- working memory, learning and curation (not served yet) ----------------------
+
+    async def AppendMessage(
+        self, request: lifecycle_pb2.AppendMessageRequest, context: Ctx
+    ) -> lifecycle_pb2.AppendMessageResponse:
+        await answer_unimplemented(context, _SERVICE, "AppendMessage")
+
+    async def GetSessionWindow(
+        self, request: lifecycle_pb2.GetSessionWindowRequest, context: Ctx
+    ) -> lifecycle_pb2.GetSessionWindowResponse:
+        await answer_unimplemented(context, _SERVICE, "GetSessionWindow")
+
+    async def ListSessions(
+        self, request: lifecycle_pb2.ListSessionsRequest, context: Ctx
+    ) -> lifecycle_pb2.ListSessionsResponse:
+        await answer_unimplemented(context, _SERVICE, "ListSessions")
+
+    async def ClearSession(
+        self, request: lifecycle_pb2.ClearSessionRequest, context: Ctx
+    ) -> lifecycle_pb2.ClearSessionResponse:
+        await answer_unimplemented(context, _SERVICE, "ClearSession")
+
+    async def Reflect(
+        self, request: lifecycle_pb2.ReflectRequest, context: Ctx
+    ) -> lifecycle_pb2.ReflectResponse:
+        await answer_unimplemented(context, _SERVICE, "Reflect")
+
+    async def Learn(
+        self, request: lifecycle_pb2.LearnRequest, context: Ctx
+    ) -> lifecycle_pb2.LearnResponse:
+        await answer_unimplemented(context, _SERVICE, "Learn")
+
+    async def Consolidate(
+        self, request: lifecycle_pb2.ConsolidateRequest, context: Ctx
+    ) -> lifecycle_pb2.ConsolidateResponse:
+        await answer_unimplemented(context, _SERVICE, "Consolidate")
+
+    async def Dream(
+        self, request: lifecycle_pb2.DreamRequest, context: Ctx
+    ) -> lifecycle_pb2.DreamResponse:
+        await answer_unimplemented(context, _SERVICE, "Dream")
 
 
 def _revision_changes(request: lifecycle_pb2.ReviseMemoryRequest) -> dict[str, Any]:

@@ -49,7 +49,7 @@ from engram_server.lifecycle.validation import (
     check_unit_interval,
 )
 from engram_server.lifecycle.validators import WebhookCaller, outcome_status, run_validators
-from engram_server.platform.principal import SCOPE_ADMIN, Principal
+from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_OPERATOR, Principal
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
 from engram_server.store.postgres import Conn, Database
@@ -182,8 +182,13 @@ class LifecycleService:
         for i, p in enumerate(proposals):
             path = f"{field_prefix}[{i}]" if batch else field_prefix
             check_proposal(v, path, p, self.max_content_bytes)
-            if p.evidence_level == EvidenceLevel.OFFICIAL and not principal.has(SCOPE_ADMIN):
-                v.add(f"{path}.evidence_level", "OFFICIAL may only be set with the admin scope")
+            if p.evidence_level == EvidenceLevel.OFFICIAL and not (
+                principal.has(SCOPE_ADMIN) or principal.has(SCOPE_OPERATOR)
+            ):
+                v.add(
+                    f"{path}.evidence_level",
+                    "OFFICIAL may only be set with the operator or admin scope",
+                )
         v.raise_if_any()
 
         tenant = principal.tenant_id

@@ -142,7 +142,7 @@ class MemoryProposal(_message.Message):
     importance: _builtins.float
     """Importance in [0, 1]; unset (0) means the default 0.5."""
     evidence_level: _types_pb2.EvidenceLevel.ValueType
-    """Evidence grade. OFFICIAL needs the admin scope."""
+    """Evidence grade. OFFICIAL needs the operator or admin scope."""
     slot_key: _builtins.str
     """Slot address `entity::attribute`."""
     topic: _builtins.str

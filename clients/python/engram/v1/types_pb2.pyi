@@ -202,6 +202,20 @@ class _AuditActionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_AuditActi
     """
     AUDIT_ACTION_POLICY: _AuditAction.ValueType  # 5
     """A policy change."""
+    AUDIT_ACTION_EVIDENCE: _AuditAction.ValueType  # 6
+    """A change of one memory's evidence grade (status unchanged)."""
+    AUDIT_ACTION_EDGE: _AuditAction.ValueType  # 7
+    """An edge between memories created or deleted (`details` names the edge)."""
+    AUDIT_ACTION_CONFLICT: _AuditAction.ValueType  # 8
+    """A conflict between memories opened or resolved."""
+    AUDIT_ACTION_PUBLICATION: _AuditAction.ValueType  # 9
+    """A memory published to, held for review in, or withdrawn from a pool."""
+    AUDIT_ACTION_MEMBERSHIP: _AuditAction.ValueType  # 10
+    """A pool's membership changed."""
+    AUDIT_ACTION_SNAPSHOT: _AuditAction.ValueType  # 11
+    """A snapshot taken, restored or deleted. The transitions a restore makes have
+    their own TRANSITION entries.
+    """
 
 class AuditAction(_AuditAction, metaclass=_AuditActionEnumTypeWrapper):
     """What an audit entry records."""
@@ -220,7 +234,83 @@ the count, never the content.
 """
 AUDIT_ACTION_POLICY: AuditAction.ValueType  # 5
 """A policy change."""
+AUDIT_ACTION_EVIDENCE: AuditAction.ValueType  # 6
+"""A change of one memory's evidence grade (status unchanged)."""
+AUDIT_ACTION_EDGE: AuditAction.ValueType  # 7
+"""An edge between memories created or deleted (`details` names the edge)."""
+AUDIT_ACTION_CONFLICT: AuditAction.ValueType  # 8
+"""A conflict between memories opened or resolved."""
+AUDIT_ACTION_PUBLICATION: AuditAction.ValueType  # 9
+"""A memory published to, held for review in, or withdrawn from a pool."""
+AUDIT_ACTION_MEMBERSHIP: AuditAction.ValueType  # 10
+"""A pool's membership changed."""
+AUDIT_ACTION_SNAPSHOT: AuditAction.ValueType  # 11
+"""A snapshot taken, restored or deleted. The transitions a restore makes have
+their own TRANSITION entries.
+"""
 Global___AuditAction: _TypeAlias = AuditAction  # noqa: Y015
+
+class _EdgeKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _EdgeKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_EdgeKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    EDGE_KIND_UNSPECIFIED: _EdgeKind.ValueType  # 0
+    """Not set."""
+    EDGE_KIND_SUPPORTS: _EdgeKind.ValueType  # 1
+    """The source is evidence for the target (the corroboration assessor writes
+    these from corroborating memories to the claim they support).
+    """
+    EDGE_KIND_CONTRADICTS: _EdgeKind.ValueType  # 2
+    """The source and the target cannot both be true. Creating one opens a conflict
+    (EvidenceService.ListConflicts).
+    """
+    EDGE_KIND_SUPERSEDES: _EdgeKind.ValueType  # 3
+    """The source replaced the target, which is SUPERSEDED. Written only by
+    supersession itself (slot match or conflict resolution), together with the
+    target's transition, so the edge and the status never disagree.
+    """
+    EDGE_KIND_ABOUT: _EdgeKind.ValueType  # 4
+    """The source is about the target, an ENTITY memory (typed decomposition links
+    facts, decisions and events to their entities this way).
+    """
+    EDGE_KIND_DERIVED_FROM: _EdgeKind.ValueType  # 5
+    """The source was derived from the target (a summary from its session's
+    records, a pattern from its experiences, a decision from a conversation).
+    """
+    EDGE_KIND_RELATED: _EdgeKind.ValueType  # 6
+    """A looser association, found by Dream State or added by an agent."""
+
+class EdgeKind(_EdgeKind, metaclass=_EdgeKindEnumTypeWrapper):
+    """How one memory relates to another. An edge reads "source <kind> target"."""
+
+EDGE_KIND_UNSPECIFIED: EdgeKind.ValueType  # 0
+"""Not set."""
+EDGE_KIND_SUPPORTS: EdgeKind.ValueType  # 1
+"""The source is evidence for the target (the corroboration assessor writes
+these from corroborating memories to the claim they support).
+"""
+EDGE_KIND_CONTRADICTS: EdgeKind.ValueType  # 2
+"""The source and the target cannot both be true. Creating one opens a conflict
+(EvidenceService.ListConflicts).
+"""
+EDGE_KIND_SUPERSEDES: EdgeKind.ValueType  # 3
+"""The source replaced the target, which is SUPERSEDED. Written only by
+supersession itself (slot match or conflict resolution), together with the
+target's transition, so the edge and the status never disagree.
+"""
+EDGE_KIND_ABOUT: EdgeKind.ValueType  # 4
+"""The source is about the target, an ENTITY memory (typed decomposition links
+facts, decisions and events to their entities this way).
+"""
+EDGE_KIND_DERIVED_FROM: EdgeKind.ValueType  # 5
+"""The source was derived from the target (a summary from its session's
+records, a pattern from its experiences, a decision from a conversation).
+"""
+EDGE_KIND_RELATED: EdgeKind.ValueType  # 6
+"""A looser association, found by Dream State or added by an agent."""
+Global___EdgeKind: _TypeAlias = EdgeKind  # noqa: Y015
 
 @_typing.final
 class Memory(_message.Message):
@@ -276,6 +366,8 @@ class Memory(_message.Message):
     SUPERSEDED_BY_FIELD_NUMBER: _builtins.int
     VALIDATION_NOTES_FIELD_NUMBER: _builtins.int
     ATTRIBUTES_FIELD_NUMBER: _builtins.int
+    ACCESS_COUNT_FIELD_NUMBER: _builtins.int
+    LAST_ACCESS_TIME_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Resource name: `memories/{memory}`, where {memory} is a server-assigned UUID.
     Output only.
@@ -322,6 +414,10 @@ class Memory(_message.Message):
     """Revision number, starting at 1 and raised by every ReviseMemory. Output only."""
     superseded_by: _builtins.str
     """The memory that superseded this one, when status is SUPERSEDED. Output only."""
+    access_count: _builtins.int
+    """How many times recall returned the memory. Feeds retention: often-recalled
+    memories are forgotten more slowly. Output only.
+    """
     @_builtins.property
     def structured_content(self) -> _struct_pb2.Struct:
         """Optional structured form of the memory, validated against the space policy's
@@ -364,6 +460,10 @@ class Memory(_message.Message):
     def attributes(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Free-form string attributes for the caller's own use."""
 
+    @_builtins.property
+    def last_access_time(self) -> _timestamp_pb2.Timestamp:
+        """When recall last returned the memory. Output only."""
+
     def __init__(
         self,
         *,
@@ -395,10 +495,12 @@ class Memory(_message.Message):
         superseded_by: _builtins.str = ...,
         validation_notes: _abc.Iterable[_builtins.str] | None = ...,
         attributes: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        access_count: _builtins.int = ...,
+        last_access_time: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "expire_time", b"expire_time", "retract_time", b"retract_time", "structured_content", b"structured_content", "update_time", b"update_time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "expire_time", b"expire_time", "last_access_time", b"last_access_time", "retract_time", b"retract_time", "structured_content", b"structured_content", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent", b"agent", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "content_hash", b"content_hash", "create_time", b"create_time", "depends_on", b"depends_on", "etag", b"etag", "evidence_level", b"evidence_level", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "name", b"name", "retract_time", b"retract_time", "retraction_reason", b"retraction_reason", "revision", b"revision", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "status", b"status", "structured_content", b"structured_content", "superseded_by", b"superseded_by", "tags", b"tags", "thread", b"thread", "topic", b"topic", "update_time", b"update_time", "validation_notes", b"validation_notes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["access_count", b"access_count", "agent", b"agent", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "content_hash", b"content_hash", "create_time", b"create_time", "depends_on", b"depends_on", "etag", b"etag", "evidence_level", b"evidence_level", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "last_access_time", b"last_access_time", "name", b"name", "retract_time", b"retract_time", "retraction_reason", b"retraction_reason", "revision", b"revision", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "status", b"status", "structured_content", b"structured_content", "superseded_by", b"superseded_by", "tags", b"tags", "thread", b"thread", "topic", b"topic", "update_time", b"update_time", "validation_notes", b"validation_notes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -537,3 +639,92 @@ class AuditEntry(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___AuditEntry: _TypeAlias = AuditEntry  # noqa: Y015
+
+@_typing.final
+class Edge(_message.Message):
+    """A directed, typed relation between two memories of the same tenant. Edges are
+    what graph-augmented recall follows, and how evidence, supersession and typed
+    decomposition are recorded.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class AttributesEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    NAME_FIELD_NUMBER: _builtins.int
+    SOURCE_MEMORY_FIELD_NUMBER: _builtins.int
+    TARGET_MEMORY_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    WEIGHT_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    CREATOR_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    ATTRIBUTES_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Resource name: `edges/{edge}`, where {edge} is a server-assigned UUID. Output
+    only.
+    """
+    source_memory: _builtins.str
+    """The memory the edge starts from (`memories/{memory}`). Required."""
+    target_memory: _builtins.str
+    """The memory the edge points at (`memories/{memory}`). Required; not the same
+    as `source_memory`.
+    """
+    kind: Global___EdgeKind.ValueType
+    """The relation. Required."""
+    weight: _builtins.float
+    """Strength of the relation in [0, 1]; unset (0) means 1. Graph-augmented recall
+    scales its boost by it.
+    """
+    reason: _builtins.str
+    """Why the edge exists, in words."""
+    creator: _builtins.str
+    """Who created it: an agent identity, an API key, or the pass that derived it
+    ("assessor", "consolidation", "dream", "supersession"). Output only.
+    """
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp:
+        """When it was created. Output only."""
+
+    @_builtins.property
+    def attributes(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """Free-form attributes for the caller's own use."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        source_memory: _builtins.str = ...,
+        target_memory: _builtins.str = ...,
+        kind: Global___EdgeKind.ValueType = ...,
+        weight: _builtins.float = ...,
+        reason: _builtins.str = ...,
+        creator: _builtins.str = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+        attributes: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["attributes", b"attributes", "create_time", b"create_time", "creator", b"creator", "kind", b"kind", "name", b"name", "reason", b"reason", "source_memory", b"source_memory", "target_memory", b"target_memory", "weight", b"weight"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Edge: _TypeAlias = Edge  # noqa: Y015

@@ -1,0 +1,434 @@
+"""The asyncio Engram client (`grpc.aio`), with the same surface as `engram.Client`."""
+
+from __future__ import annotations
+
+import asyncio
+import builtins
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+import grpc.aio
+
+from engram import _auth, _requests, errors
+from engram import _convert as c
+from engram import types as t
+from engram._retry import RetryPolicy
+from engram._version import USER_AGENT
+from engram.client import PageRequest, PageResponse
+from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, lifecycle_pb2_grpc
+
+_Req = TypeVar("_Req")
+_Resp = TypeVar("_Resp")
+_Item = TypeVar("_Item")
+_PReq = TypeVar("_PReq", bound=PageRequest)
+_PResp = TypeVar("_PResp", bound=PageResponse)
+
+
+class _AsyncTransport:
+    """Calls with the key attached, errors mapped and UNAVAILABLE retried when safe."""
+
+    def __init__(self, metadata: _auth.Metadata, timeout: float | None, retry: RetryPolicy):
+        self.metadata = metadata
+        self.timeout = timeout
+        self.retry = retry
+
+    async def unary(
+        self,
+        method: grpc.aio.UnaryUnaryMultiCallable[_Req, _Resp],
+        request: _Req,
+        *,
+        retryable: bool,
+    ) -> _Resp:
+        attempt = 0
+        while True:
+            try:
+                return await method(request, timeout=self.timeout, metadata=self.metadata)
+            except grpc.RpcError as rpc_error:
+                error = errors.from_rpc_error(rpc_error)
+                if self.retry.should_retry(error.code, retryable, attempt):
+                    await asyncio.sleep(self.retry.delay(attempt))
+                    attempt += 1
+                    continue
+                raise error from rpc_error
+
+    async def pages(
+        self,
+        method: grpc.aio.UnaryUnaryMultiCallable[_PReq, _PResp],
+        request: _PReq,
+        items: Callable[[_PResp], Iterable[_Item]],
+    ) -> AsyncIterator[_Item]:
+        while True:
+            response = await self.unary(method, request, retryable=True)
+            for item in items(response):
+                yield item
+            if not response.next_page_token:
+                return
+            request.page_token = response.next_page_token
+
+
+class AsyncClient:
+    """An asyncio client of an Engram server; see `engram.Client` for connection,
+    authentication, retry and error behaviour, which are the same.
+
+    Methods are coroutines, except `list`, `transitions`, `revisions`, `watch` and the
+    admin listings, which return async iterators (``async for m in client.list(...)``).
+    Use it as an async context manager, or await `close()`.
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        api_key: str | None = None,
+        *,
+        secure: bool = False,
+        timeout: float | None = 10.0,
+        credentials: grpc.ChannelCredentials | None = None,
+        channel: grpc.aio.Channel | None = None,
+        max_attempts: int = 3,
+    ) -> None:
+        self.address = _auth.resolve_address(address)
+        if channel is None:
+            creds = _auth.channel_credentials(secure, credentials)
+            options = _auth.channel_options(USER_AGENT)
+            if creds is None:
+                channel = grpc.aio.insecure_channel(self.address, options=options)
+            else:
+                channel = grpc.aio.secure_channel(self.address, creds, options=options)
+            self._owns_channel = True
+        else:
+            self._owns_channel = False
+        self._channel = channel
+        self._transport = _AsyncTransport(
+            _auth.auth_metadata(_auth.resolve_api_key(api_key)),
+            timeout,
+            RetryPolicy(max_attempts=max_attempts),
+        )
+        self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+        self.admin = AsyncAdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
+
+    @property
+    def channel(self) -> grpc.aio.Channel:
+        """The underlying channel, for calling RPCs the SDK does not wrap yet."""
+        return self._channel
+
+    async def close(self) -> None:
+        if self._owns_channel:
+            await self._channel.close()
+
+    async def __aenter__(self) -> AsyncClient:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    def __repr__(self) -> str:
+        return f"AsyncClient(address={self.address!r})"
+
+    # -- writes ---------------------------------------------------------------
+
+    async def propose(
+        self,
+        space: str,
+        content: str,
+        *,
+        kind: t.MemoryKind | str | None = None,
+        confidence: float = 1.0,
+        importance: float | None = None,
+        session: str = "",
+        thread: str = "",
+        source: str = "",
+        tags: Sequence[str] = (),
+        slot_key: str = "",
+        topic: str = "",
+        depends_on: Sequence[str] = (),
+        structured: Mapping[str, Any] | None = None,
+        expire_time: datetime | timedelta | None = None,
+        evidence_level: t.EvidenceLevel | str | None = None,
+        attributes: Mapping[str, str] | None = None,
+        request_id: str | None = None,
+    ) -> t.ProposalResult:
+        """Proposes one memory (see `engram.Client.propose`)."""
+        item = t.MemoryProposal(
+            space=space,
+            content=content,
+            kind=kind,
+            confidence=confidence,
+            importance=importance,
+            session=session,
+            thread=thread,
+            source=source,
+            tags=tags,
+            slot_key=slot_key,
+            topic=topic,
+            depends_on=depends_on,
+            structured=structured,
+            expire_time=expire_time,
+            evidence_level=evidence_level,
+            attributes=attributes,
+        )
+        response = await self._transport.unary(
+            self._stub.ProposeMemory, _requests.propose(item, request_id), retryable=True
+        )
+        return c.proposal_result_out(response.result)
+
+    async def batch_propose(
+        self,
+        proposals: Iterable[t.MemoryProposal | Mapping[str, Any]],
+        *,
+        request_id: str | None = None,
+    ) -> builtins.list[t.ProposalResult]:
+        """Proposes many memories in one transaction (all or nothing), results in order."""
+        response = await self._transport.unary(
+            self._stub.BatchProposeMemories,
+            _requests.batch_propose(proposals, request_id),
+            retryable=True,
+        )
+        return [c.proposal_result_out(r) for r in response.results]
+
+    async def confirm(
+        self, name: str, reason: str = "", *, request_id: str | None = None
+    ) -> t.Memory:
+        request = _requests.confirm(name, reason, request_id)
+        return c.memory_out(
+            await self._transport.unary(self._stub.ConfirmMemory, request, retryable=True)
+        )
+
+    async def reject(
+        self, name: str, reason: str = "", *, request_id: str | None = None
+    ) -> t.Memory:
+        request = _requests.reject(name, reason, request_id)
+        return c.memory_out(
+            await self._transport.unary(self._stub.RejectMemory, request, retryable=True)
+        )
+
+    async def retract(
+        self, name: str, reason: str, cascade: bool = False, *, request_id: str | None = None
+    ) -> t.RetractResult:
+        request = _requests.retract(name, reason, cascade, request_id)
+        return c.retract_out(
+            await self._transport.unary(self._stub.RetractMemory, request, retryable=True)
+        )
+
+    async def revise(
+        self, name: str, etag: str, *, request_id: str | None = None, **changes: Any
+    ) -> t.Memory:
+        request = _requests.revise(name, etag, changes, request_id)
+        return c.memory_out(
+            await self._transport.unary(self._stub.ReviseMemory, request, retryable=True)
+        )
+
+    async def update_confidence(
+        self, name: str, confidence: float, reason: str = "", *, request_id: str | None = None
+    ) -> t.Memory:
+        request = _requests.update_confidence(name, confidence, reason, request_id)
+        return c.memory_out(
+            await self._transport.unary(self._stub.UpdateMemoryConfidence, request, retryable=True)
+        )
+
+    async def expire_due(self, *, as_of: datetime | None = None, limit: int = 0) -> t.ExpireResult:
+        request = _requests.expire_due(as_of, limit)
+        return c.expire_out(
+            await self._transport.unary(self._stub.ExpireDueMemories, request, retryable=False)
+        )
+
+    async def purge(
+        self, space: str, session: str = "", *, reason: str, request_id: str | None = None
+    ) -> t.PurgeResult:
+        request = _requests.purge(space, session, reason, request_id)
+        return c.purge_out(
+            await self._transport.unary(self._stub.PurgeMemories, request, retryable=True)
+        )
+
+    async def set_policy(
+        self, policy: t.Policy, *, space: str | None = None, request_id: str | None = None
+    ) -> t.Policy:
+        request = _requests.set_policy(policy, space, request_id)
+        return c.policy_out(
+            await self._transport.unary(self._stub.SetPolicy, request, retryable=True)
+        )
+
+    # -- reads ----------------------------------------------------------------
+
+    async def get(self, name: str) -> t.Memory:
+        return c.memory_out(
+            await self._transport.unary(self._stub.GetMemory, _requests.get(name), retryable=True)
+        )
+
+    def list(
+        self,
+        space: str | None = None,
+        *,
+        statuses: Iterable[t.MemoryStatus | str] = (),
+        kinds: Iterable[t.MemoryKind | str] = (),
+        tags: Iterable[str] = (),
+        session: str | None = None,
+        created_after: datetime | None = None,
+        created_before: datetime | None = None,
+        order: t.MemoryOrder | str | None = None,
+        page_size: int = 0,
+        include_subspaces: bool = False,
+    ) -> AsyncIterator[t.Memory]:
+        """Async-iterates over matching memories, fetching pages as needed."""
+        request = _requests.list_memories(
+            space=space,
+            statuses=statuses,
+            kinds=kinds,
+            tags=tags,
+            session=session,
+            created_after=created_after,
+            created_before=created_before,
+            order=order,
+            page_size=page_size,
+            include_subspaces=include_subspaces,
+        )
+        return self._transport.pages(
+            self._stub.ListMemories, request, lambda r: map(c.memory_out, r.memories)
+        )
+
+    def transitions(
+        self, memory: str | None = None, space: str | None = None, *, page_size: int = 0
+    ) -> AsyncIterator[t.AuditEntry]:
+        request = _requests.audit_entries(memory, space, page_size)
+        return self._transport.pages(
+            self._stub.ListAuditEntries, request, lambda r: map(c.audit_entry_out, r.entries)
+        )
+
+    def revisions(self, name: str, *, page_size: int = 0) -> AsyncIterator[t.MemoryRevision]:
+        request = _requests.revisions(name, page_size)
+        return self._transport.pages(
+            self._stub.ListMemoryRevisions, request, lambda r: map(c.revision_out, r.revisions)
+        )
+
+    async def get_policy(self, space: str | None = None) -> t.Policy:
+        request = _requests.get_policy(space)
+        return c.policy_out(
+            await self._transport.unary(self._stub.GetPolicy, request, retryable=True)
+        )
+
+    def watch(
+        self,
+        space: str | None = None,
+        statuses: Iterable[t.MemoryStatus | str] = (),
+        cursor: str | None = None,
+        *,
+        resume: bool = True,
+    ) -> AsyncIterator[t.TransitionEvent]:
+        """Async-iterates over committed transitions (see `engram.Client.watch`).
+
+        Wrap it in `contextlib.aclosing` to cancel the stream as soon as you stop
+        iterating rather than when the iterator is garbage-collected.
+        """
+        return self._watch(_requests.watch(space, statuses, cursor), resume)
+
+    async def _watch(
+        self, request: lifecycle_pb2.WatchTransitionsRequest, resume: bool
+    ) -> AsyncIterator[t.TransitionEvent]:
+        retry = self._transport.retry
+        failures = 0
+        while True:
+            call = self._stub.WatchTransitions(request, metadata=self._transport.metadata)
+            try:
+                async for response in call:
+                    failures = 0
+                    request.cursor = response.cursor
+                    yield c.event_out(response)
+                return
+            except grpc.RpcError as rpc_error:
+                error = errors.from_rpc_error(rpc_error)
+                if resume and retry.should_retry(error.code, True, failures):
+                    await asyncio.sleep(retry.delay(failures))
+                    failures += 1
+                    continue
+                raise error from rpc_error
+            finally:
+                call.cancel()
+
+
+class AsyncAdminClient:
+    """Tenants, API keys and usage (`client.admin`). Needs an admin or platform key."""
+
+    def __init__(
+        self, stub: admin_pb2_grpc.AdminServiceAsyncStub, transport: _AsyncTransport
+    ) -> None:
+        self._stub = stub
+        self._transport = transport
+
+    async def create_tenant(
+        self,
+        tenant_id: str,
+        display_name: str = "",
+        *,
+        quota: t.TenantQuota | None = None,
+        request_id: str | None = None,
+    ) -> t.Tenant:
+        request = _requests.create_tenant(tenant_id, display_name, quota, request_id)
+        return c.tenant_out(
+            await self._transport.unary(self._stub.CreateTenant, request, retryable=True)
+        )
+
+    async def get_tenant(self, tenant: str) -> t.Tenant:
+        request = admin_pb2.GetTenantRequest(name=c.tenant_name(tenant))
+        return c.tenant_out(
+            await self._transport.unary(self._stub.GetTenant, request, retryable=True)
+        )
+
+    def list_tenants(self, *, page_size: int = 0) -> AsyncIterator[t.Tenant]:
+        request = admin_pb2.ListTenantsRequest(page_size=page_size)
+        return self._transport.pages(
+            self._stub.ListTenants, request, lambda r: map(c.tenant_out, r.tenants)
+        )
+
+    async def delete_tenant(self, tenant: str) -> t.DeletedTenant:
+        request = admin_pb2.DeleteTenantRequest(name=c.tenant_name(tenant))
+        return c.deleted_tenant_out(
+            await self._transport.unary(self._stub.DeleteTenant, request, retryable=False)
+        )
+
+    async def create_api_key(
+        self,
+        tenant: str,
+        scopes: Iterable[str],
+        *,
+        display_name: str = "",
+        agent: str = "",
+        expire_time: datetime | timedelta | None = None,
+        request_id: str | None = None,
+    ) -> t.CreatedApiKey:
+        request = _requests.create_api_key(
+            tenant, scopes, display_name, agent, expire_time, request_id
+        )
+        return c.created_api_key_out(
+            await self._transport.unary(self._stub.CreateApiKey, request, retryable=True)
+        )
+
+    def list_api_keys(
+        self, tenant: str, *, show_revoked: bool = False, page_size: int = 0
+    ) -> AsyncIterator[t.ApiKey]:
+        request = _requests.list_api_keys(tenant, show_revoked, page_size)
+        return self._transport.pages(
+            self._stub.ListApiKeys, request, lambda r: map(c.api_key_out, r.api_keys)
+        )
+
+    async def revoke_api_key(self, name: str, *, tenant: str | None = None) -> t.ApiKey:
+        request = admin_pb2.RevokeApiKeyRequest(name=c.api_key_name(name, tenant))
+        return c.api_key_out(
+            await self._transport.unary(self._stub.RevokeApiKey, request, retryable=False)
+        )
+
+    async def delete_api_key(self, name: str, *, tenant: str | None = None) -> None:
+        request = admin_pb2.DeleteApiKeyRequest(name=c.api_key_name(name, tenant))
+        await self._transport.unary(self._stub.DeleteApiKey, request, retryable=False)
+
+    async def get_usage(self, tenant: str) -> t.Usage:
+        request = admin_pb2.GetUsageRequest(name=c.tenant_name(tenant))
+        return c.usage_out(
+            await self._transport.unary(self._stub.GetUsage, request, retryable=True)
+        )

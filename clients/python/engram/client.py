@@ -1,0 +1,456 @@
+"""The synchronous Engram client."""
+
+from __future__ import annotations
+
+import builtins
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime, timedelta
+from types import TracebackType
+from typing import Any, Protocol, TypeVar
+
+import grpc
+
+from engram import _auth, _requests, errors
+from engram import _convert as c
+from engram import types as t
+from engram._retry import RetryPolicy
+from engram._version import USER_AGENT
+from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, lifecycle_pb2_grpc
+
+_Req = TypeVar("_Req")
+_Resp = TypeVar("_Resp")
+_Item = TypeVar("_Item")
+
+
+class PageRequest(Protocol):
+    page_token: str
+
+
+class PageResponse(Protocol):
+    @property
+    def next_page_token(self) -> str: ...
+
+
+_PReq = TypeVar("_PReq", bound=PageRequest)
+_PResp = TypeVar("_PResp", bound=PageResponse)
+
+
+class _Transport:
+    """Calls with the key attached, errors mapped and UNAVAILABLE retried when safe."""
+
+    def __init__(self, metadata: _auth.Metadata, timeout: float | None, retry: RetryPolicy):
+        self.metadata = metadata
+        self.timeout = timeout
+        self.retry = retry
+
+    def unary(
+        self,
+        method: grpc.UnaryUnaryMultiCallable[_Req, _Resp],
+        request: _Req,
+        *,
+        retryable: bool,
+    ) -> _Resp:
+        attempt = 0
+        while True:
+            try:
+                return method(request, timeout=self.timeout, metadata=self.metadata)
+            except grpc.RpcError as rpc_error:
+                error = errors.from_rpc_error(rpc_error)
+                if self.retry.should_retry(error.code, retryable, attempt):
+                    time.sleep(self.retry.delay(attempt))
+                    attempt += 1
+                    continue
+                raise error from rpc_error
+
+    def pages(
+        self,
+        method: grpc.UnaryUnaryMultiCallable[_PReq, _PResp],
+        request: _PReq,
+        items: Callable[[_PResp], Iterable[_Item]],
+    ) -> Iterator[_Item]:
+        """Every item of every page, fetching the next page only when it is needed."""
+        while True:
+            response = self.unary(method, request, retryable=True)
+            yield from items(response)
+            if not response.next_page_token:
+                return
+            request.page_token = response.next_page_token
+
+
+class Client:
+    """A synchronous client of an Engram server.
+
+    ``Client(address, api_key)`` connects to `address` (default: `ENGRAM_ADDRESS`, else
+    ``127.0.0.1:50051``) and sends `api_key` (default: `ENGRAM_API_KEY`) as
+    ``authorization: Bearer <key>`` on every call. `timeout` bounds each attempt of a
+    unary call in seconds; `watch` streams have no deadline.
+
+    Retries: a call that fails with UNAVAILABLE is retried with exponential backoff,
+    up to `max_attempts` attempts in all, but only when repeating it is safe: reads,
+    and writes that carry a `request_id`. Every write whose RPC takes one sends one:
+    yours when you pass `request_id=`, otherwise a fresh UUID generated once per SDK
+    call, so the server answers a retried write with its first outcome instead of
+    writing twice. Pass your own `request_id` to make retries across processes safe
+    too. Calls whose RPC has no request_id (`expire_due`, deletes, key revocation)
+    are never retried.
+
+    Every failure raises an `engram.EngramError` subclass (see `engram.errors`).
+    Use it as a context manager, or call `close()`.
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        api_key: str | None = None,
+        *,
+        secure: bool = False,
+        timeout: float | None = 10.0,
+        credentials: grpc.ChannelCredentials | None = None,
+        channel: grpc.Channel | None = None,
+        max_attempts: int = 3,
+    ) -> None:
+        self.address = _auth.resolve_address(address)
+        if channel is None:
+            creds = _auth.channel_credentials(secure, credentials)
+            options = _auth.channel_options(USER_AGENT)
+            if creds is None:
+                channel = grpc.insecure_channel(self.address, options=options)
+            else:
+                channel = grpc.secure_channel(self.address, creds, options=options)
+            self._owns_channel = True
+        else:
+            self._owns_channel = False
+        self._channel = channel
+        self._transport = _Transport(
+            _auth.auth_metadata(_auth.resolve_api_key(api_key)),
+            timeout,
+            RetryPolicy(max_attempts=max_attempts),
+        )
+        self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+        self.admin = AdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
+
+    @property
+    def channel(self) -> grpc.Channel:
+        """The underlying channel, for calling RPCs the SDK does not wrap yet."""
+        return self._channel
+
+    def close(self) -> None:
+        if self._owns_channel:
+            self._channel.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Client(address={self.address!r})"
+
+    # -- writes ---------------------------------------------------------------
+
+    def propose(
+        self,
+        space: str,
+        content: str,
+        *,
+        kind: t.MemoryKind | str | None = None,
+        confidence: float = 1.0,
+        importance: float | None = None,
+        session: str = "",
+        thread: str = "",
+        source: str = "",
+        tags: Sequence[str] = (),
+        slot_key: str = "",
+        topic: str = "",
+        depends_on: Sequence[str] = (),
+        structured: Mapping[str, Any] | None = None,
+        expire_time: datetime | timedelta | None = None,
+        evidence_level: t.EvidenceLevel | str | None = None,
+        attributes: Mapping[str, str] | None = None,
+        request_id: str | None = None,
+    ) -> t.ProposalResult:
+        """Proposes one memory; the result says whether it was accepted, held, rejected
+        or is a duplicate. `confidence` defaults to 1.0 (the caller asserts it)."""
+        item = t.MemoryProposal(
+            space=space,
+            content=content,
+            kind=kind,
+            confidence=confidence,
+            importance=importance,
+            session=session,
+            thread=thread,
+            source=source,
+            tags=tags,
+            slot_key=slot_key,
+            topic=topic,
+            depends_on=depends_on,
+            structured=structured,
+            expire_time=expire_time,
+            evidence_level=evidence_level,
+            attributes=attributes,
+        )
+        response = self._transport.unary(
+            self._stub.ProposeMemory, _requests.propose(item, request_id), retryable=True
+        )
+        return c.proposal_result_out(response.result)
+
+    def batch_propose(
+        self,
+        proposals: Iterable[t.MemoryProposal | Mapping[str, Any]],
+        *,
+        request_id: str | None = None,
+    ) -> builtins.list[t.ProposalResult]:
+        """Proposes many memories in one transaction (all or nothing), results in order.
+        Items are `MemoryProposal`s or mappings of `propose`'s keyword arguments."""
+        response = self._transport.unary(
+            self._stub.BatchProposeMemories,
+            _requests.batch_propose(proposals, request_id),
+            retryable=True,
+        )
+        return [c.proposal_result_out(r) for r in response.results]
+
+    def confirm(self, name: str, reason: str = "", *, request_id: str | None = None) -> t.Memory:
+        """PENDING_CONFIRMATION -> ACTIVE."""
+        request = _requests.confirm(name, reason, request_id)
+        return c.memory_out(
+            self._transport.unary(self._stub.ConfirmMemory, request, retryable=True)
+        )
+
+    def reject(self, name: str, reason: str = "", *, request_id: str | None = None) -> t.Memory:
+        """Turns down a memory awaiting confirmation."""
+        request = _requests.reject(name, reason, request_id)
+        return c.memory_out(self._transport.unary(self._stub.RejectMemory, request, retryable=True))
+
+    def retract(
+        self, name: str, reason: str, cascade: bool = False, *, request_id: str | None = None
+    ) -> t.RetractResult:
+        """Retracts an ACTIVE or PENDING_CONFIRMATION memory (and, with `cascade`,
+        every live memory that depends on it)."""
+        request = _requests.retract(name, reason, cascade, request_id)
+        return c.retract_out(
+            self._transport.unary(self._stub.RetractMemory, request, retryable=True)
+        )
+
+    def revise(
+        self, name: str, etag: str, *, request_id: str | None = None, **changes: Any
+    ) -> t.Memory:
+        """Changes the given fields (the update_mask is built from their names); `etag`
+        must be the memory's current etag, else `engram.Aborted`."""
+        request = _requests.revise(name, etag, changes, request_id)
+        return c.memory_out(self._transport.unary(self._stub.ReviseMemory, request, retryable=True))
+
+    def update_confidence(
+        self, name: str, confidence: float, reason: str = "", *, request_id: str | None = None
+    ) -> t.Memory:
+        """Raises a memory's confidence; lowering it raises `engram.FailedPrecondition`."""
+        request = _requests.update_confidence(name, confidence, reason, request_id)
+        return c.memory_out(
+            self._transport.unary(self._stub.UpdateMemoryConfidence, request, retryable=True)
+        )
+
+    def expire_due(self, *, as_of: datetime | None = None, limit: int = 0) -> t.ExpireResult:
+        """Expires every ACTIVE memory whose expire_time has passed."""
+        request = _requests.expire_due(as_of, limit)
+        return c.expire_out(
+            self._transport.unary(self._stub.ExpireDueMemories, request, retryable=False)
+        )
+
+    def purge(
+        self, space: str, session: str = "", *, reason: str, request_id: str | None = None
+    ) -> t.PurgeResult:
+        """Hard-deletes a space (or one session of it); the audit log keeps a tombstone."""
+        request = _requests.purge(space, session, reason, request_id)
+        return c.purge_out(self._transport.unary(self._stub.PurgeMemories, request, retryable=True))
+
+    def set_policy(
+        self, policy: t.Policy, *, space: str | None = None, request_id: str | None = None
+    ) -> t.Policy:
+        """Replaces the tenant's policy, or a space's (`space=` or `policy.name`)."""
+        request = _requests.set_policy(policy, space, request_id)
+        return c.policy_out(self._transport.unary(self._stub.SetPolicy, request, retryable=True))
+
+    # -- reads ----------------------------------------------------------------
+
+    def get(self, name: str) -> t.Memory:
+        """One memory by name (`memories/{id}` or the bare id)."""
+        return c.memory_out(
+            self._transport.unary(self._stub.GetMemory, _requests.get(name), retryable=True)
+        )
+
+    def list(
+        self,
+        space: str | None = None,
+        *,
+        statuses: Iterable[t.MemoryStatus | str] = (),
+        kinds: Iterable[t.MemoryKind | str] = (),
+        tags: Iterable[str] = (),
+        session: str | None = None,
+        created_after: datetime | None = None,
+        created_before: datetime | None = None,
+        order: t.MemoryOrder | str | None = None,
+        page_size: int = 0,
+        include_subspaces: bool = False,
+    ) -> Iterator[t.Memory]:
+        """Iterates over matching memories, fetching pages as the iteration needs them."""
+        request = _requests.list_memories(
+            space=space,
+            statuses=statuses,
+            kinds=kinds,
+            tags=tags,
+            session=session,
+            created_after=created_after,
+            created_before=created_before,
+            order=order,
+            page_size=page_size,
+            include_subspaces=include_subspaces,
+        )
+        return self._transport.pages(
+            self._stub.ListMemories, request, lambda r: map(c.memory_out, r.memories)
+        )
+
+    def transitions(
+        self, memory: str | None = None, space: str | None = None, *, page_size: int = 0
+    ) -> Iterator[t.AuditEntry]:
+        """Iterates over audit entries (of one memory or space), oldest first."""
+        request = _requests.audit_entries(memory, space, page_size)
+        return self._transport.pages(
+            self._stub.ListAuditEntries, request, lambda r: map(c.audit_entry_out, r.entries)
+        )
+
+    def revisions(self, name: str, *, page_size: int = 0) -> Iterator[t.MemoryRevision]:
+        """Iterates over a memory's kept revisions, newest first."""
+        request = _requests.revisions(name, page_size)
+        return self._transport.pages(
+            self._stub.ListMemoryRevisions, request, lambda r: map(c.revision_out, r.revisions)
+        )
+
+    def get_policy(self, space: str | None = None) -> t.Policy:
+        """The tenant's policy, or the one that applies to `space`."""
+        request = _requests.get_policy(space)
+        return c.policy_out(self._transport.unary(self._stub.GetPolicy, request, retryable=True))
+
+    def watch(
+        self,
+        space: str | None = None,
+        statuses: Iterable[t.MemoryStatus | str] = (),
+        cursor: str | None = None,
+        *,
+        resume: bool = True,
+    ) -> Iterator[t.TransitionEvent]:
+        """Iterates over committed transitions as they happen, in commit order.
+
+        `cursor=None` starts at the live end, `"0"` replays the whole log, an event's
+        `cursor` resumes after it. With `resume`, a stream cut by UNAVAILABLE reconnects
+        after the last event it delivered, so nothing is lost or repeated (before the
+        first event there is no cursor yet: the reconnect starts at the live end).
+        Closing the iterator (`break`, `.close()`) cancels the stream.
+        """
+        request = _requests.watch(space, statuses, cursor)
+        return self._watch(request, resume)
+
+    def _watch(
+        self, request: lifecycle_pb2.WatchTransitionsRequest, resume: bool
+    ) -> Iterator[t.TransitionEvent]:
+        retry = self._transport.retry
+        failures = 0
+        while True:
+            call = self._stub.WatchTransitions(request, metadata=self._transport.metadata)
+            try:
+                for response in call:
+                    failures = 0
+                    request.cursor = response.cursor
+                    yield c.event_out(response)
+                return
+            except grpc.RpcError as rpc_error:
+                error = errors.from_rpc_error(rpc_error)
+                if resume and retry.should_retry(error.code, True, failures):
+                    time.sleep(retry.delay(failures))
+                    failures += 1
+                    continue
+                raise error from rpc_error
+            finally:
+                call.cancel()
+
+
+class AdminClient:
+    """Tenants, API keys and usage (`client.admin`). Needs an admin or platform key."""
+
+    def __init__(self, stub: admin_pb2_grpc.AdminServiceStub, transport: _Transport) -> None:
+        self._stub = stub
+        self._transport = transport
+
+    def create_tenant(
+        self,
+        tenant_id: str,
+        display_name: str = "",
+        *,
+        quota: t.TenantQuota | None = None,
+        request_id: str | None = None,
+    ) -> t.Tenant:
+        request = _requests.create_tenant(tenant_id, display_name, quota, request_id)
+        return c.tenant_out(self._transport.unary(self._stub.CreateTenant, request, retryable=True))
+
+    def get_tenant(self, tenant: str) -> t.Tenant:
+        request = admin_pb2.GetTenantRequest(name=c.tenant_name(tenant))
+        return c.tenant_out(self._transport.unary(self._stub.GetTenant, request, retryable=True))
+
+    def list_tenants(self, *, page_size: int = 0) -> Iterator[t.Tenant]:
+        request = admin_pb2.ListTenantsRequest(page_size=page_size)
+        return self._transport.pages(
+            self._stub.ListTenants, request, lambda r: map(c.tenant_out, r.tenants)
+        )
+
+    def delete_tenant(self, tenant: str) -> t.DeletedTenant:
+        """Deletes a tenant and everything it owns; reports what was removed."""
+        request = admin_pb2.DeleteTenantRequest(name=c.tenant_name(tenant))
+        return c.deleted_tenant_out(
+            self._transport.unary(self._stub.DeleteTenant, request, retryable=False)
+        )
+
+    def create_api_key(
+        self,
+        tenant: str,
+        scopes: Iterable[str],
+        *,
+        display_name: str = "",
+        agent: str = "",
+        expire_time: datetime | timedelta | None = None,
+        request_id: str | None = None,
+    ) -> t.CreatedApiKey:
+        """Mints a key; its secret is in the result and is never shown again."""
+        request = _requests.create_api_key(
+            tenant, scopes, display_name, agent, expire_time, request_id
+        )
+        return c.created_api_key_out(
+            self._transport.unary(self._stub.CreateApiKey, request, retryable=True)
+        )
+
+    def list_api_keys(
+        self, tenant: str, *, show_revoked: bool = False, page_size: int = 0
+    ) -> Iterator[t.ApiKey]:
+        request = _requests.list_api_keys(tenant, show_revoked, page_size)
+        return self._transport.pages(
+            self._stub.ListApiKeys, request, lambda r: map(c.api_key_out, r.api_keys)
+        )
+
+    def revoke_api_key(self, name: str, *, tenant: str | None = None) -> t.ApiKey:
+        """Revokes a key by full name, or by key id with `tenant=`."""
+        request = admin_pb2.RevokeApiKeyRequest(name=c.api_key_name(name, tenant))
+        return c.api_key_out(
+            self._transport.unary(self._stub.RevokeApiKey, request, retryable=False)
+        )
+
+    def delete_api_key(self, name: str, *, tenant: str | None = None) -> None:
+        request = admin_pb2.DeleteApiKeyRequest(name=c.api_key_name(name, tenant))
+        self._transport.unary(self._stub.DeleteApiKey, request, retryable=False)
+
+    def get_usage(self, tenant: str) -> t.Usage:
+        request = admin_pb2.GetUsageRequest(name=c.tenant_name(tenant))
+        return c.usage_out(self._transport.unary(self._stub.GetUsage, request, retryable=True))

@@ -1,0 +1,436 @@
+"""Typed results of the Engram SDK.
+
+Every SDK call returns these frozen dataclasses instead of protobuf messages: times
+are timezone-aware `datetime`s (UTC), enums are `StrEnum`s whose values are the short
+names (`MemoryStatus.ACTIVE == "ACTIVE"`), structured content is a plain `dict`.
+Each result keeps the message it came from in `raw` for callers that need a field
+the SDK does not surface yet.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from engram.v1 import admin_pb2, lifecycle_pb2, types_pb2
+
+
+class MemoryKind(enum.StrEnum):
+    """What kind of knowledge a memory holds (engram.v1.MemoryKind)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    SEMANTIC = "SEMANTIC"
+    PROCEDURAL = "PROCEDURAL"
+    EPISODIC = "EPISODIC"
+    SUMMARY = "SUMMARY"
+    ENTITY = "ENTITY"
+    DECISION = "DECISION"
+    EVENT = "EVENT"
+    ACTION = "ACTION"
+    QUESTION = "QUESTION"
+    PREFERENCE = "PREFERENCE"
+    EXPERIENCE = "EXPERIENCE"
+    PATTERN = "PATTERN"
+
+
+class MemoryStatus(enum.StrEnum):
+    """Where a memory stands in the lifecycle (engram.v1.MemoryStatus)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    PROPOSED = "PROPOSED"
+    ACTIVE = "ACTIVE"
+    PENDING_CONFIRMATION = "PENDING_CONFIRMATION"
+    REJECTED = "REJECTED"
+    RETRACTED = "RETRACTED"
+    EXPIRED = "EXPIRED"
+    SUPERSEDED = "SUPERSEDED"
+
+    @property
+    def terminal(self) -> bool:
+        return self in _TERMINAL_STATUSES
+
+
+_TERMINAL_STATUSES = frozenset(
+    {
+        MemoryStatus.REJECTED,
+        MemoryStatus.RETRACTED,
+        MemoryStatus.EXPIRED,
+        MemoryStatus.SUPERSEDED,
+    }
+)
+
+
+class EvidenceLevel(enum.StrEnum):
+    """How well evidence supports a memory, weakest first (engram.v1.EvidenceLevel)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    UNVERIFIED = "UNVERIFIED"
+    SINGLE_SOURCE = "SINGLE_SOURCE"
+    CORROBORATED = "CORROBORATED"
+    OFFICIAL = "OFFICIAL"
+
+
+class AuditAction(enum.StrEnum):
+    """What an audit entry records (engram.v1.AuditAction)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    TRANSITION = "TRANSITION"
+    REVISION = "REVISION"
+    CONFIDENCE = "CONFIDENCE"
+    PURGE = "PURGE"
+    POLICY = "POLICY"
+    EVIDENCE = "EVIDENCE"
+    EDGE = "EDGE"
+    CONFLICT = "CONFLICT"
+    PUBLICATION = "PUBLICATION"
+    MEMBERSHIP = "MEMBERSHIP"
+    SNAPSHOT = "SNAPSHOT"
+
+
+class ProposalOutcome(enum.StrEnum):
+    """How a proposal ended (engram.v1.ProposalOutcome)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    ACCEPTED = "ACCEPTED"
+    PENDING_CONFIRMATION = "PENDING_CONFIRMATION"
+    REJECTED = "REJECTED"
+    DUPLICATE = "DUPLICATE"
+
+
+class MemoryOrder(enum.StrEnum):
+    """Ordering of `list` (engram.v1.MemoryOrder)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    CREATE_TIME_DESC = "CREATE_TIME_DESC"
+    CREATE_TIME_ASC = "CREATE_TIME_ASC"
+    UPDATE_TIME_DESC = "UPDATE_TIME_DESC"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Memory:
+    """A unit of long-term memory (engram.v1.Memory)."""
+
+    name: str
+    space: str
+    content: str
+    kind: MemoryKind = MemoryKind.SEMANTIC
+    status: MemoryStatus = MemoryStatus.UNSPECIFIED
+    session: str = ""
+    thread: str = ""
+    structured_content: dict[str, Any] | None = None
+    source: str = ""
+    agent: str = ""
+    confidence: float = 0.0
+    importance: float = 0.0
+    evidence_level: EvidenceLevel = EvidenceLevel.UNSPECIFIED
+    tags: tuple[str, ...] = ()
+    slot_key: str = ""
+    topic: str = ""
+    depends_on: tuple[str, ...] = ()
+    create_time: datetime | None = None
+    update_time: datetime | None = None
+    expire_time: datetime | None = None
+    retract_time: datetime | None = None
+    retraction_reason: str = ""
+    content_hash: str = ""
+    etag: str = ""
+    revision: int = 0
+    superseded_by: str = ""
+    validation_notes: tuple[str, ...] = ()
+    attributes: dict[str, str] = field(default_factory=dict)
+    access_count: int = 0
+    last_access_time: datetime | None = None
+    raw: types_pb2.Memory | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        """The server-assigned id: the last segment of `name`."""
+        return self.name.rpartition("/")[2]
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryProposal:
+    """The fields of one proposal, for `batch_propose` (engram.v1.MemoryProposal).
+
+    `confidence` defaults to 1.0: the caller asserts the memory. Lower it for
+    inferred facts so a policy's confidence threshold can hold them for review.
+    `expire_time` takes an absolute time or a `timedelta` from now; a naive
+    `datetime` is read as UTC.
+    """
+
+    space: str
+    content: str
+    kind: MemoryKind | str | None = None
+    confidence: float = 1.0
+    importance: float | None = None
+    session: str = ""
+    thread: str = ""
+    source: str = ""
+    tags: Sequence[str] = ()
+    slot_key: str = ""
+    topic: str = ""
+    depends_on: Sequence[str] = ()
+    structured: Mapping[str, Any] | None = None
+    expire_time: datetime | timedelta | None = None
+    evidence_level: EvidenceLevel | str | None = None
+    attributes: Mapping[str, str] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ValidationFailure:
+    """One validator that did not pass."""
+
+    validator: str
+    critical: bool
+    message: str
+    field: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProposalResult:
+    """The result of one proposal: outcome, the stored (or existing) memory, failures."""
+
+    outcome: ProposalOutcome
+    memory: Memory | None
+    failures: tuple[ValidationFailure, ...] = ()
+    raw: lifecycle_pb2.ProposalResult | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def accepted(self) -> bool:
+        return self.outcome is ProposalOutcome.ACCEPTED
+
+    @property
+    def pending(self) -> bool:
+        return self.outcome is ProposalOutcome.PENDING_CONFIRMATION
+
+    @property
+    def rejected(self) -> bool:
+        return self.outcome is ProposalOutcome.REJECTED
+
+    @property
+    def duplicate(self) -> bool:
+        return self.outcome is ProposalOutcome.DUPLICATE
+
+
+@dataclass(frozen=True, kw_only=True)
+class RetractResult:
+    """The retracted memory and the dependants the cascade retracted with it."""
+
+    memory: Memory
+    cascaded: tuple[Memory, ...] = ()
+    raw: lifecycle_pb2.RetractMemoryResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ExpireResult:
+    """What one `expire_due` call expired."""
+
+    expired_count: int
+    names: tuple[str, ...] = ()
+    raw: lifecycle_pb2.ExpireDueMemoriesResponse | None = field(
+        default=None, repr=False, compare=False
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class AuditEntry:
+    """One row of the tenant's append-only audit log."""
+
+    name: str
+    sequence: int
+    action: AuditAction
+    memory: str = ""
+    from_status: MemoryStatus = MemoryStatus.UNSPECIFIED
+    to_status: MemoryStatus = MemoryStatus.UNSPECIFIED
+    actor: str = ""
+    reason: str = ""
+    request_id: str = ""
+    create_time: datetime | None = None
+    space: str = ""
+    details: dict[str, str] = field(default_factory=dict)
+    raw: types_pb2.AuditEntry | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PurgeResult:
+    """How many memories a purge deleted and the tombstone it left in the audit log."""
+
+    purged_count: int
+    tombstone: AuditEntry | None = None
+    raw: lifecycle_pb2.PurgeMemoriesResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TransitionEvent:
+    """One committed change streamed by `watch`; pass `cursor` back to resume after it."""
+
+    cursor: str
+    entry: AuditEntry
+    memory: Memory | None = None
+    raw: lifecycle_pb2.WatchTransitionsResponse | None = field(
+        default=None, repr=False, compare=False
+    )
+
+    @property
+    def memory_name(self) -> str:
+        return self.entry.memory
+
+    @property
+    def from_status(self) -> MemoryStatus:
+        return self.entry.from_status
+
+    @property
+    def to_status(self) -> MemoryStatus:
+        return self.entry.to_status
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryRevision:
+    """One kept revision of a memory."""
+
+    name: str
+    revision: int
+    memory: Memory | None
+    actor: str = ""
+    create_time: datetime | None = None
+    raw: types_pb2.MemoryRevision | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class WebhookValidator:
+    """An HTTP validator named by a policy."""
+
+    url: str
+    name: str = ""
+    timeout_ms: int = 0
+    critical: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class Policy:
+    """A validation policy of the tenant (`name="policy"`) or one space.
+
+    `default_ttl_seconds` is keyed by kind (`{"EPISODIC": 86400}`); the SDK maps the
+    keys to and from the API's full enum names.
+    """
+
+    name: str = "policy"
+    json_schema: dict[str, Any] | None = None
+    json_schema_critical: bool = False
+    min_confidence: float = 0.0
+    min_confidence_critical: bool = False
+    max_content_bytes: int = 0
+    required_fields: tuple[str, ...] = ()
+    webhooks: tuple[WebhookValidator, ...] = ()
+    default_ttl_seconds: dict[str, int] = field(default_factory=dict)
+    validator_timeout_ms: int = 0
+    etag: str = ""
+    update_time: datetime | None = None
+    raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class TenantQuota:
+    """Per-tenant limits; zero means unlimited."""
+
+    requests_per_second: int = 0
+    max_memories: int = 0
+    max_content_bytes: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class Tenant:
+    """An organisation using Engram."""
+
+    name: str
+    display_name: str = ""
+    quota: TenantQuota = field(default_factory=TenantQuota)
+    create_time: datetime | None = None
+    raw: admin_pb2.Tenant | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tenant_id(self) -> str:
+        return self.name.removeprefix("tenants/")
+
+
+@dataclass(frozen=True, kw_only=True)
+class DeletedTenant:
+    """What deleting a tenant removed."""
+
+    deleted_rows: dict[str, int] = field(default_factory=dict)
+    deleted_cache_keys: int = 0
+    raw: admin_pb2.DeleteTenantResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ApiKey:
+    """An API key; its secret is only ever returned once, by `create_api_key`."""
+
+    name: str
+    display_name: str = ""
+    scopes: tuple[str, ...] = ()
+    agent: str = ""
+    expire_time: datetime | None = None
+    revoke_time: datetime | None = None
+    create_time: datetime | None = None
+    secret_prefix: str = ""
+    raw: admin_pb2.ApiKey | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def tenant(self) -> str:
+        """The owning tenant's resource name (`tenants/{tenant}`)."""
+        return self.name.split("/apiKeys/", 1)[0]
+
+    @property
+    def revoked(self) -> bool:
+        return self.revoke_time is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class CreatedApiKey:
+    """A freshly minted key: send `secret` as `authorization: Bearer <secret>`."""
+
+    api_key: ApiKey
+    secret: str
+    raw: admin_pb2.CreateApiKeyResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Usage:
+    """A tenant's usage; `memories_by_status` is keyed by short status name."""
+
+    name: str
+    memories_by_status: dict[str, int] = field(default_factory=dict)
+    live_memories: int = 0
+    active_api_keys: int = 0
+    audit_entries: int = 0
+    llm_tokens: dict[str, int] = field(default_factory=dict)
+    raw: admin_pb2.Usage | None = field(default=None, repr=False, compare=False)
+
+
+def to_dict(value: Any) -> Any:
+    """A JSON-ready copy of an SDK result: datetimes as RFC 3339, enums as names.
+
+    The `raw` messages are left out; everything else is kept, recursively.
+    """
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {
+            f.name: to_dict(getattr(value, f.name))
+            for f in dataclasses.fields(value)
+            if f.name != "raw"
+        }
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, datetime):
+        return value.isoformat()
+    if isinstance(value, timedelta):
+        return value.total_seconds()
+    if isinstance(value, Mapping):
+        return {str(k): to_dict(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_dict(v) for v in value]
+    return value

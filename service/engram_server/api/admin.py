@@ -1,0 +1,172 @@
+"""AdminService: tenants, API keys and usage, as protobuf.
+
+Converts requests to domain values, calls `tenancy.operations`, converts results
+back. Authorization lives in `tenancy.policy`; errors are domain errors that the
+error-mapping interceptor turns into statuses.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import grpc
+from engram.v1 import admin_pb2, admin_pb2_grpc
+from google.protobuf import empty_pb2, timestamp_pb2
+
+from engram_server.platform.context import AppContext
+from engram_server.platform.principal import current_principal
+from engram_server.tenancy.model import (
+    ApiKey,
+    Quota,
+    Tenant,
+    build_key_spec,
+    build_tenant_spec,
+    key_name,
+    parse_key_name,
+    parse_tenant_name,
+    tenant_name,
+)
+from engram_server.tenancy.operations import AdminOperations
+
+Context = grpc.aio.ServicerContext[Any, Any]
+
+
+def _timestamp(value: datetime) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(value)
+    return stamp
+
+
+def _tenant_pb(tenant: Tenant) -> admin_pb2.Tenant:
+    return admin_pb2.Tenant(
+        name=tenant_name(tenant.tenant_id),
+        display_name=tenant.display_name,
+        quota=admin_pb2.TenantQuota(
+            requests_per_second=tenant.quota.requests_per_second,
+            max_memories=tenant.quota.max_memories,
+            max_content_bytes=tenant.quota.max_content_bytes,
+        ),
+        create_time=_timestamp(tenant.create_time),
+    )
+
+
+def _key_pb(key: ApiKey) -> admin_pb2.ApiKey:
+    out = admin_pb2.ApiKey(
+        name=key_name(key.tenant_id, key.key_id),
+        display_name=key.display_name,
+        scopes=sorted(key.scopes),
+        agent=key.agent or "",
+        create_time=_timestamp(key.create_time),
+        secret_prefix=key.secret_prefix,
+    )
+    if key.expire_time is not None:
+        out.expire_time.CopyFrom(_timestamp(key.expire_time))
+    if key.revoke_time is not None:
+        out.revoke_time.CopyFrom(_timestamp(key.revoke_time))
+    return out
+
+
+class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
+    def __init__(self, ctx: AppContext) -> None:
+        self._ops = AdminOperations(ctx)
+
+    async def CreateTenant(
+        self, request: admin_pb2.CreateTenantRequest, context: Context
+    ) -> admin_pb2.Tenant:
+        quota = request.tenant.quota
+        spec = build_tenant_spec(
+            request.tenant_id,
+            request.tenant.display_name,
+            Quota(quota.requests_per_second, quota.max_memories, quota.max_content_bytes),
+            request.request_id,
+        )
+        return _tenant_pb(await self._ops.create_tenant(current_principal(), spec))
+
+    async def GetTenant(
+        self, request: admin_pb2.GetTenantRequest, context: Context
+    ) -> admin_pb2.Tenant:
+        tenant_id = parse_tenant_name(request.name)
+        return _tenant_pb(await self._ops.get_tenant(current_principal(), tenant_id))
+
+    async def ListTenants(
+        self, request: admin_pb2.ListTenantsRequest, context: Context
+    ) -> admin_pb2.ListTenantsResponse:
+        page, token = await self._ops.list_tenants(
+            current_principal(), request.page_size, request.page_token
+        )
+        return admin_pb2.ListTenantsResponse(
+            tenants=[_tenant_pb(t) for t in page], next_page_token=token
+        )
+
+    async def DeleteTenant(
+        self, request: admin_pb2.DeleteTenantRequest, context: Context
+    ) -> admin_pb2.DeleteTenantResponse:
+        tenant_id = parse_tenant_name(request.name)
+        deletion = await self._ops.delete_tenant(current_principal(), tenant_id)
+        return admin_pb2.DeleteTenantResponse(
+            deleted_rows=deletion.deleted_rows,
+            deleted_cache_keys=deletion.deleted_cache_keys,
+        )
+
+    async def CreateApiKey(
+        self, request: admin_pb2.CreateApiKeyRequest, context: Context
+    ) -> admin_pb2.CreateApiKeyResponse:
+        tenant_id = parse_tenant_name(request.parent, "parent")
+        key = request.api_key
+        spec = build_key_spec(
+            tenant_id,
+            display_name=key.display_name,
+            scopes=key.scopes,
+            agent=key.agent,
+            expire_time=key.expire_time.ToDatetime(UTC) if key.HasField("expire_time") else None,
+            now=datetime.now(UTC),
+            request_id=request.request_id,
+        )
+        minted = await self._ops.create_key(current_principal(), spec)
+        return admin_pb2.CreateApiKeyResponse(api_key=_key_pb(minted.key), secret=minted.secret)
+
+    async def ListApiKeys(
+        self, request: admin_pb2.ListApiKeysRequest, context: Context
+    ) -> admin_pb2.ListApiKeysResponse:
+        tenant_id = parse_tenant_name(request.parent, "parent")
+        page, token = await self._ops.list_keys(
+            current_principal(),
+            tenant_id,
+            page_size=request.page_size,
+            page_token=request.page_token,
+            show_revoked=request.show_revoked,
+        )
+        return admin_pb2.ListApiKeysResponse(
+            api_keys=[_key_pb(k) for k in page], next_page_token=token
+        )
+
+    async def RevokeApiKey(
+        self, request: admin_pb2.RevokeApiKeyRequest, context: Context
+    ) -> admin_pb2.ApiKey:
+        tenant_id, key_id = parse_key_name(request.name)
+        return _key_pb(await self._ops.revoke_key(current_principal(), tenant_id, key_id))
+
+    async def DeleteApiKey(
+        self, request: admin_pb2.DeleteApiKeyRequest, context: Context
+    ) -> empty_pb2.Empty:
+        tenant_id, key_id = parse_key_name(request.name)
+        await self._ops.delete_key(current_principal(), tenant_id, key_id)
+        return empty_pb2.Empty()
+
+    async def GetUsage(
+        self, request: admin_pb2.GetUsageRequest, context: Context
+    ) -> admin_pb2.Usage:
+        tenant_id = parse_tenant_name(request.name)
+        usage = await self._ops.usage(current_principal(), tenant_id)
+        return admin_pb2.Usage(
+            name=f"{tenant_name(tenant_id)}/usage",
+            memories_by_status={
+                f"MEMORY_STATUS_{status}": n for status, n in usage.memories_by_status.items()
+            },
+            live_memories=usage.live_memories,
+            active_api_keys=usage.active_api_keys,
+            audit_entries=usage.audit_entries,
+            # Filled per provider once LLM-backed features record their token use.
+            llm_tokens={},
+        )

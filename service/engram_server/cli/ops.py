@@ -1,0 +1,122 @@
+"""`engram serve | migrate | config show`, and the lazily loaded `bench` / `eval`."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib
+import importlib.util
+import json
+import logging
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from engram_server.cli.common import Commands, UsageError
+
+if TYPE_CHECKING:
+    from engram_server.platform.config import Settings
+
+# Subcommands implemented by optional modules, each exposing `main(argv) -> int`.
+_DELEGATED = {
+    "bench": ("engram_server.bench", "measure a running server (see `engram bench --help`)"),
+    "eval": ("engram_server.eval", "evaluate recall quality (see `engram eval --help`)"),
+}
+
+
+def register(commands: Commands[argparse.ArgumentParser]) -> None:
+    p = commands.add_parser("serve", help="run the gRPC server")
+    p.add_argument(
+        "--dev",
+        action="store_true",
+        help="start embedded PostgreSQL and Redis when their URLs are unset; print a dev key",
+    )
+    p.add_argument("--config", help="TOML settings file (default: $ENGRAM_CONFIG)")
+    p.add_argument("--listen", help="address to listen on (default: $ENGRAM_LISTEN)")
+    p.set_defaults(handler=serve)
+
+    p = commands.add_parser("migrate", help="apply pending database migrations")
+    p.add_argument("--database-url", help="PostgreSQL URL (default: $ENGRAM_DATABASE_URL)")
+    p.add_argument("--config", help="TOML settings file")
+    p.set_defaults(handler=migrate)
+
+    config = commands.add_parser("config", help="inspect the configuration")
+    csub = config.add_subparsers(dest="config_command", metavar="COMMAND", required=True)
+    p = csub.add_parser("show", help="print the effective settings (secrets masked)")
+    p.add_argument("--config", help="TOML settings file")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(handler=config_show)
+
+    for name, (module, help_text) in _DELEGATED.items():
+        if _available(module):
+            # Listed for `engram --help` only: `main` hands these commands their
+            # arguments before argparse sees them (see `delegated`).
+            p = commands.add_parser(name, help=help_text, add_help=False)
+            p.add_argument("argv", nargs=argparse.REMAINDER)
+
+
+def _available(module_name: str) -> bool:
+    try:
+        return importlib.util.find_spec(module_name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def delegated(argv: Sequence[str]) -> int | None:
+    """Runs `engram bench|eval ...` in its own module; None for any other command.
+
+    The module parses its arguments itself (`--help` included), so they bypass
+    this parser entirely.
+    """
+    if not argv or argv[0] not in _DELEGATED:
+        return None
+    module_name = _DELEGATED[argv[0]][0]
+    if not _available(module_name):
+        return None
+    module = importlib.import_module(module_name)
+    return int(module.main(list(argv[1:])) or 0)
+
+
+def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
+    from engram_server.platform.config import load_settings
+
+    return load_settings(getattr(args, "config", None), **overrides)
+
+
+def serve(args: argparse.Namespace) -> int:
+    from engram_server.platform.server import serve as run_server
+
+    settings = _settings(args, listen=args.listen)
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    try:
+        asyncio.run(run_server(settings, dev=args.dev))
+    except KeyboardInterrupt:
+        # The server drains on SIGINT itself; a second Ctrl-C lands here.
+        return 130
+    return 0
+
+
+def migrate(args: argparse.Namespace) -> int:
+    from engram_server.store.migrate import current_version
+    from engram_server.store.migrate import migrate as apply_migrations
+
+    url = args.database_url or _settings(args).database_url
+    if not url:
+        raise UsageError("no database: pass --database-url or set ENGRAM_DATABASE_URL")
+    applied = apply_migrations(url)
+    for migration in applied:
+        print(f"applied {migration.version:04d}_{migration.name}")
+    print(f"schema at version {current_version(url)}" + ("" if applied else " (up to date)"))
+    return 0
+
+
+def config_show(args: argparse.Namespace) -> int:
+    values: dict[str, Any] = _settings(args).redacted()
+    if args.json:
+        print(json.dumps(values, indent=2))
+        return 0
+    for key, value in values.items():
+        print(f"{key} = {json.dumps(value)}")
+    return 0
