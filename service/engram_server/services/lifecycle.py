@@ -126,7 +126,13 @@ class LifecycleService:
         if key is None:
             return None
         async with self.db.tenant_tx(tenant_id) as conn:
-            prior = await store.peek_request(conn, key.request_id)
+            return await self._peek_in(conn, key)
+
+    async def _peek_in(self, conn: Conn, key: RequestKey | None) -> dict[str, Any] | None:
+        """The first outcome of `key`, if a committed write already used it."""
+        if key is None:
+            return None
+        prior = await store.peek_request(conn, key.request_id)
         if prior is None:
             return None
         if prior["method"] != key.method or prior["fingerprint"] != key.fingerprint:
@@ -141,12 +147,6 @@ class LifecycleService:
             if memory is not None:
                 found[raw] = memory
         return found
-
-    async def _replayed_results(
-        self, tenant_id: str, record: dict[str, Any]
-    ) -> list[ProposalResult]:
-        async with self.db.tenant_tx(tenant_id) as conn:
-            return await self._results_from_record(conn, record)
 
     async def _results_from_record(
         self, conn: Conn, record: dict[str, Any]
@@ -192,11 +192,16 @@ class LifecycleService:
         v.raise_if_any()
 
         tenant = principal.tenant_id
-        replay = await self._peek(tenant, key)
-        if replay is not None:
-            return await self._replayed_results(tenant, replay)
-
-        limits = await self._limits_for({p.space for p in proposals}, tenant)
+        # One read transaction: a retry short-circuits before validators run
+        # again (webhooks are not called twice), else we learn the policies.
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._peek_in(conn, key)
+            if replay is not None:
+                return await self._results_from_record(conn, replay)
+            limits = {
+                space: await policy_store.effective_policy(conn, space)
+                for space in {p.space for p in proposals}
+            }
         v = Violations()
         for i, p in enumerate(proposals):
             quota = limits[p.space].quota_max_content_bytes
