@@ -596,6 +596,19 @@ async def _populate(raw_pg: psycopg.AsyncConnection[Any], tenant_id: str) -> Non
     )
 
 
+async def _wait_for_indexing(raw_pg: psycopg.AsyncConnection[Any], tenant_id: str) -> None:
+    for _ in range(200):
+        cur = await raw_pg.execute(
+            "SELECT count(*) FROM outbox WHERE tenant_id = %s AND processed_at IS NULL",
+            (tenant_id,),
+        )
+        row = await cur.fetchone()
+        if row is not None and row[0] == 0:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"indexing of {tenant_id} did not finish")
+
+
 async def test_delete_tenant_purges_every_row_and_cache_key(
     root: Any, make_tenant: Any, server: RunningServer, raw_pg: psycopg.AsyncConnection[Any]
 ) -> None:
@@ -607,6 +620,10 @@ async def test_delete_tenant_purges_every_row_and_cache_key(
     await redis.set(tenant_key(doomed.tenant_id, "x"), b"1")
     await redis.set(tenant_key(doomed.tenant_id, "session", "s1"), b"2")
     await redis.set(tenant_key(kept.tenant_id, "x"), b"3")
+    # Let the indexing worker finish with the populated rows, so the counts below
+    # only change because of the deletion.
+    for tenant in (doomed, kept):
+        await _wait_for_indexing(raw_pg, tenant.tenant_id)
     before = await _rows_of(raw_pg, doomed.tenant_id)
     kept_before = await _rows_of(raw_pg, kept.tenant_id)
     probe = admin_pb2.GetTenantRequest(name=doomed.name)

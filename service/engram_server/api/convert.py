@@ -21,6 +21,7 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import (
+    SLOT_MUST_BE_EMPTY,
     AuditEntry,
     EvidenceLevel,
     Kind,
@@ -104,6 +105,19 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
         except InvalidArgument as exc:
             v.items.extend(exc.violations)
     importance = p.importance if p.HasField("importance") else 0.5
+    expected_slot: uuid.UUID | str | None = None
+    if p.HasField("expected_slot_memory"):
+        if not p.expected_slot_memory:
+            expected_slot = SLOT_MUST_BE_EMPTY
+        else:
+            try:
+                expected_slot = parse_memory_name(
+                    p.expected_slot_memory, f"{path}.expected_slot_memory"
+                )
+            except InvalidArgument as exc:
+                v.items.extend(exc.violations)
+        if not p.slot_key:
+            v.add(f"{path}.expected_slot_memory", "needs a slot_key")
     if math.isnan(p.confidence):
         v.add(f"{path}.confidence", "must be in [0, 1]")
     return Proposal(
@@ -123,6 +137,7 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
         depends_on=tuple(depends),
         expire_time=ts_to_dt(p.expire_time) if p.HasField("expire_time") else None,
         attributes=dict(p.attributes),
+        expected_slot_holder=expected_slot,
     )
 
 
@@ -158,6 +173,9 @@ def memory_to_proto(m: Memory) -> types_pb2.Memory:
     )
     if m.structured_content is not None:
         out.structured_content.CopyFrom(dict_to_struct(m.structured_content))
+    out.access_count = m.access_count
+    if m.last_access_time is not None:
+        out.last_access_time.FromDatetime(m.last_access_time)
     return out
 
 

@@ -26,8 +26,6 @@ from engram.v1 import (
     evidence_pb2_grpc,
     pool_pb2,
     pool_pb2_grpc,
-    recall_pb2,
-    recall_pb2_grpc,
     types_pb2,
 )
 from google.protobuf import empty_pb2
@@ -43,63 +41,6 @@ async def answer_unimplemented(context: Ctx, service: str, method: str) -> NoRet
         grpc.StatusCode.UNIMPLEMENTED,
         f"{service}.{method} is not implemented by this server yet",
     )
-
-
-class RecallServicer(recall_pb2_grpc.RecallServiceServicer):
-    """RecallService: ranked recall, context building, Engage, snapshots and index status."""
-
-    def __init__(self, ctx: AppContext) -> None:
-        self._ctx = ctx
-
-    async def Recall(
-        self, request: recall_pb2.RecallRequest, context: Ctx
-    ) -> recall_pb2.RecallResponse:
-        await answer_unimplemented(context, "engram.v1.RecallService", "Recall")
-
-    async def BuildContext(
-        self, request: recall_pb2.BuildContextRequest, context: Ctx
-    ) -> recall_pb2.BuildContextResponse:
-        await answer_unimplemented(context, "engram.v1.RecallService", "BuildContext")
-
-    async def Engage(
-        self, request: recall_pb2.EngageRequest, context: Ctx
-    ) -> recall_pb2.EngageResponse:
-        await answer_unimplemented(context, "engram.v1.RecallService", "Engage")
-
-    async def CreateSnapshot(
-        self, request: recall_pb2.CreateSnapshotRequest, context: Ctx
-    ) -> recall_pb2.Snapshot:
-        await answer_unimplemented(context, "engram.v1.RecallService", "CreateSnapshot")
-
-    async def GetSnapshot(
-        self, request: recall_pb2.GetSnapshotRequest, context: Ctx
-    ) -> recall_pb2.Snapshot:
-        await answer_unimplemented(context, "engram.v1.RecallService", "GetSnapshot")
-
-    async def ListSnapshots(
-        self, request: recall_pb2.ListSnapshotsRequest, context: Ctx
-    ) -> recall_pb2.ListSnapshotsResponse:
-        await answer_unimplemented(context, "engram.v1.RecallService", "ListSnapshots")
-
-    async def RestoreSnapshot(
-        self, request: recall_pb2.RestoreSnapshotRequest, context: Ctx
-    ) -> recall_pb2.RestoreSnapshotResponse:
-        await answer_unimplemented(context, "engram.v1.RecallService", "RestoreSnapshot")
-
-    async def DeleteSnapshot(
-        self, request: recall_pb2.DeleteSnapshotRequest, context: Ctx
-    ) -> empty_pb2.Empty:
-        await answer_unimplemented(context, "engram.v1.RecallService", "DeleteSnapshot")
-
-    async def DiffSnapshots(
-        self, request: recall_pb2.DiffSnapshotsRequest, context: Ctx
-    ) -> recall_pb2.DiffSnapshotsResponse:
-        await answer_unimplemented(context, "engram.v1.RecallService", "DiffSnapshots")
-
-    async def GetIndexStatus(
-        self, request: recall_pb2.GetIndexStatusRequest, context: Ctx
-    ) -> recall_pb2.IndexStatus:
-        await answer_unimplemented(context, "engram.v1.RecallService", "GetIndexStatus")
 
 
 class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):

@@ -60,9 +60,11 @@ class AuditAction(StrEnum):
     CONFIDENCE = "CONFIDENCE"
     PURGE = "PURGE"
     POLICY = "POLICY"
+    SNAPSHOT = "SNAPSHOT"
 
 
 MEMORY_NAME_PREFIX = "memories/"
+SLOT_MUST_BE_EMPTY = "EMPTY"
 
 
 def memory_name(memory_id: uuid.UUID) -> str:
@@ -100,6 +102,9 @@ class Proposal:
     depends_on: tuple[uuid.UUID, ...] = ()
     expire_time: datetime | None = None
     attributes: dict[str, str] = field(default_factory=dict)
+    # Slot compare-and-set: None = no check; SLOT_MUST_BE_EMPTY; or the memory id
+    # the writer expects to replace.
+    expected_slot_holder: uuid.UUID | str | None = None
 
     @property
     def content_hash(self) -> str:
@@ -137,6 +142,8 @@ class Memory:
     superseded_by: uuid.UUID | None
     validation_notes: tuple[str, ...]
     attributes: dict[str, str]
+    access_count: int = 0
+    last_access_time: datetime | None = None
 
     @property
     def name(self) -> str:

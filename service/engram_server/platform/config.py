@@ -47,12 +47,35 @@ class Settings:
     migrate_on_start: bool = True
     # Log level of the server.
     log_level: str = "INFO"
+    # Vector index: "edge" (embedded Qdrant engine under data_dir, one replica) or
+    # "qdrant" (a Qdrant server or cluster at qdrant_url, any number of replicas).
+    vector_backend: str = "edge"
+    qdrant_url: str = ""
+    qdrant_api_key: str = ""
+    # Milliseconds a read-your-writes recall may wait for this tenant's indexing.
+    read_your_writes_wait_ms: int = 5000
+    # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
+    # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
+    embedding_provider: str = "minilm"
+    # Model id; empty means the provider's default (required for "openai").
+    embedding_model: str = ""
+    # Base URL of the OpenAI-compatible API, e.g. `https://api.openai.com/v1`.
+    embedding_url: str = ""
+    # Bearer token for that API.
+    embedding_api_key: str = ""
+    # Vector length of the remote model; 0 learns it from the first reply.
+    embedding_dimension: int = 0
+    # CPU threads of one in-process inference run (onnxruntime intra-op threads).
+    embedding_threads: int = 1
+    # Per-request timeout of the remote API, in seconds.
+    embedding_timeout_seconds: float = 30.0
 
     def redacted(self) -> dict[str, Any]:
         """Settings as a dict with secrets masked, for `engram config show`."""
         out = dataclasses.asdict(self)
-        if out["bootstrap_token"]:
-            out["bootstrap_token"] = "***"
+        for secret in ("bootstrap_token", "embedding_api_key", "qdrant_api_key"):
+            if out[secret]:
+                out[secret] = "***"
         for key in ("database_url", "redis_url"):
             out[key] = _mask_password(out[key])
         return out

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import psycopg
+
 from engram_server.errors import (
     Aborted,
     AlreadyExists,
@@ -27,6 +29,7 @@ from engram_server.errors import (
 )
 from engram_server.lifecycle.model import (
     LIVE_STATUSES,
+    SLOT_MUST_BE_EMPTY,
     AuditAction,
     AuditEntry,
     EvidenceLevel,
@@ -56,6 +59,26 @@ from engram_server.store.postgres import Conn, Database
 
 SYSTEM_ACTOR = "system"
 MEMORY = "memory"
+WRITE_ATTEMPTS = 5
+# Unique indexes a concurrent writer can trip; the write is retried from the top.
+RACY_CONSTRAINTS = frozenset({"memories_live_slot", "memories_live_content"})
+
+
+class _WriteRace(Exception):
+    """A concurrent transaction changed what this write was based on."""
+
+
+def _results_record(results: Sequence[ProposalResult]) -> dict[str, Any]:
+    return {
+        "results": [
+            {
+                "outcome": r.outcome.value,
+                "memory_id": str(r.memory.id),
+                "failures": [f.__dict__ for f in r.failures],
+            }
+            for r in results
+        ]
+    }
 
 
 @dataclass(frozen=True)
@@ -217,29 +240,27 @@ class LifecycleService:
             failures.append(await run_validators(limits[p.space].policy, p, self.call_webhook))
 
         now = datetime.now(UTC)
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key)
-            if replay is not None:
-                return await self._results_from_record(conn, replay)
-            results = await self._write_proposals(
-                conn, principal, proposals, failures, limits, now, key
-            )
-            if key is not None:
-                await store.save_request_result(
-                    conn,
-                    key.request_id,
-                    {
-                        "results": [
-                            {
-                                "outcome": r.outcome.value,
-                                "memory_id": str(r.memory.id),
-                                "failures": [f.__dict__ for f in r.failures],
-                            }
-                            for r in results
-                        ]
-                    },
-                )
-        return results
+        for _ in range(WRITE_ATTEMPTS):
+            try:
+                async with self.db.tenant_tx(tenant) as conn:
+                    replay = await self._replay(conn, tenant, key)
+                    if replay is not None:
+                        return await self._results_from_record(conn, replay)
+                    results = await self._write_proposals(
+                        conn, principal, proposals, failures, limits, now, key
+                    )
+                    if key is not None:
+                        await store.save_request_result(
+                            conn, key.request_id, _results_record(results)
+                        )
+                return results
+            except _WriteRace:
+                continue
+            except psycopg.errors.UniqueViolation as exc:
+                if exc.diag.constraint_name not in RACY_CONSTRAINTS:
+                    raise
+                continue
+        raise Aborted("too much contention on the same content or slot; retry the write")
 
     async def _limits_for(
         self, spaces: set[str], tenant: str
@@ -294,20 +315,32 @@ class LifecycleService:
                 )
             )
 
+        to_insert, displaced = await self._supersede_slots(conn, proposals, to_insert)
         inserted = {m.id: m for m in await store.insert_memories(conn, tenant, to_insert)}
-        lost_races = [n for n in to_insert if n.id not in inserted]
-        if lost_races:
-            # A concurrent transaction committed identical content first.
-            for n in lost_races:
-                found = await store.find_live_by_hash(
-                    conn, n.proposal.space, [n.proposal.content_hash]
-                )
-                existing.update({(n.proposal.space, h): m for h, m in found.items()})
-                del first_in_batch[(n.proposal.space, n.proposal.content_hash)]
+        if len(inserted) != len(to_insert):
+            # A concurrent transaction committed identical content first; start
+            # over so this proposal becomes a DUPLICATE of it.
+            raise _WriteRace
 
         request_id = key.request_id if key else ""
         drafts: list[store.AuditDraft] = []
-        live_delta = 0
+        edges: list[store.NewEdge] = []
+        live_delta = -len(displaced)
+        for holder, winner in displaced:
+            reason = f"slot {holder.slot_key} taken by {memory_name(winner)}"
+            drafts.append(
+                store.AuditDraft(
+                    AuditAction.TRANSITION,
+                    holder.id,
+                    holder.space,
+                    Status.ACTIVE,
+                    Status.SUPERSEDED,
+                    principal.actor,
+                    reason,
+                    request_id,
+                )
+            )
+            edges.append(store.NewEdge(winner, holder.id, "SUPERSEDES", reason, "supersession"))
         for m in inserted.values():
             reason = "; ".join(m.validation_notes)
             drafts.append(
@@ -322,22 +355,43 @@ class LifecycleService:
                     request_id,
                 )
             )
+            first = Status.ACTIVE if m.status == Status.SUPERSEDED else m.status
             drafts.append(
                 store.AuditDraft(
                     AuditAction.TRANSITION,
                     m.id,
                     m.space,
                     Status.PROPOSED,
-                    m.status,
+                    first,
                     principal.actor,
                     reason or "all validators passed",
                     request_id,
                 )
             )
+            if m.status == Status.SUPERSEDED and m.superseded_by is not None:
+                note = (
+                    f"slot {m.slot_key} taken by {memory_name(m.superseded_by)} in the same batch"
+                )
+                drafts.append(
+                    store.AuditDraft(
+                        AuditAction.TRANSITION,
+                        m.id,
+                        m.space,
+                        Status.ACTIVE,
+                        Status.SUPERSEDED,
+                        principal.actor,
+                        note,
+                        request_id,
+                    )
+                )
+                edges.append(
+                    store.NewEdge(m.superseded_by, m.id, "SUPERSEDES", note, "supersession")
+                )
             if m.status in LIVE_STATUSES:
                 live_delta += 1
+        await store.insert_edges(conn, tenant, edges)
         await store.enqueue_outbox(
-            conn, tenant, [m.id for m in inserted.values() if m.status in LIVE_STATUSES], "upsert"
+            conn, tenant, [*(h.id for h, _ in displaced), *inserted], "upsert"
         )
         _, live, max_live = await store.append_audit(conn, tenant, drafts, live_delta)
         if max_live and live > max_live:
@@ -357,6 +411,7 @@ class LifecycleService:
                 memory = inserted[known_id]
                 outcome = {
                     Status.ACTIVE: Outcome.ACCEPTED,
+                    Status.SUPERSEDED: Outcome.ACCEPTED,
                     Status.PENDING_CONFIRMATION: Outcome.PENDING_CONFIRMATION,
                     Status.REJECTED: Outcome.REJECTED,
                 }[memory.status]
@@ -366,6 +421,58 @@ class LifecycleService:
             else:
                 results.append(ProposalResult(Outcome.DUPLICATE, existing[slot]))
         return results
+
+    async def _supersede_slots(
+        self,
+        conn: Conn,
+        proposals: Sequence[Proposal],
+        to_insert: list[store.NewMemory],
+    ) -> tuple[list[store.NewMemory], list[tuple[Memory, uuid.UUID]]]:
+        """Slot-addressed supersession for a set of new memories.
+
+        Within the batch the last ACTIVE memory for a slot wins and the earlier
+        ones are stored already SUPERSEDED by it; the slot's current holder is
+        superseded by the winner before the winner is inserted (the unique index
+        allows one ACTIVE memory per slot). Compare-and-set proposals are checked
+        against the holder here, under its row lock.
+        """
+        winners: dict[tuple[str, str], uuid.UUID] = {}
+        for n in to_insert:
+            if n.status == Status.ACTIVE and n.proposal.slot_key:
+                winners[(n.proposal.space, n.proposal.slot_key)] = n.id
+        if not winners and not any(p.expected_slot_holder is not None for p in proposals):
+            return to_insert, []
+        rewritten = [
+            replace(n, status=Status.SUPERSEDED, superseded_by=winners[slot])
+            if n.status == Status.ACTIVE
+            and (slot := (n.proposal.space, n.proposal.slot_key)) in winners
+            and winners[slot] != n.id
+            else n
+            for n in to_insert
+        ]
+        slots = {
+            *winners,
+            *((p.space, p.slot_key) for p in proposals if p.expected_slot_holder is not None),
+        }
+        displaced: list[tuple[Memory, uuid.UUID]] = []
+        for space, slot_key in sorted(slots):
+            holder = await store.lock_slot_holder(conn, space, slot_key)
+            for p in proposals:
+                if (p.space, p.slot_key) != (space, slot_key) or p.expected_slot_holder is None:
+                    continue
+                actual: uuid.UUID | str = holder.id if holder else SLOT_MUST_BE_EMPTY
+                if actual != p.expected_slot_holder:
+                    shown = memory_name(holder.id) if holder else "nothing"
+                    raise Aborted(
+                        f"slot {slot_key} in space {space} now holds {shown}; re-read and retry"
+                    )
+            winner = winners.get((space, slot_key))
+            if holder is not None and winner is not None:
+                await store.update_memory(
+                    conn, holder.id, {"status": Status.SUPERSEDED.value, "superseded_by": winner}
+                )
+                displaced.append((holder, winner))
+        return rewritten, displaced
 
     async def _check_dependencies(self, conn: Conn, proposals: Sequence[Proposal]) -> None:
         wanted = {d for p in proposals for d in p.depends_on}
@@ -406,8 +513,19 @@ class LifecycleService:
             plan = await decide(conn, memory)
             changed: list[Memory] = []
             drafts: list[store.AuditDraft] = []
+            edges: list[store.NewEdge] = []
             live_delta = 0
             for target, new_status, changes, reason in plan:
+                if new_status == Status.SUPERSEDED and changes.get("superseded_by"):
+                    edges.append(
+                        store.NewEdge(
+                            changes["superseded_by"],
+                            target.id,
+                            "SUPERSEDES",
+                            reason,
+                            "supersession",
+                        )
+                    )
                 check_transition(target.name, target.status, new_status)
                 updated = await store.update_memory(
                     conn, target.id, {"status": new_status.value, **changes}
@@ -426,8 +544,11 @@ class LifecycleService:
                     )
                 )
                 live_delta += (new_status in LIVE_STATUSES) - (target.status in LIVE_STATUSES)
+            await store.insert_edges(conn, tenant, edges)
             await store.enqueue_outbox(conn, tenant, [m.id for m in changed], "upsert")
             await store.append_audit(conn, tenant, drafts, live_delta)
+            # The memory the caller named comes first in the answer.
+            changed.sort(key=lambda m: m.id != memory_id)
             if key is not None:
                 await store.save_request_result(
                     conn, key.request_id, {"memory_ids": [str(m.id) for m in changed]}
@@ -440,7 +561,15 @@ class LifecycleService:
         self._check_reason_and_key(reason, key, required=False)
 
         async def decide(conn: Conn, m: Memory) -> list[Any]:
-            return [(m, Status.ACTIVE, {}, reason or "confirmed")]
+            plan: list[Any] = []
+            if m.slot_key and m.status == Status.PENDING_CONFIRMATION:
+                # Becoming ACTIVE takes the slot from its current holder first.
+                holder = await store.lock_slot_holder(conn, m.space, m.slot_key)
+                if holder is not None and holder.id != m.id:
+                    note = f"slot {m.slot_key} taken by {m.name}"
+                    plan.append((holder, Status.SUPERSEDED, {"superseded_by": m.id}, note))
+            plan.append((m, Status.ACTIVE, {}, reason or "confirmed"))
+            return plan
 
         return (await self._transition(principal, memory_id, key, decide))[0]
 

@@ -32,7 +32,7 @@ MEMORY_COLUMNS = (
     "id, space, session, thread, kind, content, structured_content, source, agent, confidence,"
     " importance, evidence_level, tags, slot_key, topic, depends_on, status, create_time,"
     " update_time, expire_time, retract_time, retraction_reason, content_hash, revision,"
-    " superseded_by, validation_notes, attributes"
+    " superseded_by, validation_notes, attributes, access_count, last_access_time"
 )
 AUDIT_CHANNEL = "engram_audit"
 
@@ -66,6 +66,8 @@ def row_to_memory(row: dict[str, Any]) -> Memory:
         superseded_by=row["superseded_by"],
         validation_notes=tuple(row["validation_notes"]),
         attributes=dict(row["attributes"]),
+        access_count=row["access_count"],
+        last_access_time=row["last_access_time"],
     )
 
 
@@ -263,6 +265,7 @@ class NewMemory:
     status: Status
     expire_time: datetime | None
     validation_notes: tuple[str, ...]
+    superseded_by: uuid.UUID | None = None
 
 
 async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
@@ -298,6 +301,7 @@ async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]
                 "status": item.status.value,
                 "expire_time": item.expire_time.isoformat() if item.expire_time else None,
                 "content_hash": p.content_hash,
+                "superseded_by": str(item.superseded_by) if item.superseded_by else None,
                 "validation_notes": list(item.validation_notes),
                 "attributes": p.attributes,
             }
@@ -305,21 +309,18 @@ async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]
     cur = await conn.execute(
         f"""
         WITH src AS (
-          SELECT r.* FROM jsonb_populate_recordset(NULL::memories, %s::jsonb)
-            WITH ORDINALITY AS r(tenant_id, id, space, session, thread, kind, content,
-              structured_content, source, agent, confidence, importance, evidence_level, tags,
-              slot_key, topic, depends_on, status, create_time, update_time, expire_time,
-              retract_time, retraction_reason, content_hash, revision, superseded_by,
-              validation_notes, attributes, ord)
+          SELECT r.*, o.ord FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS o(elem, ord),
+               LATERAL jsonb_populate_record(NULL::memories, o.elem) AS r
         ), ins AS (
           INSERT INTO memories (tenant_id, id, space, session, thread, kind, content,
               structured_content, source, agent, confidence, importance, evidence_level, tags,
               slot_key, topic, depends_on, status, create_time, update_time, expire_time,
-              retraction_reason, content_hash, revision, validation_notes, attributes)
+              retraction_reason, content_hash, revision, superseded_by, validation_notes,
+              attributes)
           SELECT tenant_id, id, space, session, thread, kind, content, structured_content,
               source, agent, confidence, importance, evidence_level, tags, slot_key, topic,
               depends_on, status, now(), now(), expire_time, '', content_hash, 1,
-              validation_notes, attributes
+              superseded_by, validation_notes, attributes
             FROM src ORDER BY ord
           ON CONFLICT (tenant_id, space, content_hash)
             WHERE status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION') DO NOTHING
@@ -386,6 +387,61 @@ async def expire_due(conn: Conn, as_of: datetime, limit: int) -> list[Memory]:
         (as_of, limit),
     )
     return [row_to_memory(r) for r in await cur.fetchall()]
+
+
+async def lock_slot_holder(conn: Conn, space: str, slot_key: str) -> Memory | None:
+    """The ACTIVE memory holding a slot, locked until commit (at most one exists).
+
+    Writers of one slot queue on a transaction-scoped advisory lock first, so a
+    burst of concurrent writers supersede each other in turn instead of racing
+    to insert and retrying. Callers lock several slots in sorted order.
+    """
+    await conn.execute(
+        "SELECT pg_advisory_xact_lock(hashtextextended(concat_ws(chr(31), 'slot',"
+        " current_setting('engram.tenant_id'), %s::text, %s::text), 0))",
+        (space, slot_key),
+    )
+    cur = await conn.execute(
+        f"SELECT {MEMORY_COLUMNS} FROM memories"
+        " WHERE space = %s AND slot_key = %s AND status = 'ACTIVE' FOR UPDATE",
+        (space, slot_key),
+    )
+    row = await cur.fetchone()
+    return row_to_memory(row) if row else None
+
+
+@dataclass(frozen=True)
+class NewEdge:
+    source_id: uuid.UUID
+    target_id: uuid.UUID
+    kind: str
+    reason: str
+    creator: str
+
+
+async def insert_edges(conn: Conn, tenant_id: str, edges: Sequence[NewEdge]) -> None:
+    if not edges:
+        return
+    await conn.execute(
+        "INSERT INTO edges (tenant_id, id, source_id, target_id, kind, reason, creator)"
+        " SELECT %s, gen_random_uuid(), (e->>'s')::uuid, (e->>'t')::uuid, e->>'k', e->>'r',"
+        " e->>'c' FROM jsonb_array_elements(%s::jsonb) AS e",
+        (
+            tenant_id,
+            Jsonb(
+                [
+                    {
+                        "s": str(e.source_id),
+                        "t": str(e.target_id),
+                        "k": e.kind,
+                        "r": e.reason,
+                        "c": e.creator,
+                    }
+                    for e in edges
+                ]
+            ),
+        ),
+    )
 
 
 # --- audit log, outbox, counters ----------------------------------------------

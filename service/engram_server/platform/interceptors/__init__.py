@@ -1,0 +1,46 @@
+"""The server's interceptors, one concern per module, in the order they run.
+
+Outermost first: tracing (the span covers everything), error mapping (so it sees
+what every later layer raises), deadline, authentication, scope check, rate
+limit, then the servicer.
+"""
+
+from __future__ import annotations
+
+import grpc.aio
+from opentelemetry.trace import TracerProvider
+
+from engram_server.platform.auth import Authenticator
+from engram_server.platform.context import AppContext
+from engram_server.platform.interceptors.authentication import AuthenticationInterceptor
+from engram_server.platform.interceptors.authorization import ScopeInterceptor
+from engram_server.platform.interceptors.deadline import DeadlineInterceptor
+from engram_server.platform.interceptors.errors import ErrorMappingInterceptor
+from engram_server.platform.interceptors.ratelimit import RateLimitInterceptor
+from engram_server.platform.scopes import ScopeTable
+from engram_server.platform.telemetry import server_tracing_interceptor
+
+__all__ = [
+    "AuthenticationInterceptor",
+    "DeadlineInterceptor",
+    "ErrorMappingInterceptor",
+    "RateLimitInterceptor",
+    "ScopeInterceptor",
+    "server_interceptors",
+]
+
+
+def server_interceptors(
+    ctx: AppContext,
+    scopes: ScopeTable,
+    tracer_provider: TracerProvider | None = None,
+) -> list[grpc.aio.ServerInterceptor]:
+    """The full interceptor chain of an Engram server."""
+    return [
+        server_tracing_interceptor(tracer_provider),
+        ErrorMappingInterceptor(),
+        DeadlineInterceptor(),
+        AuthenticationInterceptor(Authenticator(ctx.db, ctx.settings.auth_cache_seconds)),
+        ScopeInterceptor(scopes),
+        RateLimitInterceptor(ctx.db, ctx.redis),
+    ]

@@ -1,0 +1,46 @@
+"""Authentication: `authorization: Bearer <api-key>` -> the call's Principal.
+
+The principal is set inside the handler's own execution (a contextvar set in
+`intercept_service` would not reliably reach the handler's task) and tagged on
+the current trace span, so spans say which tenant they served.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import Any
+
+import grpc
+import grpc.aio
+from opentelemetry import trace
+
+from engram_server.platform.auth import Authenticator
+from engram_server.platform.interceptors._wrap import WrappingInterceptor, metadata_value
+from engram_server.platform.principal import reset_principal, set_principal
+from engram_server.platform.scopes import is_public
+
+
+class AuthenticationInterceptor(WrappingInterceptor):
+    def __init__(self, authenticator: Authenticator) -> None:
+        self._authenticator = authenticator
+
+    def applies(self, method: str) -> bool:
+        return not is_public(method)
+
+    @asynccontextmanager
+    async def around(
+        self, details: grpc.HandlerCallDetails, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[None]:
+        principal = await self._authenticator.authenticate(metadata_value(details, "authorization"))
+        span = trace.get_current_span()
+        span.set_attribute("engram.tenant", principal.tenant_id)
+        span.set_attribute("engram.api_key", principal.key_id)
+        token = set_principal(principal)
+        try:
+            yield
+        finally:
+            # A stream closed from another context cannot reset; the call's task
+            # ends right after anyway.
+            with suppress(ValueError):
+                reset_principal(token)

@@ -1,0 +1,40 @@
+"""Error mapping: whatever a handler raises becomes a proper gRPC status.
+
+Domain errors carry their `google.rpc.Status` details; anything else is logged
+with its traceback and answered with a generic INTERNAL, so no SQL, path or
+foreign tenant id ever reaches a caller. Works for streaming RPCs too: an error
+after some messages were sent still ends the stream with the mapped status.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import grpc
+import grpc.aio
+
+from engram_server.platform.errors_mapping import is_expected, to_grpc_status
+from engram_server.platform.interceptors._wrap import WrappingInterceptor
+
+log = logging.getLogger(__name__)
+
+
+class ErrorMappingInterceptor(WrappingInterceptor):
+    @asynccontextmanager
+    async def around(
+        self, details: grpc.HandlerCallDetails, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[None]:
+        try:
+            yield
+        except grpc.aio.AbortError:
+            raise  # the handler already chose its status
+        except Exception as exc:
+            if is_expected(exc):
+                log.debug("%s -> %s", details.method, exc)
+            else:
+                log.exception("%s failed", details.method)
+            status = to_grpc_status(exc)
+            await context.abort(status.code, status.details, status.trailing_metadata)

@@ -1,0 +1,175 @@
+"""Which scope each RPC needs.
+
+One table, keyed by full method name. A method that is not in the table is denied
+(an RPC added to a proto without a line here fails closed). A key needs at least
+one of the listed scopes; `platform` is not a superset of the others: a platform
+administrator's key reads memories only if it also holds `read`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from engram_server.platform.principal import (
+    SCOPE_ADMIN,
+    SCOPE_OPERATOR,
+    SCOPE_PLATFORM,
+    SCOPE_READ,
+    SCOPE_WRITE,
+)
+
+PACKAGE = "engram.v1"
+
+READ = frozenset({SCOPE_READ})
+WRITE = frozenset({SCOPE_WRITE})
+ADMIN = frozenset({SCOPE_ADMIN})
+OPERATOR = frozenset({SCOPE_OPERATOR})
+# The admin servicer then tells a platform administrator from a tenant one.
+ADMIN_OR_PLATFORM = frozenset({SCOPE_ADMIN, SCOPE_PLATFORM})
+
+# Services that answer without an API key (load balancers, grpcurl, k8s probes).
+PUBLIC_SERVICES = frozenset(
+    {
+        "grpc.health.v1.Health",
+        "grpc.reflection.v1alpha.ServerReflection",
+        "grpc.reflection.v1.ServerReflection",
+    }
+)
+
+# service -> method -> scopes (any one of them suffices).
+_SERVICES: dict[str, dict[str, frozenset[str]]] = {
+    "LifecycleService": {
+        "ProposeMemory": WRITE,
+        "BatchProposeMemories": WRITE,
+        "ConfirmMemory": WRITE,
+        "RejectMemory": WRITE,
+        "RetractMemory": WRITE,
+        "ReviseMemory": WRITE,
+        "UpdateMemoryConfidence": WRITE,
+        "ExpireDueMemories": OPERATOR,
+        "GetMemory": READ,
+        "ListMemories": READ,
+        "ListMemoryRevisions": READ,
+        "ListAuditEntries": READ,
+        "PurgeMemories": ADMIN,
+        "WatchTransitions": READ,
+        "GetPolicy": READ,
+        "SetPolicy": ADMIN,
+        "AppendMessage": WRITE,
+        "GetSessionWindow": READ,
+        "ListSessions": READ,
+        "ClearSession": WRITE,
+        "Reflect": WRITE,
+        "Learn": WRITE,
+        "Consolidate": WRITE,
+        "Dream": OPERATOR,
+    },
+    "RecallService": {
+        "Recall": READ,
+        "BuildContext": READ,
+        # Buffers the message in working memory.
+        "Engage": WRITE,
+        "CreateSnapshot": WRITE,
+        "GetSnapshot": READ,
+        "ListSnapshots": READ,
+        "RestoreSnapshot": WRITE,
+        "DeleteSnapshot": WRITE,
+        "DiffSnapshots": READ,
+        "GetIndexStatus": READ,
+    },
+    "EvidenceService": {
+        # OFFICIAL grades also need `operator`: the servicer checks that.
+        "SetEvidenceLevel": WRITE,
+        # May apply the grade it suggests.
+        "AssessMemory": WRITE,
+        "GetConflict": READ,
+        "ListConflicts": READ,
+        "ResolveConflict": WRITE,
+        "CreateEdge": WRITE,
+        "GetEdge": READ,
+        "ListEdges": READ,
+        "DeleteEdge": WRITE,
+        "GetSpaceProfile": READ,
+    },
+    # Pool roles (owner, writer, reader) are checked by the servicer on top.
+    "PoolService": {
+        "CreatePool": WRITE,
+        "GetPool": READ,
+        "ListPools": READ,
+        "UpdatePool": WRITE,
+        "DeletePool": WRITE,
+        "AddPoolMember": WRITE,
+        "RemovePoolMember": WRITE,
+        "ListPoolMembers": READ,
+        "PublishMemory": WRITE,
+        "UnpublishMemory": WRITE,
+        "ReviewPublication": WRITE,
+        "GetPublication": READ,
+        "ListPublications": READ,
+        "GetAgentTrust": READ,
+        "ListAgentTrusts": READ,
+        "SyncPool": READ,
+        "ListTopics": READ,
+        "SubscribeTopic": READ,
+    },
+    "DecisionsService": {
+        "IngestCommits": WRITE,
+        "CreateDecision": WRITE,
+        "GetDecision": READ,
+        "ListDecisions": READ,
+        "SearchDecisions": READ,
+        "ExplainCode": READ,
+    },
+    "AdminService": {
+        "CreateTenant": ADMIN_OR_PLATFORM,
+        "GetTenant": ADMIN_OR_PLATFORM,
+        "ListTenants": ADMIN_OR_PLATFORM,
+        "DeleteTenant": ADMIN_OR_PLATFORM,
+        "CreateApiKey": ADMIN_OR_PLATFORM,
+        "ListApiKeys": ADMIN_OR_PLATFORM,
+        "RevokeApiKey": ADMIN_OR_PLATFORM,
+        "GetUsage": ADMIN_OR_PLATFORM,
+        "DeleteApiKey": ADMIN_OR_PLATFORM,
+    },
+}
+
+
+def _flatten(services: Mapping[str, Mapping[str, frozenset[str]]]) -> dict[str, frozenset[str]]:
+    return {
+        f"/{PACKAGE}.{service}/{method}": scopes
+        for service, methods in services.items()
+        for method, scopes in methods.items()
+    }
+
+
+REQUIRED_SCOPES: Mapping[str, frozenset[str]] = _flatten(_SERVICES)
+
+
+def service_of(method: str) -> str:
+    """`/pkg.Service/Method` -> `pkg.Service`."""
+    return method.lstrip("/").split("/", 1)[0]
+
+
+def is_public(method: str) -> bool:
+    return service_of(method) in PUBLIC_SERVICES
+
+
+class ScopeTable:
+    """The scope table a server enforces: the built-in one plus any additions."""
+
+    def __init__(self, extra: Mapping[str, Iterable[str]] | None = None) -> None:
+        self._table: dict[str, frozenset[str]] = dict(REQUIRED_SCOPES)
+        if extra:
+            self.add(extra)
+
+    def add(self, methods: Mapping[str, Iterable[str]]) -> None:
+        """Adds full method names with the scopes each accepts."""
+        for method, scopes in methods.items():
+            self._table[method] = frozenset(scopes)
+
+    def required(self, method: str) -> frozenset[str] | None:
+        """The scopes that admit `method`, or None when the method is unknown."""
+        return self._table.get(method)
+
+    def methods(self) -> frozenset[str]:
+        return frozenset(self._table)

@@ -1,0 +1,357 @@
+"""The gRPC server: `EngramServer`, `build_context` and `serve`.
+
+`serve` is what `engram serve` runs: open the stores (embedded ones with
+--dev), ensure the bootstrap / dev keys, serve until SIGTERM or SIGINT, then
+drain: health turns NOT_SERVING, new calls are refused, in-flight calls get
+`shutdown_grace_seconds` to finish, background tasks stop, pools close.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import logging
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import grpc
+import grpc.aio
+from engram.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    decisions_pb2,
+    decisions_pb2_grpc,
+    evidence_pb2,
+    evidence_pb2_grpc,
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    pool_pb2,
+    pool_pb2_grpc,
+    recall_pb2,
+    recall_pb2_grpc,
+)
+from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
+from opentelemetry.trace import TracerProvider
+
+from engram_server.api.admin import AdminServicer
+from engram_server.api.lifecycle import LifecycleServicer
+from engram_server.api.recall import RecallServicer
+from engram_server.api.unimplemented import (
+    DecisionsServicer,
+    EvidenceServicer,
+    PoolServicer,
+)
+from engram_server.platform import auth
+from engram_server.platform.config import Settings
+from engram_server.platform.context import AppContext
+from engram_server.platform.embedded import EmbeddedServices, start_embedded
+from engram_server.platform.interceptors import server_interceptors
+from engram_server.platform.notify import Notifier
+from engram_server.platform.scopes import ScopeTable
+from engram_server.platform.telemetry import setup_tracing, shutdown_tracing
+from engram_server.store.migrate import migrate
+from engram_server.store.postgres import Database
+from engram_server.store.redis import RedisStore
+from engram_server.tenancy.bootstrap import ensure_bootstrap_token, ensure_dev_key
+
+log = logging.getLogger(__name__)
+
+
+class StartupError(RuntimeError):
+    """The server cannot start with this configuration; the message says why."""
+
+
+@runtime_checkable
+class BackgroundService(Protocol):
+    """A servicer with background work (sweepers, watch hubs) to start and stop."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Registration:
+    """One servicer and how to add it to a grpc.aio server."""
+
+    service_name: str
+    servicer: object
+    add_to_server: Callable[[Any, grpc.aio.Server], None]
+
+
+def _service_name(module: Any, service: str) -> str:
+    name: str = module.DESCRIPTOR.services_by_name[service].full_name
+    return name
+
+
+def default_registrations(ctx: AppContext) -> list[Registration]:
+    """Every engram.v1 service with the servicer that implements it."""
+    return [
+        Registration(
+            _service_name(lifecycle_pb2, "LifecycleService"),
+            LifecycleServicer(ctx),
+            lifecycle_pb2_grpc.add_LifecycleServiceServicer_to_server,
+        ),
+        Registration(
+            _service_name(recall_pb2, "RecallService"),
+            RecallServicer(ctx),
+            recall_pb2_grpc.add_RecallServiceServicer_to_server,
+        ),
+        Registration(
+            _service_name(evidence_pb2, "EvidenceService"),
+            EvidenceServicer(ctx),
+            evidence_pb2_grpc.add_EvidenceServiceServicer_to_server,
+        ),
+        Registration(
+            _service_name(pool_pb2, "PoolService"),
+            PoolServicer(ctx),
+            pool_pb2_grpc.add_PoolServiceServicer_to_server,
+        ),
+        Registration(
+            _service_name(decisions_pb2, "DecisionsService"),
+            DecisionsServicer(ctx),
+            decisions_pb2_grpc.add_DecisionsServiceServicer_to_server,
+        ),
+        Registration(
+            _service_name(admin_pb2, "AdminService"),
+            AdminServicer(ctx),
+            admin_pb2_grpc.add_AdminServiceServicer_to_server,
+        ),
+    ]
+
+
+def grpc_options(settings: Settings) -> list[tuple[str, Any]]:
+    return [
+        # An oversize request is refused by gRPC itself with RESOURCE_EXHAUSTED
+        # before any of it is parsed.
+        ("grpc.max_receive_message_length", settings.max_request_bytes),
+        # Replies (batch results, pages) may be larger than requests.
+        ("grpc.max_send_message_length", max(settings.max_request_bytes, 16 * 1024 * 1024)),
+        ("grpc.so_reuseport", 0),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ]
+
+
+class EngramServer:
+    """A grpc.aio server with every Engram service, health and reflection."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        ctx: AppContext,
+        *,
+        registrations: Iterable[Registration] | None = None,
+        extra_scopes: Mapping[str, Iterable[str]] | None = None,
+        tracer_provider: TracerProvider | None = None,
+    ) -> None:
+        self.settings = settings
+        self.ctx = ctx
+        self.scopes = ScopeTable(extra_scopes)
+        self.registrations = (
+            list(registrations) if registrations is not None else default_registrations(ctx)
+        )
+        self.health = health.aio.HealthServicer()
+        self.port: int | None = None
+        self._started: list[BackgroundService] = []
+        self._stopped = False
+        self._server = grpc.aio.server(
+            interceptors=server_interceptors(ctx, self.scopes, tracer_provider),
+            options=grpc_options(settings),
+        )
+        for registration in self.registrations:
+            registration.add_to_server(registration.servicer, self._server)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
+        reflection.enable_server_reflection(
+            [*self.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], self._server
+        )
+
+    @property
+    def service_names(self) -> list[str]:
+        return [r.service_name for r in self.registrations]
+
+    @property
+    def address(self) -> str:
+        """`host:port` actually bound (after `start`)."""
+        host = self.settings.listen.rsplit(":", 1)[0]
+        return f"{host}:{self.port}"
+
+    def add_generic_rpc_handlers(self, handlers: Iterable[grpc.GenericRpcHandler]) -> None:
+        """Adds more handlers (before `start`); give their scopes in `extra_scopes`."""
+        self._server.add_generic_rpc_handlers(tuple(handlers))
+
+    async def start(self) -> int:
+        """Binds `settings.listen`, starts background work, and returns the port."""
+        try:
+            port = self._server.add_insecure_port(self.settings.listen)
+        except RuntimeError as exc:
+            raise StartupError(f"cannot listen on {self.settings.listen}: {exc}") from exc
+        if port == 0:
+            raise StartupError(f"cannot listen on {self.settings.listen}")
+        self.ctx.notifier.add_listener(auth.KEYS_CHANNEL, auth.on_key_notice)
+        self.ctx.notifier.add_reconnect_hook(auth.on_notifier_reconnect)
+        try:
+            for registration in self.registrations:
+                servicer = registration.servicer
+                if isinstance(servicer, BackgroundService):
+                    await servicer.start()
+                    self._started.append(servicer)
+            await self._server.start()
+        except BaseException:
+            await self.stop(grace=0)
+            raise
+        self.port = port
+        for name in ["", *self.service_names]:
+            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        log.info("serving on %s", self.address)
+        return port
+
+    async def stop(self, grace: float | None = None) -> None:
+        """Drains: NOT_SERVING, refuse new calls, let in-flight ones finish."""
+        if self._stopped:
+            return
+        self._stopped = True
+        grace = self.settings.shutdown_grace_seconds if grace is None else grace
+        await self.health.enter_graceful_shutdown()
+        await self._server.stop(grace)
+        for service in reversed(self._started):
+            try:
+                await service.stop()
+            except Exception:
+                log.exception("stopping %s failed", type(service).__name__)
+        self._started.clear()
+        self.ctx.notifier.remove_listener(auth.KEYS_CHANNEL, auth.on_key_notice)
+        self.ctx.notifier.remove_reconnect_hook(auth.on_notifier_reconnect)
+
+    async def wait(self) -> None:
+        """Returns when the server has stopped."""
+        # Shielded: cancelling grpc's own wait would also cancel its shutdown.
+        await asyncio.shield(self._server.wait_for_termination())
+
+
+async def build_context(settings: Settings) -> AppContext:
+    """Migrates (if configured), then opens Postgres, Redis and the notifier."""
+    if not settings.database_url:
+        raise StartupError("no database: set ENGRAM_DATABASE_URL (or run `engram serve --dev`)")
+    if not settings.redis_url:
+        raise StartupError("no Redis: set ENGRAM_REDIS_URL (or run `engram serve --dev`)")
+    if settings.migrate_on_start:
+        applied = await asyncio.to_thread(migrate, settings.database_url)
+        for migration in applied:
+            log.info("applied migration %04d_%s", migration.version, migration.name)
+    db = Database(settings.database_url, settings.db_pool_min, settings.db_pool_max)
+    redis = RedisStore(settings.redis_url)
+    notifier = Notifier(settings.database_url)
+    try:
+        await db.open()
+        await redis.ping()
+        await notifier.start()
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await notifier.stop()
+        with contextlib.suppress(Exception):
+            await redis.close()
+        with contextlib.suppress(Exception):
+            await db.close()
+        raise
+    return AppContext(settings=settings, db=db, redis=redis, notifier=notifier)
+
+
+def _banner(address: str, dev_key: str | None, embedded: EmbeddedServices | None) -> str:
+    lines = ["", f"Engram is serving on {address}"]
+    if embedded is not None and embedded.postgres_dir is not None:
+        lines.append(f"  PostgreSQL: embedded, data in {embedded.postgres_dir}")
+    if embedded is not None and embedded.redis_dir is not None:
+        lines.append(f"  Redis:      embedded, data in {embedded.redis_dir}")
+    if dev_key:
+        lines += [
+            "",
+            "Dev API key (tenant 'dev'; scopes read, write, admin, operator):",
+            f"  {dev_key}",
+            "",
+            "Use it from another shell:",
+            f"  export ENGRAM_ADDRESS={address} ENGRAM_API_KEY={dev_key}",
+            "  engram memory --help",
+            "or send it as gRPC metadata 'authorization: Bearer <key>'.",
+        ]
+    lines += ["", "Stop with Ctrl-C (or SIGTERM): in-flight calls are drained.", ""]
+    return "\n".join(lines)
+
+
+@contextlib.contextmanager
+def _stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
+    """SIGTERM / SIGINT set `stop` (instead of killing the process) while inside."""
+    if threading.current_thread() is not threading.main_thread():
+        # Only the main thread receives signals (an embedding app stops us itself).
+        yield
+        return
+    loop = asyncio.get_running_loop()
+    signals = (signal.SIGTERM, signal.SIGINT)
+    for sig in signals:
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        yield
+    finally:
+        for sig in signals:
+            loop.remove_signal_handler(sig)
+
+
+async def serve(settings: Settings, dev: bool) -> None:
+    """Runs the server until SIGTERM/SIGINT, then drains and closes everything.
+
+    The signal handlers are installed first, so a signal during start-up stops
+    the server as soon as it is up instead of killing it half-started.
+    """
+    missing = [
+        name
+        for name, value in (
+            ("ENGRAM_DATABASE_URL", settings.database_url),
+            ("ENGRAM_REDIS_URL", settings.redis_url),
+        )
+        if not value
+    ]
+    if missing and not dev:
+        raise StartupError(
+            f"{' and '.join(missing)} not set; set them, or run `engram serve --dev` "
+            "to start embedded PostgreSQL and Redis"
+        )
+    stop = asyncio.Event()
+    with _stop_on_signals(stop):
+        await _serve_until(settings, dev, stop)
+
+
+async def _serve_until(settings: Settings, dev: bool, stop: asyncio.Event) -> None:
+    embedded: EmbeddedServices | None = None
+    if not (settings.database_url and settings.redis_url):
+        embedded = await asyncio.to_thread(start_embedded, settings)
+        settings = dataclasses.replace(
+            settings, database_url=embedded.database_url, redis_url=embedded.redis_url
+        )
+    if dev:
+        # A dev server always brings its schema up to date.
+        settings = dataclasses.replace(settings, migrate_on_start=True)
+    provider = setup_tracing(settings)
+    try:
+        ctx = await build_context(settings)
+        try:
+            if settings.bootstrap_token:
+                await ensure_bootstrap_token(ctx, settings.bootstrap_token)
+            dev_key = await ensure_dev_key(ctx) if dev else None
+            server = EngramServer(settings, ctx, tracer_provider=provider)
+            await server.start()
+            print(_banner(server.address, dev_key, embedded), flush=True, file=sys.stdout)
+            await stop.wait()
+            log.info("draining (up to %.1fs)", settings.shutdown_grace_seconds)
+            await server.stop(settings.shutdown_grace_seconds)
+        finally:
+            await ctx.close()
+    finally:
+        shutdown_tracing(provider)
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)

@@ -1,0 +1,1 @@
+"""Recall domain: ranking, forgetting, fusion, context and snapshots (pure logic)."""

@@ -1,0 +1,201 @@
+"""Ranking: fusion of the retrieval legs, then the memory's own signals.
+
+Every number that goes into a final score is kept in a `Breakdown`, so a caller
+can see why a memory ranked where it did.
+
+Fusion. The dense leg (cosine similarity of MiniLM embeddings) and the lexical
+leg (BM25 over stemmed terms) are normalised per query and mixed linearly, plus
+an exact slot match. Linear fusion of normalised scores keeps the *margin* each
+leg has over the other candidates, which rank-only RRF throws away; on
+conversational data, where names and rare words carry the answer, that margin is
+what keeps a strong lexical hit above a vaguely similar sentence. RRF remains
+available (`FusionMode.RRF`) and the eval harness compares both.
+
+Forgetting. Retention follows a power law computed at read time:
+    retention(t) = (1 + t / (9 * stability)) ** -decay_exponent(kind)
+    stability    = base_hours * (0.5 + importance) * (1 + ln(1 + access_count))
+Semantic facts fade slowest, episodic ones fastest; importance and use make a
+memory more stable.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+
+from engram_server.lifecycle.model import EvidenceLevel, Kind
+
+
+class FusionMode(StrEnum):
+    LINEAR = "LINEAR"
+    RRF = "RRF"
+
+
+DEFAULT_DECAY_EXPONENTS: dict[Kind, float] = {
+    Kind.SEMANTIC: 0.8,
+    Kind.PREFERENCE: 0.8,
+    Kind.ENTITY: 0.7,
+    Kind.DECISION: 0.8,
+    Kind.PATTERN: 0.8,
+    Kind.PROCEDURAL: 1.0,
+    Kind.SUMMARY: 1.0,
+    Kind.QUESTION: 1.1,
+    Kind.ACTION: 1.1,
+    Kind.EXPERIENCE: 1.1,
+    Kind.EPISODIC: 1.3,
+    Kind.EVENT: 1.3,
+}
+
+EVIDENCE_DELTAS: dict[EvidenceLevel, float] = {
+    EvidenceLevel.UNSPECIFIED: 0.0,
+    EvidenceLevel.UNVERIFIED: -0.02,
+    EvidenceLevel.SINGLE_SOURCE: 0.0,
+    EvidenceLevel.CORROBORATED: 0.03,
+    EvidenceLevel.OFFICIAL: 0.06,
+}
+
+
+@dataclass(frozen=True)
+class RankingParams:
+    """Tunable weights; defaults calibrated on the shipped eval set."""
+
+    fusion: FusionMode = FusionMode.LINEAR
+    lexical_weight: float = 0.55
+    dense_weight: float = 0.45
+    slot_weight: float = 0.25
+    rrf_k: float = 60.0
+    # How much the memory's own signals may move the fused score.
+    importance_weight: float = 0.10
+    retention_weight: float = 0.15
+    recency_weight: float = 0.05
+    recency_half_life_hours: float = 24.0 * 30
+    stability_base_hours: float = 336.0
+    decay_exponents: dict[Kind, float] = field(
+        default_factory=lambda: dict(DEFAULT_DECAY_EXPONENTS)
+    )
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One memory as the index returned it, before ranking."""
+
+    memory_id: object
+    dense: float | None  # cosine similarity, None when the dense leg missed it
+    lexical: float | None  # BM25 score, None when the lexical leg missed it
+    dense_rank: int | None = None
+    lexical_rank: int | None = None
+
+
+@dataclass(frozen=True)
+class MemorySignals:
+    kind: Kind
+    importance: float
+    access_count: int
+    create_time: datetime
+    last_access_time: datetime | None
+    evidence_level: EvidenceLevel
+    slot_key: str
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    dense: float
+    lexical: float
+    fusion: float
+    slot_match: float
+    base_score: float
+    importance: float
+    retention: float
+    recency: float
+    evidence_delta: float
+    final: float
+
+
+def retention(signals: MemorySignals, now: datetime, params: RankingParams) -> float:
+    """Power-law retention in (0, 1], computed at read time."""
+    anchor = signals.last_access_time or signals.create_time
+    hours = max(0.0, (now - anchor).total_seconds() / 3600.0)
+    stability = (
+        params.stability_base_hours
+        * (0.5 + signals.importance)
+        * (1.0 + math.log1p(max(0, signals.access_count)))
+    )
+    exponent = params.decay_exponents.get(signals.kind, 1.0)
+    return float((1.0 + hours / (9.0 * stability)) ** -exponent)
+
+
+def recency(create_time: datetime, now: datetime, params: RankingParams) -> float:
+    hours = max(0.0, (now - create_time).total_seconds() / 3600.0)
+    return float(0.5 ** (hours / params.recency_half_life_hours))
+
+
+def slot_matches(query_slot: str, query_terms: frozenset[str], slot_key: str) -> float:
+    """1 for an exact slot match, 0.5 when the query names the slot's entity."""
+    if not slot_key:
+        return 0.0
+    if query_slot and slot_key.lower() == query_slot.lower():
+        return 1.0
+    entity = slot_key.split("::", 1)[0].lower()
+    return 0.5 if entity and entity in query_terms else 0.0
+
+
+def fused_scores(
+    candidates: Sequence[Candidate], params: RankingParams
+) -> dict[object, tuple[float, float]]:
+    """Per candidate: (dense part, lexical part), normalised to [0, 1] per query."""
+    if params.fusion == FusionMode.RRF:
+        out: dict[object, tuple[float, float]] = {}
+        for c in candidates:
+            d = 1.0 / (params.rrf_k + c.dense_rank) if c.dense_rank is not None else 0.0
+            lx = 1.0 / (params.rrf_k + c.lexical_rank) if c.lexical_rank is not None else 0.0
+            scale = params.rrf_k + 1.0  # rank 1 maps to 1.0
+            out[c.memory_id] = (d * scale, lx * scale)
+        return out
+    max_lex = max((c.lexical or 0.0 for c in candidates), default=0.0)
+    out = {}
+    for c in candidates:
+        # Cosine of MiniLM sentence vectors rarely goes below 0; clamp and use as is
+        # so an absolute "this is similar" keeps its meaning across queries.
+        dense = max(0.0, min(1.0, c.dense)) if c.dense is not None else 0.0
+        lexical = (c.lexical or 0.0) / max_lex if max_lex > 0 else 0.0
+        out[c.memory_id] = (dense, lexical)
+    return out
+
+
+def score(
+    fused: tuple[float, float],
+    slot: float,
+    signals: MemorySignals,
+    now: datetime,
+    params: RankingParams,
+) -> Breakdown:
+    dense, lexical = fused
+    fusion = params.dense_weight * dense + params.lexical_weight * lexical
+    base = fusion + params.slot_weight * slot
+    kept = retention(signals, now, params)
+    fresh = recency(signals.create_time, now, params)
+    evidence = EVIDENCE_DELTAS.get(signals.evidence_level, 0.0)
+    # Signals scale the fused relevance rather than add to it, so an important
+    # but irrelevant memory never outranks a relevant one.
+    multiplier = (
+        1.0
+        + params.importance_weight * (signals.importance - 0.5) * 2.0
+        + params.retention_weight * (kept - 1.0)
+        + params.recency_weight * fresh
+    )
+    final = base * multiplier + evidence * base
+    return Breakdown(
+        dense=dense,
+        lexical=lexical,
+        fusion=fusion,
+        slot_match=slot,
+        base_score=base,
+        importance=signals.importance,
+        retention=kept,
+        recency=fresh,
+        evidence_delta=evidence * base,
+        final=final,
+    )

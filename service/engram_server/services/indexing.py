@@ -1,0 +1,215 @@
+"""The indexing worker: drains the outbox into the vector index.
+
+Every replica runs one. It asks which tenants have outbox rows ready, then, per
+tenant and inside that tenant's RLS-scoped transaction, claims a batch with
+`FOR UPDATE SKIP LOCKED` (so replicas never process the same rows), writes the
+lexical (sparse) vectors first so new memories are findable by their words at
+once, then embeds and writes the dense vectors, and marks the rows processed in
+the same transaction (they are collected after ten minutes). A failure leaves
+the rows pending with a backoff; a restart simply finds them again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from engram_server.embeddings.cache import CachedEmbedder
+from engram_server.lexical.sparse import sparse_vector
+from engram_server.lifecycle.model import Memory
+from engram_server.store import memories as store
+from engram_server.store.postgres import Conn, Database
+from engram_server.store.vectors import IndexPoint, VectorIndex, VectorUpdate, memory_payload
+
+log = logging.getLogger(__name__)
+
+OUTBOX_CHANNEL = "engram_outbox"
+BATCH = 256
+TENANTS_PER_ROUND = 50
+MAX_BACKOFF_SECONDS = 300.0
+IDLE_POLL_SECONDS = 1.0
+# How long processed outbox rows stay visible before they are collected.
+PROCESSED_RETENTION_SECONDS = 600
+
+
+def index_text(m: Memory) -> str:
+    """What gets embedded and lexically indexed for a memory."""
+    return m.content
+
+
+@dataclass(frozen=True)
+class Claimed:
+    ids: list[int]
+    upserts: list[uuid.UUID]
+    deletes: list[uuid.UUID]
+
+
+async def _claim(conn: Conn) -> Claimed:
+    cur = await conn.execute(
+        "SELECT id, memory_id, op FROM outbox WHERE processed_at IS NULL"
+        " AND available_at <= now() ORDER BY id LIMIT %s FOR UPDATE SKIP LOCKED",
+        (BATCH,),
+    )
+    rows = await cur.fetchall()
+    latest: dict[uuid.UUID, str] = {}
+    for row in rows:  # later rows win: a delete after an upsert is a delete
+        if row["memory_id"] is not None:
+            latest[row["memory_id"]] = row["op"]
+    return Claimed(
+        ids=[row["id"] for row in rows],
+        upserts=[m for m, op in latest.items() if op == "upsert"],
+        deletes=[m for m, op in latest.items() if op == "delete"],
+    )
+
+
+class IndexWorker:
+    def __init__(self, db: Database, index: VectorIndex, embedder: CachedEmbedder) -> None:
+        self.db = db
+        self.index = index
+        self.embedder = embedder
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._drained: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
+        self.last_indexed_time: datetime | None = None
+
+    def notify(self, tenant_id: str) -> None:
+        """Outbox NOTIFY callback: new work for `tenant_id`."""
+        self._wake.set()
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run_forever(), name="index-worker")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+
+    async def _run_forever(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                busy = await self.run_once()
+            except Exception:
+                log.exception("indexing round failed; retrying")
+                busy = False
+            if not busy:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), IDLE_POLL_SECONDS)
+                except TimeoutError:
+                    pass
+
+    async def run_once(self) -> bool:
+        """One round over the tenants with ready work; True if anything was done."""
+        async with self.db.unscoped() as conn:
+            cur = await conn.execute(
+                "SELECT tenant_id FROM engram_tenants_with_outbox(%s)", (TENANTS_PER_ROUND,)
+            )
+            tenants = [row["tenant_id"] for row in await cur.fetchall()]
+            await conn.commit()
+        did_work = False
+        for tenant in tenants:
+            did_work |= await self.index_tenant(tenant)
+        return did_work
+
+    async def index_tenant(self, tenant: str) -> bool:
+        """Indexes one batch of a tenant's outbox; True if it claimed anything."""
+        try:
+            async with self.db.tenant_tx(tenant) as conn:
+                claimed = await _claim(conn)
+                if not claimed.ids:
+                    return False
+                memories = await _load(conn, claimed.upserts)
+                gone = [m for m in claimed.upserts if m not in memories]
+                await self._apply(tenant, list(memories.values()), [*claimed.deletes, *gone])
+                await conn.execute(
+                    "UPDATE outbox SET processed_at = now() WHERE id = ANY(%s)", (claimed.ids,)
+                )
+                await conn.execute(
+                    "DELETE FROM outbox WHERE processed_at < now() - %s * interval '1 second'",
+                    (PROCESSED_RETENTION_SECONDS,),
+                )
+            self.last_indexed_time = datetime.now().astimezone()
+            return True
+        except Exception:
+            log.exception("indexing tenant %s failed; backing off", tenant)
+            await self._back_off(tenant)
+            return False
+
+    async def _apply(self, tenant: str, memories: list[Memory], deletes: list[uuid.UUID]) -> None:
+        if deletes:
+            await self.index.delete(tenant, deletes)
+        if not memories:
+            return
+        # Words first: the memory is findable lexically before the model runs.
+        await self.index.upsert(
+            [
+                IndexPoint(
+                    id=m.id,
+                    tenant_id=tenant,
+                    payload=memory_payload(m),
+                    sparse=sparse_vector(index_text(m)),
+                )
+                for m in memories
+            ]
+        )
+        vectors = await self.embedder.embed_for_tenant(
+            tenant, [(m.content_hash, index_text(m)) for m in memories]
+        )
+        await self.index.set_vectors(
+            tenant,
+            [
+                VectorUpdate(id=m.id, dense=[float(x) for x in vectors[i]])
+                for i, m in enumerate(memories)
+            ],
+        )
+
+    async def _back_off(self, tenant: str) -> None:
+        async with self.db.tenant_tx(tenant) as conn:
+            await conn.execute(
+                "UPDATE outbox SET attempts = attempts + 1, available_at = now()"
+                " + least(%s, power(2, attempts)) * interval '1 second'"
+                " WHERE id IN (SELECT id FROM outbox WHERE processed_at IS NULL"
+                " AND available_at <= now()"
+                " ORDER BY id LIMIT %s)",
+                (MAX_BACKOFF_SECONDS, BATCH),
+            )
+
+    async def backlog(self, tenant: str) -> dict[str, Any]:
+        async with self.db.tenant_tx(tenant) as conn:
+            cur = await conn.execute(
+                "SELECT count(*) AS pending, count(*) FILTER (WHERE attempts > 0) AS retrying,"
+                " min(create_time) AS oldest FROM outbox WHERE processed_at IS NULL"
+            )
+            row = await cur.fetchone()
+        assert row is not None
+        return dict(row)
+
+    async def wait_until_indexed(self, tenant: str, wait_seconds: float) -> int:
+        """Waits (up to `wait_seconds`) until the tenant's outbox is empty; returns the
+        number of items still pending. Drives the work itself so a read-your-writes
+        query does not wait for the background loop's turn."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + max(0.0, wait_seconds)
+        while True:
+            pending = int((await self.backlog(tenant))["pending"])
+            if pending == 0 or loop.time() >= deadline:
+                return pending
+            if not await self.index_tenant(tenant):
+                await asyncio.sleep(0.01)
+
+
+async def _load(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Memory]:
+    if not ids:
+        return {}
+    cur = await conn.execute(
+        f"SELECT {store.MEMORY_COLUMNS} FROM memories WHERE id = ANY(%s)", (ids,)
+    )
+    return {m.id: m for m in map(store.row_to_memory, await cur.fetchall())}

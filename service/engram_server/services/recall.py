@@ -1,0 +1,240 @@
+"""Recall: hybrid retrieval over the vector index, ranked with memory signals.
+
+A query runs two legs in the index (dense MiniLM vectors and BM25 sparse vectors,
+both tenant-filtered by the adapter), the candidates are hydrated from PostgreSQL
+in one round trip (the source of truth: a memory retracted a moment ago is
+dropped even if the index has not caught up), and ranked by recall/scoring.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from engram_server.embeddings.cache import CachedEmbedder
+from engram_server.errors import InvalidArgument, Violations
+from engram_server.lexical.analyzer import analyze
+from engram_server.lexical.sparse import query_sparse_vector
+from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory, Status
+from engram_server.lifecycle.validation import check_space
+from engram_server.recall.scoring import (
+    Breakdown,
+    Candidate,
+    MemorySignals,
+    RankingParams,
+    fused_scores,
+    score,
+    slot_matches,
+)
+from engram_server.services.indexing import IndexWorker
+from engram_server.store import memories as store
+from engram_server.store.postgres import Database
+from engram_server.store.vectors import EVIDENCE_RANK, IndexFilter, VectorIndex
+
+log = logging.getLogger(__name__)
+
+MAX_K = 100
+DEFAULT_K = 10
+CANDIDATES_PER_LEG = 64
+MAX_QUERY_CHARS = 4096
+
+
+@dataclass(frozen=True)
+class RecallQuery:
+    query: str
+    spaces: tuple[str, ...] = ()
+    include_subspaces: bool = False
+    k: int = DEFAULT_K
+    kinds: tuple[Kind, ...] = ()
+    tags: tuple[str, ...] = ()
+    topic: str = ""
+    session: str = ""
+    create_time_start: datetime | None = None
+    create_time_end: datetime | None = None
+    min_evidence_level: EvidenceLevel = EvidenceLevel.UNSPECIFIED
+    include_superseded: bool = False
+    include_expired: bool = False
+    slot_key: str = ""
+    min_score: float = 0.0
+    now: datetime | None = None
+    read_your_writes: bool = False
+    track_access: bool = True
+
+
+@dataclass(frozen=True)
+class Hit:
+    memory: Memory
+    breakdown: Breakdown
+    dense_rank: int | None
+    lexical_rank: int | None
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    hits: list[Hit]
+    pending_index_items: int
+    embedding_model: str
+
+
+def validate(q: RecallQuery) -> None:
+    v = Violations()
+    if not q.query.strip() and not q.slot_key:
+        v.add("query", "required (or filter.slot_key)")
+    if len(q.query) > MAX_QUERY_CHARS:
+        v.add("query", f"at most {MAX_QUERY_CHARS} characters")
+    if not 0 <= q.k <= MAX_K:
+        v.add("k", f"must be between 0 and {MAX_K}")
+    for i, space in enumerate(q.spaces):
+        check_space(v, f"spaces[{i}]", space)
+    if q.create_time_start and q.create_time_end and q.create_time_start >= q.create_time_end:
+        v.add("filter.create_time_end", "must be after create_time_start")
+    v.raise_if_any()
+
+
+class AccessRecorder:
+    """Counts recalls per memory and writes them in batches, off the hot path."""
+
+    def __init__(self, db: Database, interval: float = 1.0) -> None:
+        self.db = db
+        self.interval = interval
+        self._pending: dict[str, dict[uuid.UUID, int]] = defaultdict(lambda: defaultdict(int))
+        self._task: asyncio.Task[None] | None = None
+
+    def record(self, tenant: str, ids: Sequence[uuid.UUID]) -> None:
+        counts = self._pending[tenant]
+        for memory_id in ids:
+            counts[memory_id] += 1
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._loop(), name="access-recorder")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+        await self.flush()
+
+    async def _loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.interval)
+            try:
+                await self.flush()
+            except Exception:
+                log.exception("recording recall accesses failed")
+
+    async def flush(self) -> None:
+        pending, self._pending = self._pending, defaultdict(lambda: defaultdict(int))
+        for tenant, counts in pending.items():
+            ids = list(counts)
+            async with self.db.tenant_tx(tenant) as conn:
+                await conn.execute(
+                    "UPDATE memories m SET access_count = m.access_count + a.n,"
+                    " last_access_time = now()"
+                    " FROM unnest(%s::uuid[], %s::int[]) AS a(id, n) WHERE m.id = a.id",
+                    (ids, [counts[i] for i in ids]),
+                )
+
+
+@dataclass
+class RecallService:
+    db: Database
+    index: VectorIndex
+    embedder: CachedEmbedder
+    worker: IndexWorker
+    access: AccessRecorder
+    params: RankingParams = field(default_factory=RankingParams)
+
+    async def recall(self, tenant: str, q: RecallQuery, deadline: float | None) -> RecallResult:
+        validate(q)
+        pending = 0
+        if q.read_your_writes:
+            budget = 5.0 if deadline is None else max(0.0, deadline - 0.05)
+            pending = await self.worker.wait_until_indexed(tenant, budget)
+        hits = await self._ranked(tenant, q)
+        if q.track_access and hits:
+            self.access.record(tenant, [h.memory.id for h in hits])
+        return RecallResult(hits, pending, self.embedder.name)
+
+    def _filter(self, q: RecallQuery) -> IndexFilter:
+        statuses = [Status.ACTIVE.value]
+        if q.include_superseded:
+            statuses.append(Status.SUPERSEDED.value)
+        if q.include_expired:
+            statuses.append(Status.EXPIRED.value)
+        min_rank = EVIDENCE_RANK.get(q.min_evidence_level.value, 0)
+        return IndexFilter(
+            spaces=q.spaces,
+            space_prefixes=tuple(f"{s}/" for s in q.spaces) if q.include_subspaces else (),
+            statuses=tuple(statuses),
+            kinds=tuple(k.value for k in q.kinds),
+            tags=q.tags,
+            topic=q.topic or None,
+            session=q.session or None,
+            slot_keys=(q.slot_key,) if q.slot_key else (),
+            created_after=q.create_time_start.timestamp() if q.create_time_start else None,
+            created_before=q.create_time_end.timestamp() if q.create_time_end else None,
+            min_evidence_level=min_rank or None,
+        )
+
+    async def _ranked(self, tenant: str, q: RecallQuery) -> list[Hit]:
+        flt = self._filter(q)
+        text = q.query.strip() or q.slot_key
+        dense = await self.embedder.embed_query(text)
+        sparse = query_sparse_vector(text)
+        points = await self.index.search(
+            tenant,
+            [float(x) for x in dense],
+            sparse if sparse else None,
+            flt,
+            limit=max(CANDIDATES_PER_LEG, q.k * 4),
+        )
+        if not points:
+            return []
+        candidates = [
+            Candidate(p.id, p.dense_score, p.sparse_score, p.dense_rank, p.sparse_rank)
+            for p in points
+        ]
+        async with self.db.tenant_tx(tenant) as conn:
+            cur = await conn.execute(
+                f"SELECT {store.MEMORY_COLUMNS} FROM memories WHERE id = ANY(%s)",
+                ([c.memory_id for c in candidates],),
+            )
+            memories = {m.id: m for m in map(store.row_to_memory, await cur.fetchall())}
+        allowed = set(flt.statuses)
+        now = q.now or datetime.now(UTC)
+        fused = fused_scores(candidates, self.params)
+        terms = frozenset(analyze(text))
+        hits: list[Hit] = []
+        for c in candidates:
+            m = memories.get(uuid.UUID(str(c.memory_id)))
+            if m is None or m.status.value not in allowed:
+                continue  # purged, or its status changed after indexing
+            signals = MemorySignals(
+                kind=m.kind,
+                importance=m.importance,
+                access_count=m.access_count,
+                create_time=m.create_time,
+                last_access_time=m.last_access_time,
+                evidence_level=m.evidence_level,
+                slot_key=m.slot_key,
+            )
+            slot = slot_matches(q.slot_key, terms, m.slot_key)
+            b = score(fused[c.memory_id], slot, signals, now, self.params)
+            if b.final >= q.min_score:
+                hits.append(Hit(m, b, c.dense_rank, c.lexical_rank))
+        hits.sort(key=lambda h: (-h.breakdown.final, str(h.memory.id)))
+        return hits[: q.k or DEFAULT_K]
+
+
+def parse_spaces(spaces: Sequence[str]) -> tuple[str, ...]:
+    if len(spaces) > 32:
+        raise InvalidArgument.field("spaces", "at most 32 spaces")
+    return tuple(spaces)

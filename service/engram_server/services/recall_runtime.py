@@ -1,0 +1,71 @@
+"""Builds and runs the recall machinery: vector index, embedder, indexing worker."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from engram_server.embeddings.cache import CachedEmbedder
+from engram_server.embeddings.factory import build_embedder
+from engram_server.platform.config import Settings
+from engram_server.platform.notify import Notifier
+from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker
+from engram_server.services.recall import AccessRecorder, RecallService
+from engram_server.store.embedding_cache import PostgresEmbeddingCache
+from engram_server.store.postgres import Database
+from engram_server.store.vectors import VectorIndex
+
+
+def build_index(settings: Settings) -> VectorIndex:
+    if settings.vector_backend == "edge":
+        from engram_server.store.vectors.edge import EdgeVectorIndex
+
+        return EdgeVectorIndex(Path(settings.data_dir) / "vectors")
+    if settings.vector_backend == "qdrant":
+        if not settings.qdrant_url:
+            raise ValueError("vector_backend 'qdrant' needs ENGRAM_QDRANT_URL")
+        from engram_server.store.vectors.server import ServerVectorIndex
+
+        return ServerVectorIndex.connect(
+            settings.qdrant_url, api_key=settings.qdrant_api_key or None
+        )
+    raise ValueError(f"unknown vector_backend {settings.vector_backend!r}: use edge or qdrant")
+
+
+@dataclass
+class RecallRuntime:
+    settings: Settings
+    index: VectorIndex
+    embedder: CachedEmbedder
+    worker: IndexWorker
+    access: AccessRecorder
+    service: RecallService
+
+    @classmethod
+    def build(cls, settings: Settings, db: Database) -> RecallRuntime:
+        index = build_index(settings)
+        embedder = CachedEmbedder(build_embedder(settings), PostgresEmbeddingCache(db))
+        worker = IndexWorker(db, index, embedder)
+        access = AccessRecorder(db)
+        return cls(
+            settings,
+            index,
+            embedder,
+            worker,
+            access,
+            RecallService(db, index, embedder, worker, access),
+        )
+
+    async def start(self, notifier: Notifier) -> None:
+        await self.embedder.load()
+        await self.index.ensure_collection(self.embedder.dimension, self.embedder.name)
+        notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
+        self.worker.start()
+        self.access.start()
+
+    async def stop(self, notifier: Notifier) -> None:
+        notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)
+        await self.worker.stop()
+        await self.access.stop()
+        await self.index.close()
+        await self.embedder.close()

@@ -1,0 +1,25 @@
+"""Vector index adapters (embedded Qdrant edge shard, Qdrant server) and their interface."""
+
+from engram_server.store.vectors.base import (
+    DEFAULT_FILTER,
+    EVIDENCE_RANK,
+    IndexFilter,
+    IndexMismatch,
+    IndexPoint,
+    ScoredPoint,
+    VectorIndex,
+    VectorUpdate,
+    memory_payload,
+)
+
+__all__ = [
+    "DEFAULT_FILTER",
+    "EVIDENCE_RANK",
+    "IndexFilter",
+    "IndexMismatch",
+    "IndexPoint",
+    "ScoredPoint",
+    "VectorIndex",
+    "VectorUpdate",
+    "memory_payload",
+]

@@ -1,0 +1,423 @@
+"""The embedded vector index: Qdrant's own engine in-process (PyPI `qdrant-edge-py`).
+
+One shard under `<path>/shard` holds every tenant; `<path>/engram-index.json` records
+the embedding model and dimension it was built for. Updates go through the engine's
+write-ahead log, so a restart (even after a crash) finds every acknowledged write.
+
+Engine calls are synchronous and, in qdrant-edge-py 0.9, hold the GIL while they run.
+They go through a one-thread executor so coroutines never interleave calls, and the
+event loop is only ever blocked for as long as one call runs (measured on 2 cores at
+100k points: a filtered search about 1 ms, a 256-point upsert about 13 ms). The
+exception is `optimize()`, which builds the HNSW graphs: it holds the GIL for seconds
+to minutes, so it runs on its own thread and only when the caller decides (the
+indexing worker, when the backlog is empty). Until then new points are served by
+exact search over the tenant's filtered points, which stays fast for tenants of tens
+of thousands of memories.
+
+HNSW layout follows Qdrant's multitenancy guidance: no global graph (`m=0`, every
+query is tenant-scoped) and one graph per tenant (`payload_m`) on the `is_tenant`
+keyword index; the other payload indexes serve filtering only (`enable_hnsw=False`),
+so no extra graphs are built for them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import uuid
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import qdrant_edge as qe
+
+from engram_server.lexical.sparse import SparseVector
+from engram_server.store.vectors.base import (
+    DEFAULT_FILTER,
+    DENSE_VECTOR,
+    FLOAT_FIELDS,
+    INTEGER_FIELDS,
+    KEYWORD_FIELDS,
+    LAYOUT_VERSION,
+    SPARSE_VECTOR,
+    TENANT_FIELD,
+    Condition,
+    IdIn,
+    IndexFilter,
+    IndexMismatch,
+    IndexPoint,
+    Match,
+    MatchAnyOf,
+    Prefix,
+    Range,
+    ScoredPoint,
+    VectorUpdate,
+    check_dense,
+    check_payload_update,
+    describe_model,
+    merge_legs,
+    point_payload,
+    scoped_conditions,
+    tenant_condition,
+)
+
+T = TypeVar("T")
+
+META_FILE = "engram-index.json"
+# Points per engine update call. Each call holds the GIL throughout, so small calls
+# bound how long the event loop can wait; they are also the fastest (measured at
+# 384 dimensions: 16-32 points ~18k points/s, 256 ~15k, 1024 ~10k).
+UPSERT_CHUNK = 32
+SHARD_DIR = "shard"
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeIndexSettings:
+    """Engine tuning; the defaults suit many tenants of up to ~100k memories each."""
+
+    # Links per node of the global graph; 0 builds none (queries are tenant-scoped).
+    hnsw_m: int = 0
+    # Links per node of the per-tenant graphs.
+    hnsw_payload_m: int = 16
+    hnsw_ef_construct: int = 100
+    # Below this many KB of vectors a filtered search scans exactly instead of
+    # walking a graph (and no graph is built for a tenant that small).
+    full_scan_threshold_kb: int = 10_000
+    # Search-time beam width; None lets the engine choose.
+    hnsw_ef: int | None = None
+    # Engine search threads; None derives them from the CPU count.
+    search_threads: int | None = None
+
+
+class EdgeVectorIndex:
+    """`VectorIndex` on an in-process Qdrant edge shard under `path`."""
+
+    def __init__(self, path: str | os.PathLike[str], settings: EdgeIndexSettings | None = None):
+        self.path = Path(path)
+        self.settings = settings or EdgeIndexSettings()
+        self._shard: qe.EdgeShard | None = None
+        self._dense_dim = 0
+        self._calls = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-edge")
+        self._optimizer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-edge-opt")
+        self._optimizing: asyncio.Future[bool] | None = None
+        # Points written since the last optimize(): what the next one has to index.
+        self.writes_since_optimize = 0
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    async def ensure_collection(self, dense_dim: int, model: str) -> None:
+        await self._settle_optimize()
+        await self._run(self._open, dense_dim, model, False)
+
+    async def recreate_collection(self, dense_dim: int, model: str) -> None:
+        await self._settle_optimize()
+        await self._run(self._open, dense_dim, model, True)
+        self.writes_since_optimize = 0
+
+    async def close(self) -> None:
+        await self._settle_optimize()
+        if self._shard is not None:
+            await self._run(self._close_shard)
+        self._calls.shutdown(wait=True)
+        self._optimizer.shutdown(wait=True)
+
+    async def optimize(self) -> bool:
+        """Builds the HNSW graphs and merges segments; blocks the process's Python
+        threads while it runs (seconds per ten thousand new points), so call it
+        when a pause is acceptable, e.g. from the indexing worker when idle."""
+        if self._optimizing is None:
+            shard = self._require()
+            pending = self.writes_since_optimize
+            running = asyncio.get_running_loop().run_in_executor(self._optimizer, shard.optimize)
+
+            def finished(future: asyncio.Future[bool]) -> None:
+                self._optimizing = None
+                if not future.cancelled() and future.exception() is None:
+                    self.writes_since_optimize = max(0, self.writes_since_optimize - pending)
+
+            running.add_done_callback(finished)
+            self._optimizing = running
+        # Shielded: a caller that gives up waiting does not stop the engine mid-build,
+        # and close() still waits for it.
+        return await asyncio.shield(self._optimizing)
+
+    async def _settle_optimize(self) -> None:
+        # The shard must not be closed or replaced under a running optimize.
+        if self._optimizing is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(self._optimizing)
+
+    async def flush(self) -> None:
+        """Writes segments to disk now (the WAL already makes writes durable)."""
+        await self._run(self._require().flush)
+
+    # -- writes ------------------------------------------------------------------
+
+    async def upsert(self, points: Sequence[IndexPoint]) -> None:
+        if not points:
+            return
+        shard = self._require()
+        dim = self._dense_dim
+
+        def write() -> None:
+            # Converting to engine points costs ~60 us a point (mostly the payload),
+            # so it happens here on the engine thread rather than on the event loop.
+            by_tenant: dict[str, list[qe.Point]] = {}
+            for point in points:
+                vectors: dict[str, Any] = {}
+                dense = check_dense(point.dense, dim)
+                if dense is not None:
+                    vectors[DENSE_VECTOR] = dense
+                if point.sparse:
+                    vectors[SPARSE_VECTOR] = _sparse(point.sparse)
+                by_tenant.setdefault(point.tenant_id, []).append(
+                    qe.Point(point.id, vectors, point_payload(point))
+                )
+            # The tenant condition makes the upsert skip an id that another tenant
+            # already owns instead of overwriting that tenant's point.
+            for tenant_id, batch in by_tenant.items():
+                guard = qe.Filter(must=[_condition(tenant_condition(tenant_id))])
+                for lo in range(0, len(batch), UPSERT_CHUNK):
+                    chunk = batch[lo : lo + UPSERT_CHUNK]
+                    shard.update(qe.UpdateOperation.upsert_points(chunk, condition=guard))
+
+        await self._run(write)
+        self.writes_since_optimize += len(points)
+
+    async def set_vectors(self, tenant_id: str, updates: Sequence[VectorUpdate]) -> None:
+        shard = self._require()
+        items: list[qe.PointVectors] = []
+        for update in updates:
+            vectors: dict[str, Any] = {}
+            dense = check_dense(update.dense, self._dense_dim)
+            if dense is not None:
+                vectors[DENSE_VECTOR] = dense
+            if update.sparse:
+                vectors[SPARSE_VECTOR] = _sparse(update.sparse)
+            if vectors:
+                items.append(qe.PointVectors(update.id, vectors))
+        if not items:
+            return
+        operation = qe.UpdateOperation.update_vectors(items, condition=_tenant_filter(tenant_id))
+        await self._run(shard.update, operation)
+
+    async def set_payload(
+        self, tenant_id: str, ids: Sequence[uuid.UUID], payload: Mapping[str, Any]
+    ) -> None:
+        if not ids:
+            return
+        operation = qe.UpdateOperation.set_payload_by_filter(
+            _ids_filter(tenant_id, ids), check_payload_update(payload)
+        )
+        await self._run(self._require().update, operation)
+
+    async def delete(self, tenant_id: str, ids: Sequence[uuid.UUID]) -> None:
+        if not ids:
+            return
+        operation = qe.UpdateOperation.delete_points_by_filter(_ids_filter(tenant_id, ids))
+        await self._run(self._require().update, operation)
+
+    async def drop_tenant(self, tenant_id: str) -> int:
+        shard = self._require()
+        scope = _tenant_filter(tenant_id)
+
+        def drop() -> int:
+            existing = shard.count(qe.CountRequest(exact=True, filter=scope))
+            if existing:
+                shard.update(qe.UpdateOperation.delete_points_by_filter(scope))
+            return existing
+
+        return await self._run(drop)
+
+    # -- reads -------------------------------------------------------------------
+
+    async def search(
+        self,
+        tenant_id: str,
+        dense: Sequence[float] | None,
+        sparse: SparseVector | None,
+        flt: IndexFilter = DEFAULT_FILTER,
+        limit: int = 50,
+    ) -> list[ScoredPoint]:
+        shard = self._require()
+        if limit <= 0:
+            return []
+        scope = qe.Filter(must=[_condition(c) for c in scoped_conditions(tenant_id, flt)])
+        requests: list[qe.QueryRequest] = []
+        dense_vector = check_dense(dense, self._dense_dim)
+        if dense_vector is not None:
+            params = qe.SearchParams(hnsw_ef=self.settings.hnsw_ef)
+            requests.append(
+                qe.QueryRequest(
+                    limit=limit,
+                    query=qe.Query.Nearest(dense_vector, using=DENSE_VECTOR),
+                    filter=scope,
+                    params=params,
+                    with_payload=False,
+                    with_vector=False,
+                )
+            )
+        if sparse:
+            # IDF over the tenant's own points: another tenant's corpus must not
+            # shape this tenant's scores (nor be observable through them).
+            idf = qe.IdfParams(corpus=_tenant_filter(tenant_id))
+            requests.append(
+                qe.QueryRequest(
+                    limit=limit,
+                    query=qe.Query.Nearest(_sparse(sparse), using=SPARSE_VECTOR),
+                    filter=scope,
+                    params=qe.SearchParams(idf=idf),
+                    with_payload=False,
+                    with_vector=False,
+                )
+            )
+        if not requests:
+            return []
+        results = await self._run(shard.query_batch, qe.QueryBatchRequest(requests))
+        legs = iter(results)
+        dense_hits = _hits(next(legs)) if dense_vector is not None else []
+        sparse_hits = _hits(next(legs)) if sparse else []
+        return merge_legs(dense_hits, sparse_hits)
+
+    async def count(self, tenant_id: str) -> int:
+        request = qe.CountRequest(exact=True, filter=_tenant_filter(tenant_id))
+        return await self._run(self._require().count, request)
+
+    # -- engine plumbing (runs on the executor thread) ---------------------------
+
+    def _open(self, dense_dim: int, model: str, recreate: bool) -> None:
+        if dense_dim <= 0:
+            raise ValueError("dense dimension must be positive")
+        wanted = {"model": model, "dense_dim": dense_dim, "layout": LAYOUT_VERSION}
+        shard_path = self.path / SHARD_DIR
+        meta_path = self.path / META_FILE
+        if self._shard is not None:
+            self._close_shard()
+        if recreate:
+            shutil.rmtree(shard_path, ignore_errors=True)
+            meta_path.unlink(missing_ok=True)
+        if shard_path.exists() and any(shard_path.iterdir()):
+            stored = _read_meta(meta_path)
+            if stored != wanted:
+                raise IndexMismatch(_describe(stored), describe_model(model, dense_dim))
+            self._shard = qe.EdgeShard.load(str(shard_path), self._config(dense_dim))
+        else:
+            self.path.mkdir(parents=True, exist_ok=True)
+            meta_path.unlink(missing_ok=True)
+            self._shard = qe.EdgeShard.create(str(shard_path), self._config(dense_dim))
+            self._create_indexes(self._shard)
+            self._shard.flush()
+            _write_meta(meta_path, wanted)
+        self._dense_dim = dense_dim
+
+    def _config(self, dense_dim: int) -> qe.EdgeConfig:
+        s = self.settings
+        return qe.EdgeConfig(
+            vectors={
+                DENSE_VECTOR: qe.EdgeVectorParams(size=dense_dim, distance=qe.Distance.Cosine)
+            },
+            sparse_vectors={SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            hnsw_config=qe.HnswIndexConfig(
+                m=s.hnsw_m,
+                ef_construct=s.hnsw_ef_construct,
+                full_scan_threshold=s.full_scan_threshold_kb,
+                payload_m=s.hnsw_payload_m,
+            ),
+            max_search_threads=s.search_threads,
+        )
+
+    @staticmethod
+    def _create_indexes(shard: qe.EdgeShard) -> None:
+        def index(name: str, schema: Any) -> None:
+            shard.update(qe.UpdateOperation.create_field_index(name, schema))
+
+        index(TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True))
+        for name in KEYWORD_FIELDS:
+            index(name, qe.KeywordIndexParams(enable_hnsw=False, prefix=name == "space" or None))
+        for name in FLOAT_FIELDS:
+            index(name, qe.FloatIndexParams(enable_hnsw=False))
+        for name in INTEGER_FIELDS:
+            index(name, qe.IntegerIndexParams(lookup=False, range=True, enable_hnsw=False))
+
+    def _close_shard(self) -> None:
+        shard, self._shard = self._shard, None
+        if shard is not None:
+            shard.flush()
+            shard.close()
+
+    def _require(self) -> qe.EdgeShard:
+        if self._shard is None:
+            raise RuntimeError("vector index not open: await ensure_collection() first")
+        return self._shard
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._calls, fn, *args)
+
+
+# -- conversions ---------------------------------------------------------------------
+
+
+def _sparse(vector: SparseVector) -> qe.SparseVector:
+    return qe.SparseVector(indices=list(vector.indices), values=list(vector.values))
+
+
+def _tenant_filter(tenant_id: str) -> qe.Filter:
+    return qe.Filter(must=[_condition(tenant_condition(tenant_id))])
+
+
+def _ids_filter(tenant_id: str, ids: Iterable[uuid.UUID]) -> qe.Filter:
+    return qe.Filter(must=[_condition(tenant_condition(tenant_id)), _condition(IdIn(tuple(ids)))])
+
+
+def _condition(condition: Condition) -> Any:
+    if isinstance(condition, Match):
+        return qe.FieldCondition(condition.key, match=qe.MatchValue(condition.value))
+    if isinstance(condition, MatchAnyOf):
+        return qe.FieldCondition(condition.key, match=qe.MatchAny(list(condition.values)))
+    if isinstance(condition, Prefix):
+        return qe.FieldCondition(condition.key, match=qe.MatchPrefix(condition.prefix))
+    if isinstance(condition, Range):
+        return qe.FieldCondition(
+            condition.key, range=qe.RangeFloat(gte=condition.gte, lt=condition.lt)
+        )
+    if isinstance(condition, IdIn):
+        return qe.HasIdCondition(set(condition.ids))
+    return qe.Filter(should=[_condition(c) for c in condition.conditions])
+
+
+def _hits(points: Sequence[qe.ScoredPoint]) -> list[tuple[uuid.UUID, float]]:
+    return [(_uuid(p.id), float(p.score)) for p in points]
+
+
+def _uuid(point_id: Any) -> uuid.UUID:
+    return point_id if isinstance(point_id, uuid.UUID) else uuid.UUID(str(point_id))
+
+
+def _read_meta(path: Path) -> dict[str, Any] | None:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _write_meta(path: Path, meta: dict[str, Any]) -> None:
+    # Written last and atomically: a shard without this file is treated as unknown
+    # (a half-created index asks for a reindex rather than being trusted).
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(meta, sort_keys=True))
+    os.replace(tmp, path)
+
+
+def _describe(meta: Mapping[str, Any] | None) -> str:
+    if not meta:
+        return "an unknown model (no index metadata)"
+    if meta.get("layout") != LAYOUT_VERSION:
+        return f"index layout {meta.get('layout')!r} (this server uses {LAYOUT_VERSION})"
+    return describe_model(str(meta.get("model")), int(meta.get("dense_dim", 0)))

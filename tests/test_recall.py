@@ -1,0 +1,246 @@
+"""Recall end to end: indexing through the outbox, hybrid ranking, filters, isolation."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import grpc
+import pytest
+from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc, types_pb2
+from google.protobuf.timestamp_pb2 import Timestamp
+
+from tests.lifecycle_helpers import SUPERSEDED, proposal
+
+RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+
+FACTS = [
+    "Alice prefers Go for backend services",
+    "The deploy pipeline runs on Fridays after the standup",
+    "Bob is allergic to peanuts",
+    "The staging database lives in eu-west-1",
+    "Carol leads the payments team",
+    "Our VPN endpoint is vpn.example.org",
+]
+
+
+async def _load(t: Any, space: str, facts: list[str], **kw: Any) -> list[Any]:
+    response = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[proposal(space, f, **kw) for f in facts]
+        )
+    )
+    return [r.memory for r in response.results]
+
+
+def _recall_stub(t: Any) -> Any:
+    return recall_pb2_grpc.RecallServiceStub(t.channel)
+
+
+async def test_recall_finds_by_words_and_meaning(make_tenant: Any) -> None:
+    t = await make_tenant()
+    await _load(t, "kb", FACTS)
+    recall = _recall_stub(t)
+    words = await recall.Recall(
+        recall_pb2.RecallRequest(query="peanuts", spaces=["kb"], k=3, consistency=RYW)
+    )
+    assert words.hits[0].memory.content == "Bob is allergic to peanuts"
+    assert words.hits[0].breakdown.lexical > 0
+    meaning = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="which programming language does Alice like?", spaces=["kb"], k=3, consistency=RYW
+        )
+    )
+    assert meaning.hits[0].memory.content == "Alice prefers Go for backend services"
+    b = meaning.hits[0].breakdown
+    assert b.dense > 0 and b.base_score > 0 and 0 < b.retention <= 1
+    assert meaning.hits[0].score == pytest.approx(max(h.score for h in meaning.hits))
+    assert meaning.embedding_model
+
+
+async def test_retracted_and_superseded_are_never_recalled(make_tenant: Any) -> None:
+    t = await make_tenant()
+    memories = await _load(t, "kb", FACTS)
+    recall = _recall_stub(t)
+    await t.lifecycle.RetractMemory(
+        lifecycle_pb2.RetractMemoryRequest(name=memories[2].name, reason="wrong person")
+    )
+    hits = await recall.Recall(
+        recall_pb2.RecallRequest(query="peanuts allergy", spaces=["kb"], k=10, consistency=RYW)
+    )
+    assert memories[2].name not in {h.memory.name for h in hits.hits}
+
+    old = (
+        await t.lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=proposal("kb", "Dana works at Acme", slot_key="dana::employer")
+            )
+        )
+    ).result.memory
+    new = (
+        await t.lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=proposal("kb", "Dana works at Globex", slot_key="dana::employer")
+            )
+        )
+    ).result.memory
+    hits = await recall.Recall(
+        recall_pb2.RecallRequest(query="where does Dana work", spaces=["kb"], k=10, consistency=RYW)
+    )
+    names = [h.memory.name for h in hits.hits]
+    assert new.name in names and old.name not in names
+    history = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="where does Dana work",
+            spaces=["kb"],
+            k=10,
+            consistency=RYW,
+            filter=recall_pb2.RecallFilter(include_superseded=True),
+        )
+    )
+    statuses = {h.memory.name: h.memory.status for h in history.hits}
+    assert statuses.get(old.name) == SUPERSEDED
+    slot = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="employer",
+            spaces=["kb"],
+            k=3,
+            consistency=RYW,
+            filter=recall_pb2.RecallFilter(slot_key="dana::employer"),
+        )
+    )
+    assert [h.memory.name for h in slot.hits] == [new.name]
+    assert slot.hits[0].breakdown.slot_match == 1.0
+
+
+async def test_filters_and_spaces(make_tenant: Any) -> None:
+    t = await make_tenant()
+    await _load(t, "team/a", ["Deploys use Helm charts"], tags=["ops"])
+    await _load(
+        t, "team/b", ["Deploys use Terraform modules"], kind=types_pb2.MEMORY_KIND_PROCEDURAL
+    )
+    recall = _recall_stub(t)
+    only_a = await recall.Recall(
+        recall_pb2.RecallRequest(query="deploys", spaces=["team/a"], consistency=RYW)
+    )
+    assert [h.memory.space for h in only_a.hits] == ["team/a"]
+    both = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="deploys", spaces=["team"], include_subspaces=True, consistency=RYW
+        )
+    )
+    assert {h.memory.space for h in both.hits} == {"team/a", "team/b"}
+    tagged = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="deploys",
+            spaces=["team"],
+            include_subspaces=True,
+            consistency=RYW,
+            filter=recall_pb2.RecallFilter(tags=["ops"]),
+        )
+    )
+    assert [h.memory.space for h in tagged.hits] == ["team/a"]
+    procedural = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="deploys",
+            consistency=RYW,
+            filter=recall_pb2.RecallFilter(kinds=[types_pb2.MEMORY_KIND_PROCEDURAL]),
+        )
+    )
+    assert [h.memory.space for h in procedural.hits] == ["team/b"]
+
+
+async def test_tenant_isolation(make_tenant: Any) -> None:
+    a = await make_tenant()
+    b = await make_tenant()
+    await _load(a, "kb", ["The launch code is swordfish"])
+    await _load(b, "kb", ["The office plant needs water"])
+    hits = await _recall_stub(b).Recall(
+        recall_pb2.RecallRequest(query="launch code swordfish", consistency=RYW, k=10)
+    )
+    assert all("swordfish" not in h.memory.content for h in hits.hits)
+
+
+async def test_retention_orders_by_age_with_an_injected_clock(make_tenant: Any) -> None:
+    t = await make_tenant()
+    await _load(
+        t,
+        "kb",
+        ["The standup happened at ten", "The standup happened at nine"],
+        kind=types_pb2.MEMORY_KIND_EPISODIC,
+    )
+    recall = _recall_stub(t)
+    now = Timestamp()
+    now.FromDatetime(datetime.now(UTC))
+    later = Timestamp()
+    later.FromDatetime(datetime.now(UTC) + timedelta(days=120))
+    fresh = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="standup", consistency=RYW, now=now, skip_access_tracking=True
+        )
+    )
+    aged = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="standup", consistency=RYW, now=later, skip_access_tracking=True
+        )
+    )
+    assert aged.hits[0].breakdown.retention < fresh.hits[0].breakdown.retention
+    assert aged.hits[0].score < fresh.hits[0].score
+
+
+async def test_build_context_stays_under_budget(make_tenant: Any) -> None:
+    t = await make_tenant()
+    await _load(t, "kb", FACTS)
+    recall = _recall_stub(t)
+    for budget in (8, 30, 60, 400):
+        built = await recall.BuildContext(
+            recall_pb2.BuildContextRequest(
+                query="team deploy database",
+                spaces=["kb"],
+                k=10,
+                consistency=RYW,
+                options=recall_pb2.ContextOptions(
+                    token_budget=budget, group_by_kind=True, include_citations=True
+                ),
+            )
+        )
+        assert built.token_count <= budget
+        for name in built.cited_memories:
+            assert name in built.text
+    assert "## " in built.text and built.tokenizer
+
+
+async def test_bad_recall_input(make_tenant: Any) -> None:
+    t = await make_tenant()
+    recall = _recall_stub(t)
+    for request, field in (
+        (recall_pb2.RecallRequest(query=""), "query"),
+        (recall_pb2.RecallRequest(query="x", k=1000), "k"),
+        (recall_pb2.RecallRequest(query="x", spaces=["a//b"]), "spaces[0]"),
+        (
+            recall_pb2.RecallRequest(query="x", filter=recall_pb2.RecallFilter(kinds=[99])),
+            "filter.kinds[0]",
+        ),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await recall.Recall(request)
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, field
+
+
+async def test_build_context_from_named_memories(make_tenant: Any) -> None:
+    t = await make_tenant()
+    memories = await _load(t, "kb", FACTS[:3])
+    built = await _recall_stub(t).BuildContext(
+        recall_pb2.BuildContextRequest(
+            memories=[m.name for m in memories],
+            options=recall_pb2.ContextOptions(
+                token_budget=200, format=recall_pb2.CONTEXT_FORMAT_XML, include_citations=True
+            ),
+        )
+    )
+    assert built.text.startswith("<memories>") and list(built.cited_memories) == [
+        m.name for m in memories
+    ]
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await _recall_stub(t).BuildContext(recall_pb2.BuildContextRequest(query="x"))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT

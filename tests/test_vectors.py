@@ -1,0 +1,374 @@
+"""Both vector-index adapters against real engines: the embedded Qdrant edge shard
+and qdrant-client's local mode (the server adapter's code paths)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import AsyncIterator, Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+from engram_server.lexical import query_sparse_vector, sparse_vector
+from engram_server.store.vectors import (
+    EVIDENCE_RANK,
+    IndexFilter,
+    IndexMismatch,
+    IndexPoint,
+    VectorIndex,
+    VectorUpdate,
+)
+from engram_server.store.vectors.edge import EdgeVectorIndex
+from engram_server.store.vectors.server import ServerVectorIndex
+from qdrant_client import AsyncQdrantClient
+
+pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
+
+DIM = 4
+MODEL = "test-model"
+TENANT = "tenant-a"
+
+Reopen = Callable[[], VectorIndex]
+
+
+@pytest.fixture(params=["edge", "server"])
+async def opener(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Reopen]:
+    """Makes adapter instances over one backing store (a shard dir or a local client)."""
+    made: list[VectorIndex] = []
+    if request.param == "edge":
+
+        def make() -> VectorIndex:
+            made.append(EdgeVectorIndex(tmp_path / "vectors"))
+            return made[-1]
+
+    else:
+        client = AsyncQdrantClient(location=":memory:")
+
+        def make() -> VectorIndex:
+            made.append(ServerVectorIndex(client, owns_client=False))
+            return made[-1]
+
+    yield make
+    for index in made:
+        await index.close()
+    if request.param == "server":
+        await client.close()
+
+
+@pytest.fixture(scope="module", params=["edge", "server"])
+async def index(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[VectorIndex]:
+    """One collection per backend for the module; each test works in fresh tenants."""
+    vectors: VectorIndex
+    if request.param == "edge":
+        vectors = EdgeVectorIndex(tmp_path_factory.mktemp("vectors"))
+    else:
+        vectors = ServerVectorIndex(AsyncQdrantClient(location=":memory:"))
+    await vectors.ensure_collection(DIM, MODEL)
+    yield vectors
+    await vectors.close()
+
+
+@pytest.fixture
+def tenant_a() -> str:
+    return f"tenant-a-{uuid.uuid4().hex[:8]}"
+
+
+@pytest.fixture
+def tenant_b() -> str:
+    return f"tenant-b-{uuid.uuid4().hex[:8]}"
+
+
+def payload(**fields: Any) -> dict[str, Any]:
+    base: dict[str, Any] = {
+        "space": "team-a/agent-1",
+        "status": "ACTIVE",
+        "kind": "SEMANTIC",
+        "tags": [],
+        "topic": "",
+        "session": "",
+        "slot_key": "",
+        "create_time": 1_700_000_000.0,
+        "evidence_level": EVIDENCE_RANK["UNSPECIFIED"],
+        "importance": 0.5,
+    }
+    base.update(fields)
+    return base
+
+
+def point(
+    tenant: str,
+    text: str,
+    dense: Sequence[float] | None = (1.0, 0.0, 0.0, 0.0),
+    point_id: uuid.UUID | None = None,
+    **fields: Any,
+) -> IndexPoint:
+    return IndexPoint(
+        id=point_id or uuid.uuid4(),
+        tenant_id=tenant,
+        payload=payload(**fields),
+        dense=list(dense) if dense is not None else None,
+        sparse=sparse_vector(text),
+    )
+
+
+async def ids_found(
+    index: VectorIndex, tenant: str, query: str = "", flt: IndexFilter | None = None
+) -> set[uuid.UUID]:
+    """Ids a tenant gets from both legs (a dense query that matches every point)."""
+    hits = await index.search(
+        tenant,
+        dense=[0.5, 0.5, 0.5, 0.5],
+        sparse=query_sparse_vector(query) if query else None,
+        flt=flt or IndexFilter(),
+        limit=100,
+    )
+    return {hit.id for hit in hits}
+
+
+async def test_dense_and_sparse_legs_score_separately(index: VectorIndex, tenant_a: str) -> None:
+    near = point(tenant_a, "Alice goes running every morning", dense=(1.0, 0.1, 0.0, 0.0))
+    far = point(tenant_a, "Bob prefers tea over coffee", dense=(0.0, 0.0, 1.0, 0.0))
+    await index.upsert([near, far])
+
+    dense_hits = await index.search(tenant_a, [1.0, 0.0, 0.0, 0.0], None, limit=10)
+    assert [h.id for h in dense_hits] == [near.id, far.id]
+    assert dense_hits[0].dense_score is not None and dense_hits[0].dense_score > 0.99
+    assert all(h.sparse_score is None for h in dense_hits)
+
+    # "runs" and "running" share a stem, so the lexical leg finds Alice only.
+    sparse_hits = await index.search(tenant_a, None, query_sparse_vector("who runs?"), limit=10)
+    assert [h.id for h in sparse_hits] == [near.id]
+    assert sparse_hits[0].sparse_score is not None and sparse_hits[0].sparse_score > 0
+    assert sparse_hits[0].sparse_rank == 1 and sparse_hits[0].dense_score is None
+
+    both = await index.search(
+        tenant_a, [0.0, 0.0, 1.0, 0.0], query_sparse_vector("running"), limit=10
+    )
+    by_id = {h.id: h for h in both}
+    assert by_id[near.id].sparse_rank == 1 and by_id[near.id].dense_rank == 2
+    assert by_id[far.id].dense_rank == 1 and by_id[far.id].sparse_rank is None
+    assert await index.search(tenant_a, None, None) == []
+
+
+async def test_bm25_prefers_rarer_terms(index: VectorIndex, tenant_a: str) -> None:
+    common = [point(tenant_a, f"deploy note number {i}") for i in range(5)]
+    rare = point(tenant_a, "deploy with kubernetes")
+    await index.upsert([*common, rare])
+    hits = await index.search(tenant_a, None, query_sparse_vector("deploy kubernetes"), limit=10)
+    assert hits[0].id == rare.id
+    assert len(hits) == 6
+
+
+async def test_filters(index: VectorIndex, tenant_a: str) -> None:
+    base = point(tenant_a, "base memory")
+    other_space = point(tenant_a, "x", space="team-b/agent-2")
+    sub_space = point(tenant_a, "x", space="team-a/agent-1/sub")
+    retracted = point(tenant_a, "x", status="RETRACTED")
+    episodic = point(tenant_a, "x", kind="EPISODIC")
+    tagged = point(tenant_a, "x", tags=["red", "blue"])
+    half_tagged = point(tenant_a, "x", tags=["red"])
+    topical = point(tenant_a, "x", topic="billing")
+    in_session = point(tenant_a, "x", session="s-1")
+    slotted = point(tenant_a, "x", slot_key="user::city")
+    old = point(tenant_a, "x", create_time=1_600_000_000.0)
+    official = point(tenant_a, "x", evidence_level=EVIDENCE_RANK["OFFICIAL"])
+    everything = [
+        base,
+        other_space,
+        sub_space,
+        retracted,
+        episodic,
+        tagged,
+        half_tagged,
+        topical,
+        in_session,
+        slotted,
+        old,
+        official,
+    ]
+    await index.upsert(everything)
+    active = {p.id for p in everything} - {retracted.id}
+
+    assert await ids_found(index, tenant_a) == active
+    assert await ids_found(index, tenant_a, flt=IndexFilter(spaces=["team-b/agent-2"])) == {
+        other_space.id
+    }
+    assert await ids_found(
+        index, tenant_a, flt=IndexFilter(space_prefixes=["team-a/agent-1/"])
+    ) == {sub_space.id}
+    either = IndexFilter(spaces=["team-b/agent-2"], space_prefixes=["team-a/agent-1/"])
+    assert await ids_found(index, tenant_a, flt=either) == {other_space.id, sub_space.id}
+    assert await ids_found(index, tenant_a, flt=IndexFilter(statuses=["RETRACTED"])) == {
+        retracted.id
+    }
+    assert await ids_found(index, tenant_a, flt=IndexFilter(statuses=[])) == active | {retracted.id}
+    assert await ids_found(index, tenant_a, flt=IndexFilter(kinds=["EPISODIC"])) == {episodic.id}
+    assert await ids_found(index, tenant_a, flt=IndexFilter(tags=["red", "blue"])) == {tagged.id}
+    assert await ids_found(index, tenant_a, flt=IndexFilter(tags=["red"])) == {
+        tagged.id,
+        half_tagged.id,
+    }
+    assert await ids_found(index, tenant_a, flt=IndexFilter(topic="billing")) == {topical.id}
+    assert await ids_found(index, tenant_a, flt=IndexFilter(session="s-1")) == {in_session.id}
+    assert await ids_found(index, tenant_a, flt=IndexFilter(slot_keys=["user::city"])) == {
+        slotted.id
+    }
+    assert await ids_found(index, tenant_a, flt=IndexFilter(created_before=1_700_000_000.0)) == {
+        old.id
+    }
+    assert await ids_found(
+        index, tenant_a, flt=IndexFilter(created_after=1_700_000_000.0)
+    ) == active - {old.id}
+    assert await ids_found(
+        index, tenant_a, flt=IndexFilter(min_evidence_level=EVIDENCE_RANK["CORROBORATED"])
+    ) == {official.id}
+    assert await ids_found(index, tenant_a, flt=IndexFilter(ids=[base.id, retracted.id])) == {
+        base.id
+    }
+    assert await ids_found(
+        index, tenant_a, flt=IndexFilter(payload_match={"topic": "billing"})
+    ) == {topical.id}
+    # Filters apply to the lexical leg too.
+    assert await ids_found(index, tenant_a, "base memory", IndexFilter(kinds=["EPISODIC"])) == {
+        episodic.id
+    }
+
+
+async def test_status_change_and_delete(index: VectorIndex, tenant_a: str) -> None:
+    kept = point(tenant_a, "kept memory about invoices")
+    gone = point(tenant_a, "retracted memory about invoices")
+    deleted = point(tenant_a, "deleted memory about invoices")
+    await index.upsert([kept, gone, deleted])
+    assert await ids_found(index, tenant_a, "invoices") == {kept.id, gone.id, deleted.id}
+
+    await index.set_payload(tenant_a, [gone.id], {"status": "RETRACTED"})
+    await index.delete(tenant_a, [deleted.id])
+    assert await ids_found(index, tenant_a, "invoices") == {kept.id}
+    assert await ids_found(index, tenant_a, "invoices", IndexFilter(statuses=["RETRACTED"])) == {
+        gone.id
+    }
+    assert await index.count(tenant_a) == 2
+
+
+async def test_set_vectors_keeps_payload_and_other_vector(
+    index: VectorIndex, tenant_a: str, tenant_b: str
+) -> None:
+    memory = point(tenant_a, "lexical first, dense later", dense=None, topic="t")
+    await index.upsert([memory])
+    assert await index.search(tenant_a, [1.0, 0.0, 0.0, 0.0], None) == []
+
+    await index.set_vectors(tenant_a, [VectorUpdate(memory.id, dense=[0.0, 1.0, 0.0, 0.0])])
+    hits = await index.search(
+        tenant_a, [0.0, 1.0, 0.0, 0.0], query_sparse_vector("dense"), IndexFilter(topic="t")
+    )
+    assert [(h.id, h.dense_rank, h.sparse_rank) for h in hits] == [(memory.id, 1, 1)]
+    # Another tenant cannot set vectors on the point.
+    await index.set_vectors(tenant_b, [VectorUpdate(memory.id, dense=[0.0, 0.0, 0.0, 1.0])])
+    hits = await index.search(tenant_a, [0.0, 1.0, 0.0, 0.0], None)
+    assert hits[0].dense_score is not None and hits[0].dense_score > 0.99
+
+
+async def test_tenant_isolation(index: VectorIndex, tenant_a: str, tenant_b: str) -> None:
+    secret = point(tenant_a, "the launch code is swordfish", space="shared")
+    await index.upsert([secret])
+    mine = point(tenant_b, "an unrelated note", space="shared")
+    await index.upsert([mine])
+
+    # Tenant B asks for A's words, A's space, A's id, and names A in a payload
+    # condition: the adapter's own tenant condition still holds.
+    assert await ids_found(index, tenant_b, "launch code swordfish") == {mine.id}
+    assert await ids_found(index, tenant_b, flt=IndexFilter(spaces=["shared"])) == {mine.id}
+    assert await ids_found(index, tenant_b, flt=IndexFilter(ids=[secret.id])) == set()
+    crafted = IndexFilter(payload_match={"tenant": tenant_a}, statuses=[])
+    assert await ids_found(index, tenant_b, "swordfish", crafted) == set()
+
+    # Writes by B never reach A's point, even with A's id.
+    await index.set_payload(tenant_b, [secret.id], {"status": "RETRACTED"})
+    await index.delete(tenant_b, [secret.id])
+    hijack = point(tenant_b, "overwritten", point_id=secret.id, dense=(0.0, 0.0, 0.0, 1.0))
+    await index.upsert([hijack])
+    assert await ids_found(index, tenant_a, "swordfish") == {secret.id}
+    hits = await index.search(tenant_a, [1.0, 0.0, 0.0, 0.0], None)
+    assert hits[0].dense_score is not None and hits[0].dense_score > 0.99
+    assert await index.count(tenant_a) == 1
+    assert await index.count(tenant_b) == 1
+
+    # A point can never be moved to another tenant, nor a tenant id be empty.
+    with pytest.raises(ValueError):
+        await index.set_payload(tenant_b, [mine.id], {"tenant": tenant_a})
+    with pytest.raises(ValueError):
+        await index.search("", [1.0, 0.0, 0.0, 0.0], None)
+
+
+async def test_sparse_idf_is_per_tenant(index: VectorIndex, tenant_a: str, tenant_b: str) -> None:
+    # In A the word "python" is everywhere; in B it is rare. B's score for it must
+    # not depend on A's corpus.
+    await index.upsert([point(tenant_a, f"python script {i}") for i in range(10)])
+    only = point(tenant_b, "python tooling")
+    await index.upsert([only, point(tenant_b, "something else")])
+    before = await index.search(tenant_b, None, query_sparse_vector("python"))
+    await index.upsert([point(tenant_a, f"more python {i}") for i in range(10)])
+    after = await index.search(tenant_b, None, query_sparse_vector("python"))
+    assert [h.id for h in before] == [only.id]
+    assert before[0].sparse_score == pytest.approx(after[0].sparse_score)
+
+
+async def test_drop_tenant(index: VectorIndex, tenant_a: str, tenant_b: str) -> None:
+    await index.upsert([point(tenant_a, f"note {i}") for i in range(3)])
+    keep = point(tenant_b, "note")
+    await index.upsert([keep])
+    assert await index.drop_tenant(tenant_a) == 3
+    assert await index.count(tenant_a) == 0
+    assert await ids_found(index, tenant_a, "note") == set()
+    assert await ids_found(index, tenant_b, "note") == {keep.id}
+    assert await index.drop_tenant(tenant_a) == 0
+
+
+async def test_model_or_dimension_change_needs_reindex(opener: Reopen) -> None:
+    first = opener()
+    await first.ensure_collection(DIM, MODEL)
+    memory = point(TENANT, "survives a matching reopen")
+    await first.upsert([memory])
+
+    with pytest.raises(IndexMismatch, match="engram reindex"):
+        await opener().ensure_collection(DIM, "another-model")
+    with pytest.raises(IndexMismatch, match="dimension 8"):
+        await opener().ensure_collection(8, MODEL)
+    with pytest.raises(RuntimeError, match="ensure_collection"):
+        await opener().count(TENANT)
+    with pytest.raises(ValueError, match="dimension 3"):
+        await first.upsert([point(TENANT, "bad", dense=(1.0, 0.0, 0.0))])
+
+    await first.close()
+    rebuilt = opener()
+    await rebuilt.recreate_collection(8, "another-model")
+    assert await rebuilt.count(TENANT) == 0
+    await rebuilt.upsert([point(TENANT, "new model", dense=(1.0,) * 8)])
+    assert await rebuilt.count(TENANT) == 1
+
+
+async def test_edge_persists_across_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "vectors"
+    first = EdgeVectorIndex(path)
+    await first.ensure_collection(DIM, MODEL)
+    memory = point(TENANT, "remember me after a restart")
+    retracted = point(TENANT, "retracted before the restart")
+    await first.upsert([memory, retracted])
+    await first.set_payload(TENANT, [retracted.id], {"status": "RETRACTED"})
+    await first.close()
+
+    second = EdgeVectorIndex(path)
+    await second.ensure_collection(DIM, MODEL)
+    try:
+        assert await second.count(TENANT) == 2
+        assert await ids_found(second, TENANT, "restart") == {memory.id}
+        await second.upsert([point(TENANT, "written after the restart")])
+        assert second.writes_since_optimize == 1
+        await second.optimize()
+        assert second.writes_since_optimize == 0
+        assert await ids_found(second, TENANT, "restart") == {memory.id}
+        assert await second.count(TENANT) == 3
+    finally:
+        await second.close()
