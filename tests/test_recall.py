@@ -244,3 +244,47 @@ async def test_build_context_from_named_memories(make_tenant: Any) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await _recall_stub(t).BuildContext(recall_pb2.BuildContextRequest(query="x"))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_near_duplicate_reinforces_instead_of_storing(make_tenant: Any, raw_pg: Any) -> None:
+    t = await make_tenant()
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/nd/policy", near_duplicate_threshold=0.8)
+        )
+    )
+    first = (
+        await t.lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=proposal("nd", "Frank prefers dark roast coffee", source="chat-1")
+            )
+        )
+    ).result.memory
+    await _recall_stub(t).Recall(
+        recall_pb2.RecallRequest(query="coffee", spaces=["nd"], consistency=RYW)
+    )
+    again = (
+        await t.lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=proposal("nd", "Frank prefers dark-roast coffee!", source="chat-2")
+            )
+        )
+    ).result
+    assert again.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_REINFORCED
+    assert again.memory.name == first.name
+    assert again.memory.importance == pytest.approx(first.importance + 0.05)
+    assert again.memory.attributes["sources"] == "chat-1; chat-2"
+    different = (
+        await t.lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=proposal("nd", "Frank dislikes green tea in the morning")
+            )
+        )
+    ).result
+    assert different.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(memory=first.name)
+    )
+    assert audit.entries[-1].action == types_pb2.AUDIT_ACTION_REINFORCEMENT
+    cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
+    assert (await cur.fetchone())[0] == 2

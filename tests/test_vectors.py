@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from engram_server.errors import FailedPrecondition
 from engram_server.lexical import query_sparse_vector, sparse_vector
 from engram_server.store.vectors import (
     EVIDENCE_RANK,
@@ -22,7 +23,11 @@ from engram_server.store.vectors.edge import EdgeVectorIndex
 from engram_server.store.vectors.server import ServerVectorIndex
 from qdrant_client import AsyncQdrantClient
 
-pytestmark = pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning")
+# qdrant-client's local mode warns that it ignores payload indexes and search tuning.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Payload indexes have no effect:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Local mode performs exact:UserWarning"),
+]
 
 DIM = 4
 MODEL = "test-model"
@@ -361,14 +366,19 @@ async def test_edge_persists_across_reopen(tmp_path: Path) -> None:
 
     second = EdgeVectorIndex(path)
     await second.ensure_collection(DIM, MODEL)
+    intruder = EdgeVectorIndex(path)
+    with pytest.raises(FailedPrecondition, match="open in another process"):
+        await intruder.ensure_collection(DIM, MODEL)
+    await intruder.close()
     try:
         assert await second.count(TENANT) == 2
         assert await ids_found(second, TENANT, "restart") == {memory.id}
-        await second.upsert([point(TENANT, "written after the restart")])
+        await second.upsert([point(TENANT, "written later")])
         assert second.writes_since_optimize == 1
         await second.optimize()
         assert second.writes_since_optimize == 0
-        assert await ids_found(second, TENANT, "restart") == {memory.id}
+        hits = await second.search(TENANT, None, query_sparse_vector("restart"))
+        assert [h.id for h in hits] == [memory.id]
         assert await second.count(TENANT) == 3
     finally:
         await second.close()

@@ -261,6 +261,7 @@ def policy_out(pb: lifecycle_pb2.Policy) -> t.Policy:
             enum_key_out(t.MemoryKind, k): v for k, v in pb.default_ttl_seconds.items()
         },
         validator_timeout_ms=pb.validator_timeout_ms,
+        near_duplicate_threshold=pb.near_duplicate_threshold,
         etag=pb.etag,
         update_time=time_out(pb, "update_time"),
         raw=pb,
@@ -285,6 +286,7 @@ def policy_in(policy: t.Policy) -> lifecycle_pb2.Policy:
             enum_key_in(t.MemoryKind, k, "kind"): v for k, v in policy.default_ttl_seconds.items()
         },
         validator_timeout_ms=policy.validator_timeout_ms,
+        near_duplicate_threshold=policy.near_duplicate_threshold,
         etag=policy.etag,
     )
     if policy.json_schema is not None:

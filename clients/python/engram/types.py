@@ -89,6 +89,7 @@ class AuditAction(enum.StrEnum):
     PUBLICATION = "PUBLICATION"
     MEMBERSHIP = "MEMBERSHIP"
     SNAPSHOT = "SNAPSHOT"
+    REINFORCEMENT = "REINFORCEMENT"
 
 
 class ProposalOutcome(enum.StrEnum):
@@ -99,6 +100,7 @@ class ProposalOutcome(enum.StrEnum):
     PENDING_CONFIRMATION = "PENDING_CONFIRMATION"
     REJECTED = "REJECTED"
     DUPLICATE = "DUPLICATE"
+    REINFORCED = "REINFORCED"
 
 
 class MemoryOrder(enum.StrEnum):
@@ -328,6 +330,7 @@ class Policy:
     webhooks: tuple[WebhookValidator, ...] = ()
     default_ttl_seconds: dict[str, int] = field(default_factory=dict)
     validator_timeout_ms: int = 0
+    near_duplicate_threshold: float = 0.0
     etag: str = ""
     update_time: datetime | None = None
     raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)

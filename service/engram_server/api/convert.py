@@ -190,6 +190,7 @@ _OUTCOMES = {
     Outcome.PENDING_CONFIRMATION: lifecycle_pb2.PROPOSAL_OUTCOME_PENDING_CONFIRMATION,
     Outcome.REJECTED: lifecycle_pb2.PROPOSAL_OUTCOME_REJECTED,
     Outcome.DUPLICATE: lifecycle_pb2.PROPOSAL_OUTCOME_DUPLICATE,
+    Outcome.REINFORCED: lifecycle_pb2.PROPOSAL_OUTCOME_REINFORCED,
 }
 
 
@@ -290,6 +291,7 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
             k.removeprefix("MEMORY_KIND_"): v for k, v in p.default_ttl_seconds.items()
         },
         validator_timeout_ms=p.validator_timeout_ms,
+        near_duplicate_threshold=p.near_duplicate_threshold,
         etag=p.etag,
     )
 
@@ -312,6 +314,7 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         etag=p.etag,
         update_time=dt_to_ts(p.update_time),
         validator_timeout_ms=p.validator_timeout_ms,
+        near_duplicate_threshold=p.near_duplicate_threshold,
     )
     if p.json_schema is not None:
         out.json_schema.CopyFrom(dict_to_struct(p.json_schema))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -42,10 +43,19 @@ class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
         self.webhooks = HttpWebhookCaller()
-        self.service = LifecycleService(ctx.db, self.webhooks, ctx.settings.max_content_bytes)
+        self.service = LifecycleService(
+            ctx.db, self.webhooks, ctx.settings.max_content_bytes, self._near_duplicate
+        )
         self.reads = MemoryReads(ctx.db)
         self.hub = TransitionHub()
         self._sweeper: asyncio.Task[None] | None = None
+
+    async def _near_duplicate(
+        self, tenant: str, space: str, content: str, threshold: float
+    ) -> uuid.UUID | None:
+        if self.ctx.recall is None:
+            return None
+        return await self.ctx.recall.service.near_duplicate(tenant, space, content, threshold)
 
     # --- background work ---------------------------------------------------------
 

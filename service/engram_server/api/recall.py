@@ -111,6 +111,7 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
         self.runtime = RecallRuntime.build(ctx.settings, ctx.db)
+        ctx.recall = self.runtime
         self.reads = MemoryReads(ctx.db)
 
     async def start(self) -> None:

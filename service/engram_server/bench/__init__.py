@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engram_server.bench import lifecycle
+    from engram_server.bench import lifecycle, recall
 
     parser = argparse.ArgumentParser(
         prog="engram bench", description="Measure Engram against the PostgreSQL floor."
@@ -29,6 +29,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     lifecycle.add_arguments(p)
     p.set_defaults(handler=lifecycle.run_command)
+    p = benchmarks.add_parser(
+        "recall",
+        help="Indexing throughput and Recall latency vs an in-process BM25",
+        description=recall.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    recall.add_arguments(p)
+    p.set_defaults(handler=recall.run_command)
     return parser
 
 

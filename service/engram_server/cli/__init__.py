@@ -5,6 +5,8 @@
     engram config show               print the effective settings
     engram admin ...                 bootstrap, tenants, API keys, usage
     engram memory ...                propose, list, confirm, retract... over the SDK
+    engram index status              the tenant's indexing backlog and model
+    engram reindex                   rebuild the vector index from PostgreSQL
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
 `ENGRAM_API_KEY`) and `--json`. Server modules are imported only by the commands that
@@ -24,7 +26,7 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, memory, ops
+from engram_server.cli import admin, index, memory, ops
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -40,6 +42,7 @@ def build_parser() -> argparse.ArgumentParser:
     parent = client_options()
     admin.register(commands, parent)
     memory.register(commands, parent)
+    index.register(commands, parent)
     return parser
 
 

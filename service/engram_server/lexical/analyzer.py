@@ -150,6 +150,8 @@ class Analyzer:
     def _word(self, word: str, out: list[str], *, is_part: bool) -> None:
         folded = _fold(word)
         if "_" in word:
+            if not word.strip("_"):
+                return
             _add(out, folded)
             for part in word.split("_"):
                 if part:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from enum import StrEnum
 from typing import Any
@@ -52,6 +52,7 @@ class Outcome(StrEnum):
     PENDING_CONFIRMATION = "PENDING_CONFIRMATION"
     REJECTED = "REJECTED"
     DUPLICATE = "DUPLICATE"
+    REINFORCED = "REINFORCED"
 
 
 class AuditAction(StrEnum):
@@ -61,7 +62,24 @@ class AuditAction(StrEnum):
     PURGE = "PURGE"
     POLICY = "POLICY"
     SNAPSHOT = "SNAPSHOT"
+    REINFORCEMENT = "REINFORCEMENT"
 
+
+# The fields ReviseMemory may change (and a snapshot restore sets back).
+REVISABLE_FIELDS = (
+    "content",
+    "structured_content",
+    "source",
+    "importance",
+    "tags",
+    "slot_key",
+    "topic",
+    "expire_time",
+    "attributes",
+    "kind",
+    "session",
+    "thread",
+)
 
 MEMORY_NAME_PREFIX = "memories/"
 SLOT_MUST_BE_EMPTY = "EMPTY"
@@ -148,6 +166,28 @@ class Memory:
     @property
     def name(self) -> str:
         return memory_name(self.id)
+
+    def to_proposal(self, **overrides: Any) -> Proposal:
+        """The proposal that would store this memory as it is, with `overrides`."""
+        base = Proposal(
+            space=self.space,
+            content=self.content,
+            kind=self.kind,
+            session=self.session,
+            thread=self.thread,
+            structured_content=self.structured_content,
+            source=self.source,
+            confidence=self.confidence,
+            importance=self.importance,
+            evidence_level=self.evidence_level,
+            tags=tuple(self.tags),
+            slot_key=self.slot_key,
+            topic=self.topic,
+            depends_on=tuple(self.depends_on),
+            expire_time=self.expire_time,
+            attributes=dict(self.attributes),
+        )
+        return replace(base, **overrides) if overrides else base
 
     @property
     def etag(self) -> str:

@@ -43,6 +43,7 @@ class Policy:
     webhooks: tuple[WebhookSpec, ...] = ()
     default_ttl_seconds: dict[str, int] = field(default_factory=dict)
     validator_timeout_ms: int = 0
+    near_duplicate_threshold: float = 0.0
     etag: str = ""
     update_time: datetime | None = None
 
@@ -72,6 +73,7 @@ class Policy:
             ],
             "default_ttl_seconds": dict(self.default_ttl_seconds),
             "validator_timeout_ms": self.validator_timeout_ms,
+            "near_duplicate_threshold": self.near_duplicate_threshold,
         }
 
     @classmethod
@@ -97,6 +99,7 @@ class Policy:
             ),
             default_ttl_seconds={k: int(v) for k, v in data.get("default_ttl_seconds", {}).items()},
             validator_timeout_ms=int(data.get("validator_timeout_ms", 0)),
+            near_duplicate_threshold=float(data.get("near_duplicate_threshold", 0.0)),
             etag=etag,
             update_time=update_time,
         )
@@ -143,6 +146,8 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
             )
         elif seconds <= 0:
             v.add(f"policy.default_ttl_seconds[{kind_name}]", "must be positive")
+    if not 0.0 <= policy.near_duplicate_threshold <= 1.0:
+        v.add("policy.near_duplicate_threshold", "must be in [0, 1]; 0 turns it off")
     if not 0 <= policy.validator_timeout_ms <= MAX_TIMEOUT_MS:
         v.add("policy.validator_timeout_ms", f"must be in [0, {MAX_TIMEOUT_MS}]")
     v.raise_if_any()

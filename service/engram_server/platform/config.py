@@ -54,6 +54,10 @@ class Settings:
     qdrant_api_key: str = ""
     # Milliseconds a read-your-writes recall may wait for this tenant's indexing.
     read_your_writes_wait_ms: int = 5000
+    # Recall fusion: "linear" (normalised scores, weighted) or "rrf"; leg weights.
+    recall_fusion: str = "linear"
+    recall_lexical_weight: float = 0.2
+    recall_dense_weight: float = 0.8
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
     # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
     embedding_provider: str = "minilm"

@@ -63,8 +63,8 @@ class RankingParams:
     """Tunable weights; defaults calibrated on the shipped eval set."""
 
     fusion: FusionMode = FusionMode.LINEAR
-    lexical_weight: float = 0.55
-    dense_weight: float = 0.45
+    lexical_weight: float = 0.2
+    dense_weight: float = 0.8
     slot_weight: float = 0.25
     rrf_k: float = 60.0
     # How much the memory's own signals may move the fused score.

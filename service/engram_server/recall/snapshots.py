@@ -38,6 +38,7 @@ from typing import Any
 from engram_server.errors import InvalidArgument
 from engram_server.lifecycle.model import (
     MEMORY_NAME_PREFIX,
+    REVISABLE_FIELDS,
     Memory,
     Status,
     memory_name,
@@ -75,20 +76,7 @@ COMPARED_FIELDS = (
 )
 
 # What a restore sets back: exactly the fields ReviseMemory may change.
-REVERTIBLE_FIELDS = (
-    "content",
-    "structured_content",
-    "source",
-    "importance",
-    "tags",
-    "slot_key",
-    "topic",
-    "expire_time",
-    "attributes",
-    "kind",
-    "session",
-    "thread",
-)
+REVERTIBLE_FIELDS = REVISABLE_FIELDS
 
 
 # --- names ---------------------------------------------------------------------

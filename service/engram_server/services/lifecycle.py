@@ -9,10 +9,10 @@ change, queues derived-index work in the outbox and appends the audit rows last.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 import psycopg
 
@@ -29,6 +29,7 @@ from engram_server.errors import (
 )
 from engram_server.lifecycle.model import (
     LIVE_STATUSES,
+    REVISABLE_FIELDS,
     SLOT_MUST_BE_EMPTY,
     AuditAction,
     AuditEntry,
@@ -103,29 +104,30 @@ def parse_memory_name(name: str, field: str = "name") -> uuid.UUID:
         raise InvalidArgument.field(field, "memory id must be a UUID") from exc
 
 
-REVISABLE_FIELDS = frozenset(
-    {
-        "content",
-        "structured_content",
-        "source",
-        "importance",
-        "tags",
-        "slot_key",
-        "topic",
-        "expire_time",
-        "attributes",
-        "kind",
-        "session",
-        "thread",
-    }
-)
+class NearDuplicateFinder(Protocol):
+    """Finds an ACTIVE memory of a space that a proposal nearly repeats."""
+
+    def __call__(
+        self, tenant: str, space: str, content: str, threshold: float
+    ) -> Awaitable[uuid.UUID | None]: ...
+
+
+REINFORCEMENT_STEP = 0.05
+MAX_SOURCES_CHARS = 1024
 
 
 class LifecycleService:
-    def __init__(self, db: Database, call_webhook: WebhookCaller, max_content_bytes: int) -> None:
+    def __init__(
+        self,
+        db: Database,
+        call_webhook: WebhookCaller,
+        max_content_bytes: int,
+        near_duplicates: NearDuplicateFinder | None = None,
+    ) -> None:
         self.db = db
         self.call_webhook = call_webhook
         self.max_content_bytes = max_content_bytes
+        self.near_duplicates = near_duplicates
 
     # --- idempotency ---------------------------------------------------------
 
@@ -238,6 +240,14 @@ class LifecycleService:
         failures: list[tuple[ValidationFailure, ...]] = []
         for p in proposals:
             failures.append(await run_validators(limits[p.space].policy, p, self.call_webhook))
+        near: dict[int, uuid.UUID] = {}
+        if self.near_duplicates is not None:
+            for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
+                threshold = limits[p.space].policy.near_duplicate_threshold
+                if threshold > 0 and not fails and not p.slot_key:
+                    found = await self.near_duplicates(tenant, p.space, p.content, threshold)
+                    if found is not None:
+                        near[i] = found
 
         now = datetime.now(UTC)
         for _ in range(WRITE_ATTEMPTS):
@@ -247,7 +257,7 @@ class LifecycleService:
                     if replay is not None:
                         return await self._results_from_record(conn, replay)
                     results = await self._write_proposals(
-                        conn, principal, proposals, failures, limits, now, key
+                        conn, principal, proposals, failures, limits, now, key, near
                     )
                     if key is not None:
                         await store.save_request_result(
@@ -277,9 +287,11 @@ class LifecycleService:
         limits: dict[str, policy_store.WriteLimits],
         now: datetime,
         key: RequestKey | None,
+        near: dict[int, uuid.UUID] | None = None,
     ) -> list[ProposalResult]:
         tenant = principal.tenant_id
         await self._check_dependencies(conn, proposals)
+        reinforced = await self._reinforce(conn, principal, proposals, near or {}, key)
 
         # Identical content already live in the space, or earlier in this batch,
         # becomes a DUPLICATE of that memory instead of a new row.
@@ -293,9 +305,9 @@ class LifecycleService:
 
         to_insert: list[store.NewMemory] = []
         first_in_batch: dict[tuple[str, str], uuid.UUID] = {}
-        for p, fails in zip(proposals, failures, strict=True):
+        for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
             slot = (p.space, p.content_hash)
-            if slot in existing or slot in first_in_batch:
+            if slot in existing or slot in first_in_batch or i in reinforced:
                 continue
             status = Status(outcome_status(fails))
             expire_time = p.expire_time
@@ -403,10 +415,12 @@ class LifecycleService:
 
         results: list[ProposalResult] = []
         seen: set[uuid.UUID] = set()
-        for p, fails in zip(proposals, failures, strict=True):
+        for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
             slot = (p.space, p.content_hash)
             known_id = first_in_batch.get(slot)
-            if known_id is not None and known_id not in seen:
+            if i in reinforced and slot not in existing and known_id is None:
+                results.append(ProposalResult(Outcome.REINFORCED, reinforced[i]))
+            elif known_id is not None and known_id not in seen:
                 seen.add(known_id)
                 memory = inserted[known_id]
                 outcome = {
@@ -421,6 +435,57 @@ class LifecycleService:
             else:
                 results.append(ProposalResult(Outcome.DUPLICATE, existing[slot]))
         return results
+
+    async def _reinforce(
+        self,
+        conn: Conn,
+        principal: Principal,
+        proposals: Sequence[Proposal],
+        near: dict[int, uuid.UUID],
+        key: RequestKey | None,
+    ) -> dict[int, Memory]:
+        """Near-duplicate reinforcement: the ACTIVE memory a proposal nearly repeats
+        gains importance and records the proposal's source, in this transaction."""
+        done: dict[int, Memory] = {}
+        for i, target_id in sorted(near.items()):
+            target = await store.get_memory(conn, target_id, for_update=True)
+            p = proposals[i]
+            if target is None or target.status != Status.ACTIVE:
+                continue  # changed since it was found: store the proposal normally
+            if target.content_hash == p.content_hash:
+                continue  # an exact duplicate, answered as DUPLICATE
+            recorded = target.attributes.get("sources") or target.source
+            sources = [s for s in recorded.split("; ") if s]
+            if p.source and p.source not in sources:
+                sources.append(p.source)
+            attributes = dict(target.attributes)
+            attributes["reinforcements"] = str(int(attributes.get("reinforcements", "0")) + 1)
+            if sources:
+                attributes["sources"] = "; ".join(sources)[:MAX_SOURCES_CHARS]
+            importance = min(1.0, target.importance + REINFORCEMENT_STEP)
+            updated = await store.update_memory(
+                conn, target.id, {"importance": importance, "attributes": attributes}
+            )
+            await store.enqueue_outbox(conn, principal.tenant_id, [target.id], "upsert")
+            await store.append_audit(
+                conn,
+                principal.tenant_id,
+                [
+                    store.AuditDraft(
+                        AuditAction.REINFORCEMENT,
+                        target.id,
+                        target.space,
+                        target.status,
+                        target.status,
+                        principal.actor,
+                        f"reinforced by a near-duplicate proposal: {p.content[:120]}",
+                        key.request_id if key else "",
+                        {"importance": repr(importance), "source": p.source},
+                    )
+                ],
+            )
+            done[i] = updated
+        return done
 
     async def _supersede_slots(
         self,
@@ -942,27 +1007,9 @@ class LifecycleService:
             raise PermissionDenied(f"this API key lacks the {scope!r} scope", scope)
 
 
-def _apply(memory: Memory | Proposal, changes: dict[str, Any]) -> Proposal:
+def _apply(memory: Memory, changes: dict[str, Any]) -> Proposal:
     """The proposal a revision amounts to: the memory with `changes` applied."""
-    base = Proposal(
-        space=memory.space,
-        content=memory.content,
-        kind=memory.kind,
-        session=memory.session,
-        thread=memory.thread,
-        structured_content=memory.structured_content,
-        source=memory.source,
-        confidence=memory.confidence,
-        importance=memory.importance,
-        evidence_level=memory.evidence_level,
-        tags=tuple(memory.tags),
-        slot_key=memory.slot_key,
-        topic=memory.topic,
-        depends_on=tuple(memory.depends_on),
-        expire_time=memory.expire_time,
-        attributes=dict(memory.attributes),
-    )
-    return replace(base, **changes)
+    return memory.to_proposal(**changes)
 
 
 def _columns(revised: Proposal, changes: dict[str, Any]) -> dict[str, Any]:

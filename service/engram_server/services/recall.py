@@ -163,6 +163,33 @@ class RecallService:
             self.access.record(tenant, [h.memory.id for h in hits])
         return RecallResult(hits, pending, self.embedder.name)
 
+    async def near_duplicate(
+        self, tenant: str, space: str, content: str, threshold: float
+    ) -> uuid.UUID | None:
+        """The ACTIVE memory of `space` whose stemmed terms overlap `content`'s by
+        at least `threshold` (Jaccard), if any; the lexical leg finds candidates."""
+        terms = set(analyze(content))
+        sparse = query_sparse_vector(content)
+        if not terms or not sparse:
+            return None
+        points = await self.index.search(tenant, None, sparse, IndexFilter(spaces=(space,)), 5)
+        ids = [p.id for p in points if p.sparse_score]
+        if not ids:
+            return None
+        async with self.db.tenant_tx(tenant) as conn:
+            cur = await conn.execute(
+                "SELECT id, content FROM memories WHERE id = ANY(%s) AND status = 'ACTIVE'",
+                (ids,),
+            )
+            rows = await cur.fetchall()
+        best: tuple[float, uuid.UUID] | None = None
+        for row in rows:
+            other = set(analyze(row["content"]))
+            similarity = len(terms & other) / len(terms | other) if other else 0.0
+            if similarity >= threshold and (best is None or similarity > best[0]):
+                best = (similarity, row["id"])
+        return best[1] if best else None
+
     def _filter(self, q: RecallQuery) -> IndexFilter:
         statuses = [Status.ACTIVE.value]
         if q.include_superseded:

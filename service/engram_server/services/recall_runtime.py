@@ -9,6 +9,7 @@ from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.embeddings.factory import build_embedder
 from engram_server.platform.config import Settings
 from engram_server.platform.notify import Notifier
+from engram_server.recall.scoring import FusionMode, RankingParams
 from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker
 from engram_server.services.recall import AccessRecorder, RecallService
 from engram_server.store.embedding_cache import PostgresEmbeddingCache
@@ -32,6 +33,20 @@ def build_index(settings: Settings) -> VectorIndex:
     raise ValueError(f"unknown vector_backend {settings.vector_backend!r}: use edge or qdrant")
 
 
+def ranking_params(settings: Settings) -> RankingParams:
+    try:
+        fusion = FusionMode(settings.recall_fusion.upper())
+    except ValueError as exc:
+        raise ValueError(
+            f"recall_fusion must be 'linear' or 'rrf', not {settings.recall_fusion!r}"
+        ) from exc
+    return RankingParams(
+        fusion=fusion,
+        lexical_weight=settings.recall_lexical_weight,
+        dense_weight=settings.recall_dense_weight,
+    )
+
+
 @dataclass
 class RecallRuntime:
     settings: Settings
@@ -47,14 +62,8 @@ class RecallRuntime:
         embedder = CachedEmbedder(build_embedder(settings), PostgresEmbeddingCache(db))
         worker = IndexWorker(db, index, embedder)
         access = AccessRecorder(db)
-        return cls(
-            settings,
-            index,
-            embedder,
-            worker,
-            access,
-            RecallService(db, index, embedder, worker, access),
-        )
+        service = RecallService(db, index, embedder, worker, access, ranking_params(settings))
+        return cls(settings, index, embedder, worker, access, service)
 
     async def start(self, notifier: Notifier) -> None:
         await self.embedder.load()

@@ -600,22 +600,6 @@ def _columns(changes: dict[str, Any]) -> dict[str, Any]:
 
 
 def _proposal(item: model.CapturedMemory, depends_on: tuple[uuid.UUID, ...]) -> Proposal:
-    m = item.memory
-    return Proposal(
-        space=m.space,
-        content=m.content,
-        kind=m.kind,
-        session=m.session,
-        thread=m.thread,
-        structured_content=m.structured_content,
-        source=m.source,
-        confidence=m.confidence,
-        importance=m.importance,
-        evidence_level=m.evidence_level,
-        tags=tuple(m.tags),
-        slot_key=m.slot_key,
-        topic=m.topic,
-        depends_on=depends_on,
-        expire_time=m.expire_time,
-        attributes=model.restored_attributes(item),
+    return item.memory.to_proposal(
+        depends_on=depends_on, attributes=model.restored_attributes(item)
     )

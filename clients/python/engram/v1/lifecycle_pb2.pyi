@@ -39,6 +39,11 @@ class _ProposalOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Propo
     """Stored as REJECTED: a critical validator failed."""
     PROPOSAL_OUTCOME_DUPLICATE: _ProposalOutcome.ValueType  # 4
     """Identical content is already live in the space; nothing new was stored."""
+    PROPOSAL_OUTCOME_REINFORCED: _ProposalOutcome.ValueType  # 5
+    """Near-identical to an ACTIVE memory of the space (the policy's
+    near_duplicate_threshold): that memory was reinforced (importance raised, the
+    source recorded) instead of storing a new one. `memory` is the reinforced one.
+    """
 
 class ProposalOutcome(_ProposalOutcome, metaclass=_ProposalOutcomeEnumTypeWrapper):
     """How a proposal ended."""
@@ -53,6 +58,11 @@ PROPOSAL_OUTCOME_REJECTED: ProposalOutcome.ValueType  # 3
 """Stored as REJECTED: a critical validator failed."""
 PROPOSAL_OUTCOME_DUPLICATE: ProposalOutcome.ValueType  # 4
 """Identical content is already live in the space; nothing new was stored."""
+PROPOSAL_OUTCOME_REINFORCED: ProposalOutcome.ValueType  # 5
+"""Near-identical to an ACTIVE memory of the space (the policy's
+near_duplicate_threshold): that memory was reinforced (importance raised, the
+source recorded) instead of storing a new one. `memory` is the reinforced one.
+"""
 Global___ProposalOutcome: _TypeAlias = ProposalOutcome  # noqa: Y015
 
 class _MemoryOrder:
@@ -1085,6 +1095,7 @@ class Policy(_message.Message):
     ETAG_FIELD_NUMBER: _builtins.int
     UPDATE_TIME_FIELD_NUMBER: _builtins.int
     VALIDATOR_TIMEOUT_MS_FIELD_NUMBER: _builtins.int
+    NEAR_DUPLICATE_THRESHOLD_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`policy` for the tenant default, `spaces/{space}/policy` for one space."""
     json_schema_critical: _builtins.bool
@@ -1099,6 +1110,11 @@ class Policy(_message.Message):
     """Opaque version tag; SetPolicy with a stale etag answers ABORTED."""
     validator_timeout_ms: _builtins.int
     """Timeout in milliseconds for each local validator; 0 means 1000."""
+    near_duplicate_threshold: _builtins.float
+    """Near-duplicate reinforcement: a proposal whose stemmed terms overlap an ACTIVE
+    memory of the space by at least this Jaccard similarity, in (0, 1], reinforces
+    that memory instead of being stored. 0 turns it off (the default).
+    """
     @_builtins.property
     def json_schema(self) -> _struct_pb2.Struct:
         """JSON Schema (draft 2020-12) that structured_content must satisfy, as a JSON
@@ -1140,10 +1156,11 @@ class Policy(_message.Message):
         etag: _builtins.str = ...,
         update_time: _timestamp_pb2.Timestamp | None = ...,
         validator_timeout_ms: _builtins.int = ...,
+        near_duplicate_threshold: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["json_schema", b"json_schema", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "required_fields", b"required_fields", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -216,6 +216,8 @@ class _AuditActionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_AuditActi
     """A snapshot taken, restored or deleted. The transitions a restore makes have
     their own TRANSITION entries.
     """
+    AUDIT_ACTION_REINFORCEMENT: _AuditAction.ValueType  # 12
+    """A near-duplicate proposal reinforced an ACTIVE memory (importance, sources)."""
 
 class AuditAction(_AuditAction, metaclass=_AuditActionEnumTypeWrapper):
     """What an audit entry records."""
@@ -248,6 +250,8 @@ AUDIT_ACTION_SNAPSHOT: AuditAction.ValueType  # 11
 """A snapshot taken, restored or deleted. The transitions a restore makes have
 their own TRANSITION entries.
 """
+AUDIT_ACTION_REINFORCEMENT: AuditAction.ValueType  # 12
+"""A near-duplicate proposal reinforced an ACTIVE memory (importance, sources)."""
 Global___AuditAction: _TypeAlias = AuditAction  # noqa: Y015
 
 class _EdgeKind:

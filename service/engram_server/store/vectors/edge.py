@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 import qdrant_edge as qe
 
+from engram_server.errors import FailedPrecondition
 from engram_server.lexical.sparse import SparseVector
 from engram_server.store.vectors.base import (
     DEFAULT_FILTER,
@@ -89,7 +90,14 @@ class EdgeIndexSettings:
     # walking a graph (and no graph is built for a tenant that small).
     full_scan_threshold_kb: int = 10_000
     # Search-time beam width; None lets the engine choose.
-    hnsw_ef: int | None = None
+    hnsw_ef: int | None = 128
+    # ACORN filtered graph search for filters that keep a minority of the points
+    # (engine default: under 40% of the collection). A plain graph walk loses most
+    # neighbours then: measured at 100k clustered vectors, a filter keeping 14%
+    # recalled 0.36 of the true top 10 without ACORN and 0.97 with it. Filters small
+    # enough for `full_scan_threshold_kb` are scanned exactly either way.
+    acorn: bool = True
+    acorn_max_selectivity: float | None = None
     # Engine search threads; None derives them from the CPU count.
     search_threads: int | None = None
 
@@ -105,6 +113,11 @@ class EdgeVectorIndex:
         self._calls = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-edge")
         self._optimizer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="engram-edge-opt")
         self._optimizing: asyncio.Future[bool] | None = None
+        self._acorn = (
+            qe.AcornSearchParams(enable=True, max_selectivity=self.settings.acorn_max_selectivity)
+            if self.settings.acorn
+            else None
+        )
         # Points written since the last optimize(): what the next one has to index.
         self.writes_since_optimize = 0
 
@@ -251,7 +264,7 @@ class EdgeVectorIndex:
         requests: list[qe.QueryRequest] = []
         dense_vector = check_dense(dense, self._dense_dim)
         if dense_vector is not None:
-            params = qe.SearchParams(hnsw_ef=self.settings.hnsw_ef)
+            params = qe.SearchParams(hnsw_ef=self.settings.hnsw_ef, acorn=self._acorn)
             requests.append(
                 qe.QueryRequest(
                     limit=limit,
@@ -305,7 +318,18 @@ class EdgeVectorIndex:
             stored = _read_meta(meta_path)
             if stored != wanted:
                 raise IndexMismatch(_describe(stored), describe_model(model, dense_dim))
-            self._shard = qe.EdgeShard.load(str(shard_path), self._config(dense_dim))
+            try:
+                self._shard = qe.EdgeShard.load(str(shard_path), self._config(dense_dim))
+            except Exception as exc:
+                # The engine locks its write-ahead log; a second opener (another
+                # server, or a CLI run beside one) fails with WouldBlock.
+                if "WouldBlock" in str(exc):
+                    raise FailedPrecondition(
+                        f"the embedded vector index at {self.path} is open in another "
+                        "process; only one process may use it (stop the server first, "
+                        "or use a Qdrant server for several processes)"
+                    ) from exc
+                raise
         else:
             self.path.mkdir(parents=True, exist_ok=True)
             meta_path.unlink(missing_ok=True)

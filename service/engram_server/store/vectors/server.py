@@ -61,12 +61,15 @@ class ServerVectorIndex:
         client: AsyncQdrantClient,
         collection: str = DEFAULT_COLLECTION,
         *,
-        hnsw_ef: int | None = None,
+        hnsw_ef: int | None = 128,
+        acorn: bool = True,
         owns_client: bool = True,
     ) -> None:
         self.client = client
         self.collection = collection
         self.hnsw_ef = hnsw_ef
+        # ACORN for selective filters; see EdgeIndexSettings.acorn for why.
+        self._acorn = qm.AcornSearchParams(enable=True) if acorn else None
         self._owns_client = owns_client
         self._dense_dim = 0
 
@@ -247,7 +250,7 @@ class ServerVectorIndex:
                     using=DENSE_VECTOR,
                     filter=scope,
                     limit=limit,
-                    params=qm.SearchParams(hnsw_ef=self.hnsw_ef),
+                    params=qm.SearchParams(hnsw_ef=self.hnsw_ef, acorn=self._acorn),
                     with_payload=False,
                     with_vector=False,
                 )

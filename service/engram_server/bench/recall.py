@@ -1,0 +1,683 @@
+"""`engram bench recall`: indexing throughput and Recall latency against in-process BM25.
+
+One tenant is loaded with synthetic memories (people, projects, places, figures;
+reproducible from --seed) while other tenants hold memories of their own. At each
+size the tenant is topped up with BatchProposeMemories and the clock runs from the
+first write until GetIndexStatus reports nothing pending: that is the indexing
+throughput (memories/s until searchable). Then natural-language questions are
+asked one at a time through gRPC (Recall, k=10, default consistency, the query
+embedding included), each alternated with the same question put to a plain Okapi
+BM25 index over the same memories in this process: the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import grpc
+import psycopg
+from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc, types_pb2
+
+from engram_server import __version__
+from engram_server.bench import corpus, harness
+from engram_server.bench.engram_side import EngramSide, EngramTenant
+from engram_server.bench.stats import Latency
+from engram_server.evaluation.bm25 import BM25
+
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_OUT = "bench/results/recall.json"
+SPACE = "kb"
+SOURCE = "engram-bench"
+ENGRAM_TABLES = ("memories", "memory_revisions", "audit_log", "outbox", "embedding_cache")
+POLL_SECONDS = 0.25
+# Upper bound on waiting for the index to drain, per memory written (generous: a
+# slow machine embeds ~100/s) plus a fixed minute.
+DRAIN_SECONDS_PER_MEMORY = 0.05
+GOAL_SIZE = 100_000
+
+
+@dataclass(frozen=True)
+class Options:
+    address: str
+    api_key: str
+    database_url: str
+    redis_url: str
+    sizes: tuple[int, ...]
+    neighbours: int
+    neighbor_memories: int
+    queries: int
+    warmup: int
+    batch_size: int
+    k: int
+    out: Path
+    seed: int
+    profile: Path | None
+    quiet: bool
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--address", help="a running server (HOST:PORT); default: start one in a child process"
+    )
+    parser.add_argument(
+        "--api-key",
+        help="with --address: a platform-admin key; default $ENGRAM_API_KEY",
+    )
+    parser.add_argument(
+        "--database-url",
+        default=DEFAULT_PG_URL,
+        help="superuser URL of the PostgreSQL server for the scratch database",
+    )
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis for a started server")
+    parser.add_argument(
+        "--sizes",
+        default="10000,100000",
+        type=_sizes,
+        help="memories in the measured tenant at each measuring point (ascending)",
+    )
+    parser.add_argument("--neighbours", type=int, default=9, help="other tenants present")
+    parser.add_argument(
+        "--neighbor-memories", type=int, default=1000, help="memories each neighbour holds"
+    )
+    parser.add_argument("--queries", type=int, default=300, help="timed questions per size")
+    parser.add_argument("--warmup", type=int, default=20, help="untimed questions first")
+    parser.add_argument("--batch-size", type=int, default=250, help="proposals per batch")
+    parser.add_argument("--k", type=int, default=10, help="hits per question")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of memories and questions")
+    parser.add_argument(
+        "--profile",
+        help="with a started server: record it with py-spy while the largest size is"
+        " queried, as collapsed stacks in this file",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part.replace("_", "")) for part in text.split(",") if part.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a list of sizes: {text!r}") from exc
+    if not sizes or any(s <= 0 for s in sizes) or list(sizes) != sorted(set(sizes)):
+        raise argparse.ArgumentTypeError("sizes must be positive and strictly ascending")
+    return sizes
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    if args.neighbours < 0 or args.neighbor_memories < 0:
+        raise ValueError("--neighbours and --neighbor-memories must not be negative")
+    if args.queries < 2 or args.warmup < 0:
+        raise ValueError("--queries must be at least 2 and --warmup not negative")
+    if not 1 <= args.batch_size <= 1000:
+        raise ValueError("--batch-size must be between 1 and 1000")
+    if not 1 <= args.k <= 100:
+        raise ValueError("--k must be between 1 and 100")
+    api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
+    if args.address and not api_key:
+        raise ValueError("--address needs --api-key (a platform-admin key) or $ENGRAM_API_KEY")
+    if args.profile and args.address:
+        raise ValueError("--profile needs a server started by the bench (no --address)")
+    if args.profile and not _py_spy():
+        raise ValueError("--profile needs py-spy on PATH (pip install py-spy)")
+    return Options(
+        address=args.address or "",
+        api_key=api_key,
+        database_url=args.database_url,
+        redis_url=args.redis_url,
+        sizes=args.sizes,
+        neighbours=args.neighbours,
+        neighbor_memories=args.neighbor_memories,
+        queries=args.queries,
+        warmup=args.warmup,
+        batch_size=args.batch_size,
+        k=args.k,
+        out=Path(args.out),
+        seed=args.seed,
+        profile=Path(args.profile) if args.profile else None,
+        quiet=args.quiet,
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    report_json = asyncio.run(run(options))
+    options.out.parent.mkdir(parents=True, exist_ok=True)
+    options.out.write_text(json.dumps(report_json, indent=2) + "\n")
+    text = markdown(report_json)
+    markdown_path = options.out.with_suffix(".md")
+    markdown_path.write_text(text)
+    print(text)
+    print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
+    return 0
+
+
+# --- measuring ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Indexing:
+    """One top-up: written with BatchProposeMemories, then drained by the indexer."""
+
+    memories: int
+    write_seconds: float
+    searchable_seconds: float
+
+    def to_json(self) -> dict[str, Any]:
+        rate = self.memories / self.searchable_seconds if self.searchable_seconds > 0 else 0.0
+        return {
+            "memories": self.memories,
+            "write_seconds": round(self.write_seconds, 3),
+            "until_searchable_seconds": round(self.searchable_seconds, 3),
+            "memories_per_second": round(rate, 1),
+        }
+
+    @property
+    def rate(self) -> float:
+        return self.memories / self.searchable_seconds if self.searchable_seconds > 0 else 0.0
+
+
+@dataclass
+class Level:
+    memories: int
+    indexing: Indexing
+    engram: Latency
+    bm25: Latency
+    bm25_build_seconds: float
+    mean_hits: float
+    overlap_at_k: float
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def ratios(self) -> dict[str, float]:
+        return {
+            "p50": _ratio(self.engram.p50_ms, self.bm25.p50_ms),
+            "p99": _ratio(self.engram.p99_ms, self.bm25.p99_ms),
+        }
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "memories": self.memories,
+            "indexing": self.indexing.to_json(),
+            "engram_recall": self.engram.to_json(),
+            "bm25": self.bm25.to_json(),
+            "bm25_build_seconds": round(self.bm25_build_seconds, 3),
+            "ratio_engram_to_bm25": self.ratios(),
+            "mean_hits": round(self.mean_hits, 2),
+            "overlap_with_bm25_at_k": round(self.overlap_at_k, 3),
+            **self.extra,
+        }
+
+
+def _ratio(numerator: float, denominator: float) -> float:
+    return round(numerator / denominator, 2) if denominator > 0 else float("inf")
+
+
+class _Progress:
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.start = time.monotonic()
+
+    def __call__(self, message: str) -> None:
+        if not self.quiet:
+            print(f"[{time.monotonic() - self.start:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+@dataclass
+class _Tenant:
+    """A bench tenant with its recall stub and the contents it holds, in write order."""
+
+    engram: EngramTenant
+    recall: recall_pb2_grpc.RecallServiceAsyncStub
+    contents: list[str] = field(default_factory=list)
+
+    async def write(self, contents: list[str], batch_size: int) -> float:
+        """Writes `contents` in batches; returns the seconds of the batch calls."""
+        requests = [
+            lifecycle_pb2.BatchProposeMemoriesRequest(
+                proposals=[_proposal(text) for text in contents[i : i + batch_size]]
+            )
+            for i in range(0, len(contents), batch_size)
+        ]
+        seconds = 0.0
+        for request in requests:
+            seconds += await self.engram.batch_propose(request)
+        self.contents.extend(contents)
+        return seconds
+
+    async def pending(self) -> int:
+        return int((await self.status()).pending_dense_items)
+
+    async def status(self) -> recall_pb2.IndexStatus:
+        reply: recall_pb2.IndexStatus = await self.recall.GetIndexStatus(
+            recall_pb2.GetIndexStatusRequest(), metadata=self.engram.metadata
+        )
+        return reply
+
+    async def drained(self, wait_seconds: float) -> None:
+        deadline = time.monotonic() + wait_seconds
+        while await self.pending() > 0:
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"tenant {self.engram.tenant_id} still has memories to index"
+                    f" after {wait_seconds:.0f}s"
+                )
+            await asyncio.sleep(POLL_SECONDS)
+
+    async def ask(self, query: str, k: int) -> tuple[float, list[str]]:
+        request = recall_pb2.RecallRequest(query=query, spaces=[SPACE], k=k)
+        start = time.perf_counter()
+        response = await self.recall.Recall(request, metadata=self.engram.metadata)
+        elapsed = time.perf_counter() - start
+        return elapsed, [h.memory.name for h in response.hits]
+
+
+def _proposal(text: str) -> lifecycle_pb2.MemoryProposal:
+    return lifecycle_pb2.MemoryProposal(
+        space=SPACE, kind=types_pb2.MEMORY_KIND_SEMANTIC, content=text, source=SOURCE
+    )
+
+
+async def _load(tenant: _Tenant, contents: list[str], batch_size: int) -> Indexing:
+    """Writes `contents`, then waits until the tenant has nothing left to index."""
+    start = time.perf_counter()
+    write_seconds = await tenant.write(contents, batch_size)
+    await tenant.drained(_wait_seconds(len(contents)))
+    return Indexing(len(contents), write_seconds, time.perf_counter() - start)
+
+
+def _wait_seconds(count: int) -> float:
+    return 60.0 + DRAIN_SECONDS_PER_MEMORY * count
+
+
+def _py_spy() -> str:
+    """py-spy on PATH, or installed beside this interpreter (a virtualenv's bin/)."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return shutil.which("py-spy") or (str(beside) if beside.exists() else "")
+
+
+@contextlib.contextmanager
+def _profiling(pid: int, path: Path | None) -> Iterator[None]:
+    """py-spy records `pid` for the duration of the block (when a path is given)."""
+    if path is None:
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    recorder = subprocess.Popen(
+        [_py_spy(), "record", "--pid", str(pid), "--format", "raw", "--rate", "250",
+         "--output", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    time.sleep(1.0)  # py-spy attaches before the first timed call
+    try:
+        yield
+    finally:
+        recorder.send_signal(signal.SIGINT)
+        try:
+            recorder.wait(30)
+        except subprocess.TimeoutExpired:
+            recorder.kill()
+            recorder.wait()
+
+
+async def run(options: Options) -> dict[str, Any]:
+    say = _Progress(options.quiet)
+    started_at = datetime.now(UTC)
+    load_before = _load_average()
+    wall_start = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        engram_url = ""
+        server_pid = 0
+        if options.address:
+            address, platform_key = options.address, options.api_key
+            server_mode = f"an already running server at {address}"
+        else:
+            engram_url = harness.create_database(options.database_url, "engram_bench_recall")
+            stack.callback(harness.drop_database, options.database_url, engram_url)
+            server = harness.SpawnedServer(engram_url, options.redis_url)
+            server.start()
+            stack.callback(server.stop)
+            say(f"starting engram serve (pid {server.pid}) on {server.address}")
+            await server.wait_serving()
+            address, platform_key, server_pid = server.address, server.bootstrap_token, server.pid
+            server_mode = (
+                "`engram serve` started by the bench in a child process (default settings:"
+                " in-process MiniLM int8 embeddings, embedded vector index), on a fresh"
+                " database of the same PostgreSQL server; the client is this process,"
+                " calling it through grpc.aio over loopback"
+            )
+        side = EngramSide(address, platform_key)
+        try:
+            levels, neighbour_indexing, status = await _measure(
+                options, side, engram_url, server_pid, say
+            )
+        finally:
+            if options.address:
+                with contextlib.suppress(grpc.aio.AioRpcError):
+                    await side.delete_tenants()
+            await side.close()
+    report_json: dict[str, Any] = {
+        "benchmark": "recall",
+        "engram_version": __version__,
+        "git_commit": _git_commit(),
+        "started_at": started_at.isoformat(timespec="seconds"),
+        "duration_seconds": round(time.perf_counter() - wall_start, 1),
+        "machine": _machine(options.database_url, load_before),
+        "server": {
+            "embedding_model": status.embedding_model,
+            "embedding_dimension": status.embedding_dimension,
+            "vector_backend": status.vector_backend,
+        },
+        "config": {
+            "sizes": list(options.sizes),
+            "neighbours": options.neighbours,
+            "neighbor_memories": options.neighbor_memories,
+            "queries": options.queries,
+            "warmup": options.warmup,
+            "batch_size": options.batch_size,
+            "k": options.k,
+            "seed": options.seed,
+        },
+        "method": _method(server_mode),
+        "neighbour_indexing": neighbour_indexing.to_json() if neighbour_indexing else None,
+        "levels": [lv.to_json() for lv in levels],
+        "goals": evaluate_goals(levels),
+    }
+    return report_json
+
+
+async def _measure(
+    options: Options,
+    side: EngramSide,
+    engram_url: str,
+    server_pid: int,
+    say: Callable[[str], None],
+) -> tuple[list[Level], Indexing | None, recall_pb2.IndexStatus]:
+    recall_stub = recall_pb2_grpc.RecallServiceStub(side.channel)
+    measured = _Tenant(await side.new_tenant("measured"), recall_stub)
+    # The neighbours are written first and all at once, so that the indexer has one
+    # tenant to drain while the measured tenant is loaded, as on a quiet shared server.
+    neighbours: list[_Tenant] = []
+    start = time.perf_counter()
+    for k in range(options.neighbours):
+        neighbour = _Tenant(await side.new_tenant(f"neighbour{k + 1}"), recall_stub)
+        neighbours.append(neighbour)
+        contents = corpus.memories(f"{options.seed}-n{k + 1}", options.neighbor_memories)
+        say(f"neighbour {k + 1}/{options.neighbours}: {len(contents):,} memories")
+        await neighbour.write(contents, options.batch_size)
+    neighbour_indexing: Indexing | None = None
+    if neighbours and options.neighbor_memories:
+        total = options.neighbours * options.neighbor_memories
+        for neighbour in neighbours:
+            await neighbour.drained(_wait_seconds(total))
+        neighbour_indexing = Indexing(total, 0.0, time.perf_counter() - start)
+        say(f"neighbours searchable: {neighbour_indexing.rate:,.0f} memories/s")
+
+    all_contents = corpus.memories(f"{options.seed}-m", options.sizes[-1])
+    questions = corpus.queries(f"{options.seed}-q", options.warmup + options.queries)
+    levels: list[Level] = []
+    for size in options.sizes:
+        top_up = all_contents[len(measured.contents) : size]
+        say(f"{size:,}: writing {len(top_up):,} memories and waiting until searchable")
+        indexing = await _load(measured, top_up, options.batch_size)
+        say(f"{size:,}: {indexing.rate:,.0f} memories/s until searchable")
+        if engram_url:
+            # Autovacuum and a checkpoint after the bulk load would land in the timed calls.
+            harness.settle(options.database_url, {engram_url: ENGRAM_TABLES})
+        build_start = time.perf_counter()
+        bm25 = BM25([(str(i), text) for i, text in enumerate(measured.contents)])
+        build_seconds = time.perf_counter() - build_start
+        profile = options.profile if size == options.sizes[-1] else None
+        say(f"{size:,}: {options.queries} questions, Recall and BM25 alternating")
+        with _profiling(server_pid, profile):
+            level = await _questions(options, measured, bm25, questions, size, indexing)
+        level.bm25_build_seconds = build_seconds
+        levels.append(level)
+        say(
+            f"{size:,}: Recall p50 {level.engram.p50_ms:.2f} ms p99 {level.engram.p99_ms:.2f} ms;"
+            f" BM25 p50 {level.bm25.p50_ms:.2f} ms p99 {level.bm25.p99_ms:.2f} ms"
+        )
+    return levels, neighbour_indexing, await measured.status()
+
+
+async def _questions(
+    options: Options,
+    tenant: _Tenant,
+    bm25: BM25,
+    questions: list[str],
+    size: int,
+    indexing: Indexing,
+) -> Level:
+    """Asks every question of Engram then of BM25, one after the other.
+
+    Alternating puts each Recall and its baseline under the same background load.
+    """
+    index_of = {name: i for i, name in enumerate(tenant.engram.names)}
+    engram: list[float] = []
+    baseline: list[float] = []
+    hits = 0
+    overlap = 0.0
+    for n, question in enumerate(questions):
+        seconds, names = await tenant.ask(question, options.k)
+        start = time.perf_counter()
+        best = bm25.search(question, options.k)
+        bm25_seconds = time.perf_counter() - start
+        if n < options.warmup:
+            continue
+        engram.append(seconds)
+        baseline.append(bm25_seconds)
+        hits += len(names)
+        found = {str(index_of[name]) for name in names if name in index_of}
+        overlap += len(found & set(best)) / options.k
+    count = len(engram)
+    return Level(
+        memories=size,
+        indexing=indexing,
+        engram=Latency.of(engram),
+        bm25=Latency.of(baseline),
+        bm25_build_seconds=0.0,
+        mean_hits=hits / count,
+        overlap_at_k=overlap / count,
+    )
+
+
+# --- goals and report -----------------------------------------------------------
+
+
+def evaluate_goals(levels: list[Level]) -> list[dict[str, Any]]:
+    largest = levels[-1]
+    at = f"at {largest.memories:,} memories" + (
+        "" if largest.memories >= GOAL_SIZE else f" (the goal is stated at {GOAL_SIZE:,})"
+    )
+    slowest = min(levels, key=lambda lv: lv.indexing.rate)
+    return [
+        {
+            "goal": "Recall p50",
+            "target": "<= 10 ms at 100k",
+            "measured": largest.engram.p50_ms,
+            "unit": "ms",
+            "over": at,
+            "met": largest.engram.p50_ms <= 10.0,
+        },
+        {
+            "goal": "Recall p99",
+            "target": "<= 30 ms at 100k",
+            "measured": largest.engram.p99_ms,
+            "unit": "ms",
+            "over": at,
+            "met": largest.engram.p99_ms <= 30.0,
+        },
+        {
+            "goal": "Indexing throughput",
+            "target": ">= 300 memories/s",
+            "measured": round(slowest.indexing.rate, 1),
+            "unit": "memories/s",
+            "over": "slowest top-up of the measured tenant",
+            "met": slowest.indexing.rate >= 300.0,
+        },
+    ]
+
+
+def markdown(report: dict[str, Any]) -> str:
+    machine = report["machine"]
+    pg = machine["postgres"]
+    load = machine["load_average"]
+    server = report["server"]
+    config = report["config"]
+    lines = [
+        "# Engram recall benchmark",
+        "",
+        f"Run {report['started_at']} on {machine['cpu_count']} cores ({machine['cpu_model']}),"
+        f" {machine['memory_gb']} GB RAM, Python {machine['python']}, PostgreSQL"
+        f" {pg['server_version']}, Engram {report['engram_version']}"
+        + (f" at {report['git_commit'][:12]}" if report.get("git_commit") else "")
+        + f"; embeddings {server['embedding_model']} ({server['embedding_dimension']} dims),"
+        f" vector index {server['vector_backend']}.",
+        f"Load average (1 min) before / after: {_first(load['before'])} / {_first(load['after'])}.",
+        "",
+        f"Server: {report['method']['server']}",
+        "",
+        f"Corpus: {report['method']['corpus']} The measured tenant grows to"
+        f" {', '.join(f'{s:,}' for s in config['sizes'])} memories;"
+        f" {config['neighbours']} other tenants hold {config['neighbor_memories']:,} each.",
+        "",
+        f"Baseline: {report['method']['baseline']}",
+        "",
+        "| memories | indexing (until searchable) | Recall p50 | Recall p99 | BM25 p50 |"
+        " BM25 p99 | ratio p50 | ratio p99 | overlap@k |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for lv in report["levels"]:
+        e, b, r = lv["engram_recall"], lv["bm25"], lv["ratio_engram_to_bm25"]
+        ix = lv["indexing"]
+        lines.append(
+            f"| {lv['memories']:,} | {ix['memories_per_second']:,.0f}/s"
+            f" ({ix['memories']:,} in {ix['until_searchable_seconds']:.0f} s)"
+            f" | {e['p50_ms']:.2f} ms | {e['p99_ms']:.2f} ms | {b['p50_ms']:.2f} ms"
+            f" | {b['p99_ms']:.2f} ms | {r['p50']:.2f}x | {r['p99']:.2f}x"
+            f" | {lv['overlap_with_bm25_at_k']:.2f} |"
+        )
+    neighbours = report.get("neighbour_indexing")
+    if neighbours:
+        lines += [
+            "",
+            f"Neighbour tenants: {neighbours['memories']:,} memories searchable at"
+            f" {neighbours['memories_per_second']:,.0f}/s.",
+        ]
+    lines += ["", "| goal | target | measured | over | met |", "|---|---|---:|---|---|"]
+    for goal in report["goals"]:
+        value = goal["measured"]
+        shown = f"{value:.2f} ms" if goal["unit"] == "ms" else f"{value:,.0f}/s"
+        lines.append(
+            f"| {goal['goal']} | {goal['target']} | {shown} | {goal['over']} |"
+            f" {'yes' if goal['met'] else 'no'} |"
+        )
+    lines += [
+        "",
+        "Ratio = Engram / BM25 (how many times slower than the in-process baseline;"
+        " Engram's figure includes gRPC, authentication, the query embedding, both"
+        " index legs, hydration from PostgreSQL and ranking). Overlap@k = share of"
+        " Engram's top k that BM25's top k also holds (a sanity check that both"
+        " answer the question, not a quality measure: see `engram eval`).",
+        "",
+        f"Method: {report['method']['measurement']}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _first(values: list[float]) -> str:
+    return f"{values[0]:.2f}" if values else "n/a"
+
+
+def _method(server_mode: str) -> dict[str, str]:
+    return {
+        "server": server_mode + ".",
+        "corpus": (
+            "synthetic team-memory sentences in 20 shapes (people, projects, places,"
+            " tools, customers, dates and figures; `engram_server.bench.corpus`,"
+            " reproducible from the seed), all distinct, in one space; questions in 18"
+            " natural-language shapes over the same vocabulary, none copied from a memory."
+        ),
+        "baseline": (
+            "`engram_server.evaluation.bm25.BM25` (Okapi BM25, k1 1.2, b 0.75, English"
+            " stop words) over the measured tenant's memories in this process: no"
+            " network, no embedding, no filter, no database; its build time is not counted."
+        ),
+        "measurement": (
+            "the measured tenant is topped up with BatchProposeMemories; indexing"
+            " throughput = memories written / seconds from the first write until"
+            " GetIndexStatus reports no pending item (polled every"
+            f" {POLL_SECONDS} s). Then VACUUM (ANALYZE) and CHECKPOINT on the server's"
+            " database, and every question is asked sequentially from one client: a"
+            " Recall (k as configured, default consistency = eventual, access tracking"
+            " on) timed round trip through grpc.aio, then the same question to BM25,"
+            " alternating; warm-up questions are not counted."
+        ),
+    }
+
+
+def _machine(server_url: str, load_before: list[float]) -> dict[str, Any]:
+    return {
+        "cpu_count": os.cpu_count(),
+        "cpu_model": _cpu_model(),
+        "memory_gb": _memory_gb(),
+        "load_average": {"before": load_before, "after": _load_average()},
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "grpcio": grpc.__version__,
+        "psycopg": psycopg.__version__,
+        "postgres": harness.postgres_facts(server_url),
+    }
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _memory_gb() -> float:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+def _load_average() -> list[float]:
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def _git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip()

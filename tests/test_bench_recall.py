@@ -1,0 +1,69 @@
+"""`engram bench recall` end to end at toy sizes: the harness runs and the report has
+every figure. Performance itself is never asserted here (see bench/results/)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from engram_server.bench import corpus, main
+
+TOY = [
+    "recall",
+    "--sizes",
+    "60,150",
+    "--neighbours",
+    "2",
+    "--neighbor-memories",
+    "20",
+    "--queries",
+    "8",
+    "--warmup",
+    "2",
+    "--batch-size",
+    "50",
+    "--quiet",
+]
+
+
+def test_corpus_is_reproducible_and_distinct() -> None:
+    first = corpus.memories("s", 500)
+    assert first == corpus.memories("s", 500)
+    assert len(set(first)) == 500
+    assert first != corpus.memories("t", 500)
+    assert corpus.queries("q", 30) == corpus.queries("q", 30)
+
+
+def test_bench_recall_toy_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "recall.json"
+    assert main([*TOY, "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["benchmark"] == "recall"
+    assert report["machine"]["cpu_count"] >= 1
+    assert report["server"]["embedding_model"]
+    assert report["neighbour_indexing"]["memories"] == 40
+    assert [lv["memories"] for lv in report["levels"]] == [60, 150]
+    assert [lv["indexing"]["memories"] for lv in report["levels"]] == [60, 90]
+    for level in report["levels"]:
+        assert level["indexing"]["memories_per_second"] > 0
+        for figure in (level["engram_recall"], level["bm25"]):
+            assert figure["samples"] == 8
+            assert 0 <= figure["min_ms"] <= figure["p50_ms"] <= figure["p99_ms"] <= figure["max_ms"]
+        assert level["mean_hits"] > 0  # Recall answers from the measured tenant's memories
+        assert set(level["ratio_engram_to_bm25"]) == {"p50", "p99"}
+    assert [g["goal"] for g in report["goals"]] == [
+        "Recall p50",
+        "Recall p99",
+        "Indexing throughput",
+    ]
+    markdown = out.with_suffix(".md").read_text()
+    assert "| 150 |" in markdown
+    assert markdown in capsys.readouterr().out
+
+
+def test_bench_recall_rejects_bad_options(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit):
+        main(["recall", "--sizes", "100,50", "--out", str(tmp_path / "x.json")])
+    with pytest.raises(SystemExit):
+        main(["recall", "--address", "127.0.0.1:1", "--out", str(tmp_path / "x.json")])
