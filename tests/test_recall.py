@@ -288,3 +288,34 @@ async def test_near_duplicate_reinforces_instead_of_storing(make_tenant: Any, ra
     assert audit.entries[-1].action == types_pb2.AUDIT_ACTION_REINFORCEMENT
     cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
     assert (await cur.fetchone())[0] == 2
+
+
+async def test_forgetting_is_configurable_per_space(make_tenant: Any) -> None:
+    t = await make_tenant()
+    fast = lifecycle_pb2.Policy(name="spaces/fast/policy", retention_stability_hours=24)
+    fast.decay_exponents["MEMORY_KIND_EPISODIC"] = 3.0
+    await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=fast))
+    for space in ("fast", "slow"):
+        await _load(t, space, ["The retro ran long"], kind=types_pb2.MEMORY_KIND_EPISODIC)
+    later = Timestamp()
+    later.FromDatetime(datetime.now(UTC) + timedelta(days=30))
+    retention = {}
+    for space in ("fast", "slow"):
+        response = await _recall_stub(t).Recall(
+            recall_pb2.RecallRequest(
+                query="retro",
+                spaces=[space],
+                consistency=RYW,
+                now=later,
+                skip_access_tracking=True,
+            )
+        )
+        retention[space] = response.hits[0].breakdown.retention
+    assert retention["fast"] < retention["slow"] / 2
+    policy = await t.lifecycle.GetPolicy(lifecycle_pb2.GetPolicyRequest(name="spaces/fast/policy"))
+    assert policy.decay_exponents["MEMORY_KIND_EPISODIC"] == 3.0
+    bad = lifecycle_pb2.Policy(name="spaces/x/policy")
+    bad.decay_exponents["MEMORY_KIND_EPISODIC"] = 9.0
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=bad))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -262,6 +262,8 @@ def policy_out(pb: lifecycle_pb2.Policy) -> t.Policy:
         },
         validator_timeout_ms=pb.validator_timeout_ms,
         near_duplicate_threshold=pb.near_duplicate_threshold,
+        retention_stability_hours=pb.retention_stability_hours,
+        decay_exponents={enum_key_out(t.MemoryKind, k): v for k, v in pb.decay_exponents.items()},
         etag=pb.etag,
         update_time=time_out(pb, "update_time"),
         raw=pb,
@@ -287,6 +289,10 @@ def policy_in(policy: t.Policy) -> lifecycle_pb2.Policy:
         },
         validator_timeout_ms=policy.validator_timeout_ms,
         near_duplicate_threshold=policy.near_duplicate_threshold,
+        retention_stability_hours=policy.retention_stability_hours,
+        decay_exponents={
+            enum_key_in(t.MemoryKind, k, "kind"): v for k, v in policy.decay_exponents.items()
+        },
         etag=policy.etag,
     )
     if policy.json_schema is not None:

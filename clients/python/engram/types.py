@@ -331,6 +331,9 @@ class Policy:
     default_ttl_seconds: dict[str, int] = field(default_factory=dict)
     validator_timeout_ms: int = 0
     near_duplicate_threshold: float = 0.0
+    retention_stability_hours: float = 0.0
+    # Decay exponent per kind, keyed like default_ttl_seconds ({"EPISODIC": 1.3}).
+    decay_exponents: dict[str, float] = field(default_factory=dict)
     etag: str = ""
     update_time: datetime | None = None
     raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)

@@ -292,6 +292,8 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
         },
         validator_timeout_ms=p.validator_timeout_ms,
         near_duplicate_threshold=p.near_duplicate_threshold,
+        retention_stability_hours=p.retention_stability_hours,
+        decay_exponents={k.removeprefix("MEMORY_KIND_"): x for k, x in p.decay_exponents.items()},
         etag=p.etag,
     )
 
@@ -315,6 +317,8 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         update_time=dt_to_ts(p.update_time),
         validator_timeout_ms=p.validator_timeout_ms,
         near_duplicate_threshold=p.near_duplicate_threshold,
+        retention_stability_hours=p.retention_stability_hours,
+        decay_exponents={f"MEMORY_KIND_{k}": x for k, x in p.decay_exponents.items()},
     )
     if p.json_schema is not None:
         out.json_schema.CopyFrom(dict_to_struct(p.json_schema))

@@ -44,6 +44,8 @@ class Policy:
     default_ttl_seconds: dict[str, int] = field(default_factory=dict)
     validator_timeout_ms: int = 0
     near_duplicate_threshold: float = 0.0
+    retention_stability_hours: float = 0.0
+    decay_exponents: dict[str, float] = field(default_factory=dict)
     etag: str = ""
     update_time: datetime | None = None
 
@@ -74,6 +76,8 @@ class Policy:
             "default_ttl_seconds": dict(self.default_ttl_seconds),
             "validator_timeout_ms": self.validator_timeout_ms,
             "near_duplicate_threshold": self.near_duplicate_threshold,
+            "retention_stability_hours": self.retention_stability_hours,
+            "decay_exponents": dict(self.decay_exponents),
         }
 
     @classmethod
@@ -100,6 +104,8 @@ class Policy:
             default_ttl_seconds={k: int(v) for k, v in data.get("default_ttl_seconds", {}).items()},
             validator_timeout_ms=int(data.get("validator_timeout_ms", 0)),
             near_duplicate_threshold=float(data.get("near_duplicate_threshold", 0.0)),
+            retention_stability_hours=float(data.get("retention_stability_hours", 0.0)),
+            decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
             etag=etag,
             update_time=update_time,
         )
@@ -148,6 +154,13 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
             v.add(f"policy.default_ttl_seconds[{kind_name}]", "must be positive")
     if not 0.0 <= policy.near_duplicate_threshold <= 1.0:
         v.add("policy.near_duplicate_threshold", "must be in [0, 1]; 0 turns it off")
+    if policy.retention_stability_hours < 0:
+        v.add("policy.retention_stability_hours", "must not be negative; 0 means the default")
+    for kind_name, exponent in policy.decay_exponents.items():
+        if kind_name not in Kind.__members__:
+            v.add(f"policy.decay_exponents[{kind_name}]", "unknown kind")
+        elif not 0 < exponent <= 5:
+            v.add(f"policy.decay_exponents[{kind_name}]", "must be in (0, 5]")
     if not 0 <= policy.validator_timeout_ms <= MAX_TIMEOUT_MS:
         v.add("policy.validator_timeout_ms", f"must be in [0, {MAX_TIMEOUT_MS}]")
     v.raise_if_any()

@@ -33,6 +33,8 @@ BATCH = 256
 TENANTS_PER_ROUND = 50
 MAX_BACKOFF_SECONDS = 300.0
 IDLE_POLL_SECONDS = 1.0
+# Idle rounds build the index's search graphs once this many points changed.
+OPTIMIZE_AFTER_WRITES = 2000
 # How long processed outbox rows stay visible before they are collected.
 PROCESSED_RETENTION_SECONDS = 600
 
@@ -76,6 +78,8 @@ class IndexWorker:
         self._task: asyncio.Task[None] | None = None
         self._drained: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.last_indexed_time: datetime | None = None
+        # Points written since the index last built its search graphs.
+        self.written_since_optimize = 0
 
     def notify(self, tenant_id: str) -> None:
         """Outbox NOTIFY callback: new work for `tenant_id`."""
@@ -101,6 +105,8 @@ class IndexWorker:
                 log.exception("indexing round failed; retrying")
                 busy = False
             if not busy:
+                if self.written_since_optimize >= OPTIMIZE_AFTER_WRITES:
+                    await self._optimize()
                 try:
                     await asyncio.wait_for(self._wake.wait(), IDLE_POLL_SECONDS)
                 except TimeoutError:
@@ -143,11 +149,21 @@ class IndexWorker:
             await self._back_off(tenant)
             return False
 
+    async def _optimize(self) -> None:
+        """Builds search graphs once the queue is idle: until then, searches of the
+        newly written points scan them exactly, which grows with the tenant."""
+        try:
+            await self.index.optimize()
+            self.written_since_optimize = 0
+        except Exception:
+            log.exception("optimizing the vector index failed; retrying when idle")
+
     async def _apply(self, tenant: str, memories: list[Memory], deletes: list[uuid.UUID]) -> None:
         if deletes:
             await self.index.delete(tenant, deletes)
         if not memories:
             return
+        self.written_since_optimize += len(memories)
         # Words first: the memory is findable lexically before the model runs.
         await self.index.upsert(
             [

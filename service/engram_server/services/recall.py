@@ -13,8 +13,9 @@ import logging
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from typing import Any
 
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.errors import InvalidArgument, Violations
@@ -190,6 +191,22 @@ class RecallService:
                 best = (similarity, row["id"])
         return best[1] if best else None
 
+    def _space_params(self, policy: dict[str, Any] | None) -> RankingParams:
+        """The ranking parameters with a space policy's forgetting settings."""
+        if not policy:
+            return self.params
+        stability = float(policy.get("retention_stability_hours") or 0.0)
+        exponents = policy.get("decay_exponents") or {}
+        if not stability and not exponents:
+            return self.params
+        merged = dict(self.params.decay_exponents)
+        merged.update({Kind(k): float(v) for k, v in exponents.items() if k in Kind.__members__})
+        return replace(
+            self.params,
+            stability_base_hours=stability or self.params.stability_base_hours,
+            decay_exponents=merged,
+        )
+
     def _filter(self, q: RecallQuery) -> IndexFilter:
         statuses = [Status.ACTIVE.value]
         if q.include_superseded:
@@ -230,11 +247,19 @@ class RecallService:
             for p in points
         ]
         async with self.db.tenant_tx(tenant) as conn:
+            # One round trip: the candidates and each one's forgetting settings
+            # (its space's policy, else the tenant default).
             cur = await conn.execute(
-                f"SELECT {store.MEMORY_COLUMNS} FROM memories WHERE id = ANY(%s)",
+                f"SELECT {store.MEMORY_COLUMNS}, p.policy AS space_policy"
+                " FROM memories LEFT JOIN LATERAL ("
+                "   SELECT policy FROM policies WHERE policies.space IN (memories.space, '')"
+                "   ORDER BY policies.space DESC LIMIT 1) p ON true"
+                " WHERE memories.id = ANY(%s)",
                 ([c.memory_id for c in candidates],),
             )
-            memories = {m.id: m for m in map(store.row_to_memory, await cur.fetchall())}
+            rows = await cur.fetchall()
+            memories = {row["id"]: store.row_to_memory(row) for row in rows}
+            forgetting = {row["id"]: self._space_params(row["space_policy"]) for row in rows}
         allowed = set(flt.statuses)
         now = q.now or datetime.now(UTC)
         fused = fused_scores(candidates, self.params)
@@ -254,7 +279,8 @@ class RecallService:
                 slot_key=m.slot_key,
             )
             slot = slot_matches(q.slot_key, terms, m.slot_key)
-            b = score(fused[c.memory_id], slot, signals, now, self.params)
+            params = forgetting.get(m.id, self.params)
+            b = score(fused[c.memory_id], slot, signals, now, params)
             if b.final >= q.min_score:
                 hits.append(Hit(m, b, c.dense_rank, c.lexical_rank))
         hits.sort(key=lambda h: (-h.breakdown.final, str(h.memory.id)))

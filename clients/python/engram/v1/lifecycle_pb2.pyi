@@ -1083,6 +1083,26 @@ class Policy(_message.Message):
         def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
         def WhichOneof(self, oneof_group: _Never) -> None: ...
 
+    @_typing.final
+    class DecayExponentsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.float
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.float = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
     NAME_FIELD_NUMBER: _builtins.int
     JSON_SCHEMA_FIELD_NUMBER: _builtins.int
     JSON_SCHEMA_CRITICAL_FIELD_NUMBER: _builtins.int
@@ -1096,6 +1116,8 @@ class Policy(_message.Message):
     UPDATE_TIME_FIELD_NUMBER: _builtins.int
     VALIDATOR_TIMEOUT_MS_FIELD_NUMBER: _builtins.int
     NEAR_DUPLICATE_THRESHOLD_FIELD_NUMBER: _builtins.int
+    RETENTION_STABILITY_HOURS_FIELD_NUMBER: _builtins.int
+    DECAY_EXPONENTS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`policy` for the tenant default, `spaces/{space}/policy` for one space."""
     json_schema_critical: _builtins.bool
@@ -1114,6 +1136,11 @@ class Policy(_message.Message):
     """Near-duplicate reinforcement: a proposal whose stemmed terms overlap an ACTIVE
     memory of the space by at least this Jaccard similarity, in (0, 1], reinforces
     that memory instead of being stored. 0 turns it off (the default).
+    """
+    retention_stability_hours: _builtins.float
+    """Forgetting: base stability in hours of the power-law retention curve
+    (retention = (1 + t / (9 * stability)) ^ -exponent, stability = base *
+    (0.5 + importance) * (1 + ln(1 + accesses))). 0 means the server default, 336.
     """
     @_builtins.property
     def json_schema(self) -> _struct_pb2.Struct:
@@ -1141,6 +1168,13 @@ class Policy(_message.Message):
     def update_time(self) -> _timestamp_pb2.Timestamp:
         """When the policy last changed. Output only."""
 
+    @_builtins.property
+    def decay_exponents(self) -> _containers.ScalarMap[_builtins.str, _builtins.float]:
+        """Forgetting: decay exponent per kind, keyed by the kind's enum name
+        ("MEMORY_KIND_EPISODIC": 1.3), each in (0, 5]. Kinds not named keep the server
+        defaults (semantic 0.8, procedural 1.0, episodic 1.3, ...).
+        """
+
     def __init__(
         self,
         *,
@@ -1157,10 +1191,12 @@ class Policy(_message.Message):
         update_time: _timestamp_pb2.Timestamp | None = ...,
         validator_timeout_ms: _builtins.int = ...,
         near_duplicate_threshold: _builtins.float = ...,
+        retention_stability_hours: _builtins.float = ...,
+        decay_exponents: _abc.Mapping[_builtins.str, _builtins.float] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["json_schema", b"json_schema", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
