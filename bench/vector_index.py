@@ -143,9 +143,10 @@ async def search_phase(
         "sparse": lambda i: (None, query_sparse[i]),
         "hybrid": lambda i: (queries[i].tolist(), query_sparse[i]),
     }
-    with LoopLag() as lag:
-        for filter_name, (flt, passes) in FILTERS.items():
-            results: dict[str, Any] = {}
+    worst_stall = 0.0
+    for filter_name, (flt, passes) in FILTERS.items():
+        results: dict[str, Any] = {}
+        with LoopLag() as lag:
             for name, make in legs.items():
                 samples = []
                 for i in range(len(queries)):
@@ -154,12 +155,14 @@ async def search_phase(
                     await index.search(MAIN, dense, sparse, flt, limit=50)
                     samples.append(time.perf_counter() - start)
                 results[name] = percentiles(samples)
-            eligible = np.array([i for i in range(len(ids)) if i % 20 != 0 and passes(i)])
-            results["dense_recall_at_10"] = await dense_recall(
-                index, vectors, ids, eligible, queries[:50], flt
-            )
-            out[filter_name] = results
-    out["worst_loop_stall_ms"] = lag.worst * 1e3
+        worst_stall = max(worst_stall, lag.worst)
+        # Outside the stall window: the exact numpy reference runs on the loop.
+        eligible = np.array([i for i in range(len(ids)) if i % 20 != 0 and passes(i)])
+        results["dense_recall_at_10"] = await dense_recall(
+            index, vectors, ids, eligible, queries[:50], flt
+        )
+        out[filter_name] = results
+    out["worst_loop_stall_ms"] = worst_stall * 1e3
     return out
 
 
@@ -221,17 +224,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "settings": dataclasses.asdict(index.settings),
             "analyzer_docs_per_s": analyzer_rate,
         }
+        points = [
+            IndexPoint(ids[i], MAIN, payload(i), vectors[i].tolist(), sparse[i]) for i in range(n)
+        ]
+        call_times = []
         with LoopLag() as lag:
             start = time.perf_counter()
             for lo in range(0, n, BATCH):
-                await index.upsert(
-                    [
-                        IndexPoint(ids[i], MAIN, payload(i), vectors[i].tolist(), sparse[i])
-                        for i in range(lo, min(n, lo + BATCH))
-                    ]
-                )
+                call_start = time.perf_counter()
+                await index.upsert(points[lo : lo + BATCH])
+                call_times.append(time.perf_counter() - call_start)
             elapsed = time.perf_counter() - start
         result["upsert_points_per_s"] = n / elapsed
+        result[f"upsert_call_{BATCH}_points"] = percentiles(call_times)
         result["upsert_worst_loop_stall_ms"] = lag.worst * 1e3
         other_vectors, other_sparse = synthetic(len(others), rng, centers, args.noise)
         for lo in range(0, len(others), BATCH):
