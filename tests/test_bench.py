@@ -50,6 +50,7 @@ def _check_report(out: Path, sizes: list[int]) -> dict[str, Any]:
     assert report["machine"]["postgres"]["server_version"]
     assert [lv["memories"] for lv in report["levels"]] == sizes
     for level in report["levels"]:
+        assert level["index_caught_up"] is True
         assert set(level["engram"]) == set(ENGRAM_FIGURES)
         assert set(level["floor"]) == set(FLOOR_FIGURES)
         for figure in (*level["engram"].values(), *level["floor"].values()):

@@ -23,6 +23,7 @@ from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.platform.webhooks import HttpWebhookCaller
 from engram_server.services.lifecycle import SYSTEM_ACTOR, LifecycleService, parse_memory_name
+from engram_server.services.policy_cache import POLICY_CHANNEL
 from engram_server.services.reads import MemoryReads
 from engram_server.services.watch import TransitionHub, watch
 from engram_server.store.memories import AUDIT_CHANNEL, MemoryFilter
@@ -61,11 +62,13 @@ class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
 
     async def start(self) -> None:
         self.ctx.notifier.add_listener(AUDIT_CHANNEL, self.hub.notify)
+        self.ctx.notifier.add_listener(POLICY_CHANNEL, self.service.policies.invalidate_tenant)
         if self.ctx.settings.expiry_sweep_seconds > 0:
             self._sweeper = asyncio.create_task(self._sweep_forever(), name="expiry-sweeper")
 
     async def stop(self) -> None:
         self.ctx.notifier.remove_listener(AUDIT_CHANNEL, self.hub.notify)
+        self.ctx.notifier.remove_listener(POLICY_CHANNEL, self.service.policies.invalidate_tenant)
         if self._sweeper is not None:
             self._sweeper.cancel()
             try:

@@ -6,13 +6,23 @@ process to a server in another one, authentication and all.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import grpc
 import grpc.aio
-from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, lifecycle_pb2_grpc, types_pb2
+from engram.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    recall_pb2,
+    recall_pb2_grpc,
+    types_pb2,
+)
 
 from engram_server.bench.workload import SOURCE, Item
 
@@ -20,6 +30,7 @@ from engram_server.bench.workload import SOURCE, Item
 _CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
 BENCH_SCOPES = ("read", "write")
 WALK_PAGE_SIZE = 1000
+INDEX_POLL_SECONDS = 1.0
 
 
 def proposal(item: Item) -> lifecycle_pb2.MemoryProposal:
@@ -150,6 +161,34 @@ class EngramSide:
         )
         self.tenants.append(tenant)
         return tenant
+
+    async def wait_indexed(self, limit_seconds: float) -> tuple[float, bool]:
+        """Waits until the search index has caught up with every tenant's writes.
+
+        Proposals reach the index through the outbox, in the background: right
+        after a bulk load the server is still embedding the backlog, and timing
+        anything then would measure that. Returns (seconds waited, caught up).
+        """
+        recall = recall_pb2_grpc.RecallServiceStub(self.channel)
+        start = time.perf_counter()
+        while True:
+            pending = 0
+            for tenant in self.tenants:
+                try:
+                    status = await recall.GetIndexStatus(
+                        recall_pb2.GetIndexStatusRequest(), metadata=tenant.metadata
+                    )
+                except grpc.aio.AioRpcError as error:
+                    if error.code() == grpc.StatusCode.UNIMPLEMENTED:
+                        return 0.0, True  # a server without a search index
+                    raise
+                pending += status.pending_dense_items + status.pending_lexical_items
+            waited = time.perf_counter() - start
+            if pending == 0:
+                return waited, True
+            if waited > limit_seconds:
+                return waited, False
+            await asyncio.sleep(INDEX_POLL_SECONDS)
 
     async def delete_tenants(self) -> None:
         """Removes every tenant this run made (for a server the bench does not own)."""

@@ -27,6 +27,10 @@ class Level:
     """Every figure taken with the measured tenant at one size."""
 
     memories: int
+    # Seconds spent waiting for the search index to catch up before the reads, and
+    # whether it did.
+    index_wait_seconds: float = 0.0
+    index_caught_up: bool = True
     engram_latency: dict[str, Latency] = field(default_factory=dict)
     engram_throughput: dict[str, Throughput] = field(default_factory=dict)
     floor_latency: dict[str, Latency] = field(default_factory=dict)
@@ -48,6 +52,8 @@ class Level:
     def to_json(self) -> dict[str, Any]:
         return {
             "memories": self.memories,
+            "index_wait_seconds": round(self.index_wait_seconds, 1),
+            "index_caught_up": self.index_caught_up,
             "engram": {
                 **{k: v.to_json() for k, v in self.engram_latency.items()},
                 **{k: v.to_json() for k, v in self.engram_throughput.items()},
@@ -202,6 +208,14 @@ def markdown(report: dict[str, Any], levels: list[Level]) -> str:
         f"Method: {report['method']['measurement']}",
         "",
         f"Settling: {report['method']['settle']}",
+        "",
+        "Search-index catch-up after each load: "
+        + "; ".join(
+            f"{lv.memories:,} memories: {lv.index_wait_seconds:.0f} s"
+            + ("" if lv.index_caught_up else " (gave up waiting)")
+            for lv in levels
+        )
+        + ".",
         "",
     ]
     return "\n".join(lines)

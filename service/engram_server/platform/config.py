@@ -54,6 +54,11 @@ class Settings:
     qdrant_api_key: str = ""
     # Milliseconds a read-your-writes recall may wait for this tenant's indexing.
     read_your_writes_wait_ms: int = 5000
+    # The indexing worker builds the vector index's search graphs when idle after
+    # this many indexed points (0: never). The embedded engine holds the process
+    # while it builds (about a second per thousand new points), so latency-critical
+    # deployments use the Qdrant server backend, where this does nothing.
+    index_optimize_after_writes: int = 5000
     # Recall fusion: "linear" (normalised scores, weighted) or "rrf"; leg weights.
     recall_fusion: str = "linear"
     recall_lexical_weight: float = 0.2

@@ -33,8 +33,6 @@ BATCH = 256
 TENANTS_PER_ROUND = 50
 MAX_BACKOFF_SECONDS = 300.0
 IDLE_POLL_SECONDS = 1.0
-# Idle rounds build the index's search graphs once this many points changed.
-OPTIMIZE_AFTER_WRITES = 2000
 # How long processed outbox rows stay visible before they are collected.
 PROCESSED_RETENTION_SECONDS = 600
 
@@ -70,8 +68,17 @@ async def _claim(conn: Conn) -> Claimed:
 
 
 class IndexWorker:
-    def __init__(self, db: Database, index: VectorIndex, embedder: CachedEmbedder) -> None:
+    def __init__(
+        self,
+        db: Database,
+        index: VectorIndex,
+        embedder: CachedEmbedder,
+        optimize_after_writes: int = 0,
+    ) -> None:
         self.db = db
+        # Idle rounds build the index's search graphs once this many points changed
+        # (0: never). The embedded engine pauses the process while it builds.
+        self.optimize_after_writes = optimize_after_writes
         self.index = index
         self.embedder = embedder
         self._wake = asyncio.Event()
@@ -105,7 +112,7 @@ class IndexWorker:
                 log.exception("indexing round failed; retrying")
                 busy = False
             if not busy:
-                if self.written_since_optimize >= OPTIMIZE_AFTER_WRITES:
+                if 0 < self.optimize_after_writes <= self.written_since_optimize:
                     await self._optimize()
                 try:
                     await asyncio.wait_for(self._wake.wait(), IDLE_POLL_SECONDS)

@@ -22,7 +22,6 @@ from engram_server.errors import (
     FailedPrecondition,
     InvalidArgument,
     NotFound,
-    PermissionDenied,
     PreconditionViolation,
     ResourceExhausted,
     Violations,
@@ -54,6 +53,7 @@ from engram_server.lifecycle.validation import (
 )
 from engram_server.lifecycle.validators import WebhookCaller, outcome_status, run_validators
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_OPERATOR, Principal
+from engram_server.services.policy_cache import POLICY_CHANNEL, PolicyCache
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
 from engram_server.store.postgres import Conn, Database
@@ -128,6 +128,7 @@ class LifecycleService:
         self.call_webhook = call_webhook
         self.max_content_bytes = max_content_bytes
         self.near_duplicates = near_duplicates
+        self.policies = PolicyCache()
 
     # --- idempotency ---------------------------------------------------------
 
@@ -217,16 +218,13 @@ class LifecycleService:
         v.raise_if_any()
 
         tenant = principal.tenant_id
-        # One read transaction: a retry short-circuits before validators run
-        # again (webhooks are not called twice), else we learn the policies.
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._peek_in(conn, key)
+        limits = await self._limits_for({p.space for p in proposals}, tenant)
+        if key is not None and any(limits[p.space].policy.webhooks for p in proposals):
+            # A retry short-circuits before webhooks are called a second time.
+            replay = await self._peek(tenant, key)
             if replay is not None:
-                return await self._results_from_record(conn, replay)
-            limits = {
-                space: await policy_store.effective_policy(conn, space)
-                for space in {p.space for p in proposals}
-            }
+                async with self.db.tenant_tx(tenant) as conn:
+                    return await self._results_from_record(conn, replay)
         v = Violations()
         for i, p in enumerate(proposals):
             quota = limits[p.space].quota_max_content_bytes
@@ -275,8 +273,20 @@ class LifecycleService:
     async def _limits_for(
         self, spaces: set[str], tenant: str
     ) -> dict[str, policy_store.WriteLimits]:
-        async with self.db.tenant_tx(tenant) as conn:
-            return {space: await policy_store.effective_policy(conn, space) for space in spaces}
+        limits: dict[str, policy_store.WriteLimits] = {}
+        missing = []
+        for space in spaces:
+            cached = self.policies.get(tenant, space)
+            if cached is None:
+                missing.append(space)
+            else:
+                limits[space] = cached
+        if missing:
+            async with self.db.tenant_tx(tenant) as conn:
+                for space in missing:
+                    limits[space] = await policy_store.effective_policy(conn, space)
+                    self.policies.put(tenant, space, limits[space])
+        return limits
 
     async def _write_proposals(
         self,
@@ -981,6 +991,7 @@ class LifecycleService:
             if policy.etag and policy.etag != stored_etag:
                 raise Aborted(f"{policy.name} changed since it was read (etag mismatch)")
             saved = await policy_store.put_policy(conn, tenant, policy)
+            await conn.execute("SELECT pg_notify(%s, %s)", (POLICY_CHANNEL, tenant))
             await store.append_audit(
                 conn,
                 tenant,
@@ -1000,11 +1011,8 @@ class LifecycleService:
             )
             if key is not None:
                 await store.save_request_result(conn, key.request_id, {"etag": saved.etag})
-            return saved
-
-    async def ensure_permission(self, principal: Principal, scope: str) -> None:
-        if not principal.has(scope):
-            raise PermissionDenied(f"this API key lacks the {scope!r} scope", scope)
+        self.policies.invalidate_tenant(tenant)
+        return saved
 
 
 def _apply(memory: Memory, changes: dict[str, Any]) -> Proposal:

@@ -60,7 +60,7 @@ class RecallRuntime:
     def build(cls, settings: Settings, db: Database) -> RecallRuntime:
         index = build_index(settings)
         embedder = CachedEmbedder(build_embedder(settings), PostgresEmbeddingCache(db))
-        worker = IndexWorker(db, index, embedder)
+        worker = IndexWorker(db, index, embedder, settings.index_optimize_after_writes)
         access = AccessRecorder(db)
         service = RecallService(db, index, embedder, worker, access, ranking_params(settings))
         return cls(settings, index, embedder, worker, access, service)

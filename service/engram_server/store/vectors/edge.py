@@ -7,12 +7,12 @@ write-ahead log, so a restart (even after a crash) finds every acknowledged writ
 Engine calls are synchronous and, in qdrant-edge-py 0.9, hold the GIL while they run.
 They go through a one-thread executor so coroutines never interleave calls, and the
 event loop is only ever blocked for as long as one call runs (measured on 2 cores at
-100k points: a filtered search about 1 ms, a 256-point upsert about 13 ms). The
-exception is `optimize()`, which builds the HNSW graphs: it holds the GIL for seconds
-to minutes, so it runs on its own thread and only when the caller decides (the
-indexing worker, when the backlog is empty). Until then new points are served by
-exact search over the tenant's filtered points, which stays fast for tenants of tens
-of thousands of memories.
+100k points, see bench/results/vector_index.md: a filtered search 1-3 ms, an upsert
+chunk of 32 points a few ms). The exception is `optimize()`, which builds the HNSW
+graphs: it holds the GIL for its whole run (about a minute for 100k new points), so it
+runs only when the caller decides (the indexing worker, when the backlog is empty).
+Until then new points are served by exact search over the tenant's filtered points:
+fine for tens of thousands of points, tens of milliseconds at 100k.
 
 HNSW layout follows Qdrant's multitenancy guidance: no global graph (`m=0`, every
 query is tenant-scoped) and one graph per tenant (`payload_m`) on the `is_tenant`
