@@ -129,7 +129,8 @@ LOCAL_VALIDATORS: tuple[tuple[str, LocalValidator, bool], ...] = (
 async def _run_local(
     name: str, check: LocalValidator, threaded: bool, policy: Policy, p: Proposal
 ) -> list[ValidationFailure]:
-    if not threaded:
+    if not threaded or policy.json_schema is None:
+        # Only a schema check can run long; without one, a thread hop is pure cost.
         return check(policy, p)
     try:
         return await asyncio.wait_for(
