@@ -19,6 +19,7 @@ from engram_server.api import convert
 from engram_server.api.unimplemented import answer_unimplemented
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Kind, Status
+from engram_server.platform.background import BackgroundTask
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.platform.webhooks import HttpWebhookCaller
@@ -49,7 +50,7 @@ class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
         )
         self.reads = MemoryReads(ctx.db)
         self.hub = TransitionHub()
-        self._sweeper: asyncio.Task[None] | None = None
+        self._sweeper = BackgroundTask("expiry-sweeper", self._sweep_forever)
 
     async def _near_duplicate(
         self, tenant: str, space: str, content: str, threshold: float
@@ -64,17 +65,12 @@ class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
         self.ctx.notifier.add_listener(AUDIT_CHANNEL, self.hub.notify)
         self.ctx.notifier.add_listener(POLICY_CHANNEL, self.service.policies.invalidate_tenant)
         if self.ctx.settings.expiry_sweep_seconds > 0:
-            self._sweeper = asyncio.create_task(self._sweep_forever(), name="expiry-sweeper")
+            self._sweeper.start()
 
     async def stop(self) -> None:
         self.ctx.notifier.remove_listener(AUDIT_CHANNEL, self.hub.notify)
         self.ctx.notifier.remove_listener(POLICY_CHANNEL, self.service.policies.invalidate_tenant)
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            try:
-                await self._sweeper
-            except asyncio.CancelledError:
-                pass
+        await self._sweeper.stop()
         await self.webhooks.close()
 
     async def _sweep_forever(self) -> None:

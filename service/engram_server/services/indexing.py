@@ -22,6 +22,7 @@ from typing import Any
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.lexical.sparse import sparse_vector
 from engram_server.lifecycle.model import Memory
+from engram_server.platform.background import BackgroundTask
 from engram_server.store import memories as store
 from engram_server.store.postgres import Conn, Database
 from engram_server.store.vectors import IndexPoint, VectorIndex, VectorUpdate, memory_payload
@@ -82,7 +83,7 @@ class IndexWorker:
         self.index = index
         self.embedder = embedder
         self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self._loop = BackgroundTask("index-worker", self._run_forever)
         self._drained: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.last_indexed_time: datetime | None = None
         # Points written since the index last built its search graphs.
@@ -93,15 +94,10 @@ class IndexWorker:
         self._wake.set()
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run_forever(), name="index-worker")
+        self._loop.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await self._loop.stop()
 
     async def _run_forever(self) -> None:
         while True:

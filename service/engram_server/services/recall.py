@@ -23,6 +23,7 @@ from engram_server.lexical.analyzer import analyze
 from engram_server.lexical.sparse import query_sparse_vector
 from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory, Status
 from engram_server.lifecycle.validation import check_space
+from engram_server.platform.background import BackgroundTask
 from engram_server.recall.scoring import (
     Breakdown,
     Candidate,
@@ -104,7 +105,7 @@ class AccessRecorder:
         self.db = db
         self.interval = interval
         self._pending: dict[str, dict[uuid.UUID, int]] = defaultdict(lambda: defaultdict(int))
-        self._task: asyncio.Task[None] | None = None
+        self._flusher = BackgroundTask("access-recorder", self._loop)
 
     def record(self, tenant: str, ids: Sequence[uuid.UUID]) -> None:
         counts = self._pending[tenant]
@@ -112,15 +113,10 @@ class AccessRecorder:
             counts[memory_id] += 1
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._loop(), name="access-recorder")
+        self._flusher.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            try:
-                await self._task
-            except asyncio.CancelledError:
-                pass
+        await self._flusher.stop()
         await self.flush()
 
     async def _loop(self) -> None:
