@@ -1,7 +1,8 @@
 """LifecycleService servicer: protobuf in, domain calls, protobuf out.
 
-Working memory, Learn, Consolidate, Reflect and Dream are declared in the API
-and answer UNIMPLEMENTED, naming the method, until the working-memory work lands.
+Working memory and Reflect live in the `WorkingMemoryMethods` mixin
+(`api/working_memory.py`); Learn, Consolidate and Dream in `LearningMethods`
+(`api/learning.py`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import grpc
 from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, types_pb2
 
 from engram_server.api import convert
-from engram_server.api.unimplemented import answer_unimplemented
+from engram_server.api.learning import LearningMethods
+from engram_server.api.working_memory import WorkingMemoryMethods
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Kind, Status
 from engram_server.platform.background import BackgroundTask
@@ -41,7 +43,9 @@ _ORDERS = {
 }
 
 
-class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
+class LifecycleServicer(
+    WorkingMemoryMethods, LearningMethods, lifecycle_pb2_grpc.LifecycleServiceServicer
+):
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
         self.webhooks = HttpWebhookCaller()
@@ -334,48 +338,6 @@ class LifecycleServicer(lifecycle_pb2_grpc.LifecycleServiceServicer):
             current_principal(), policy, convert.request_key("SetPolicy", request)
         )
         return convert.policy_to_proto(saved)
-
-    # --- working memory, learning and curation (not served yet) ----------------------
-
-    async def AppendMessage(
-        self, request: lifecycle_pb2.AppendMessageRequest, context: Ctx
-    ) -> lifecycle_pb2.AppendMessageResponse:
-        await answer_unimplemented(context, _SERVICE, "AppendMessage")
-
-    async def GetSessionWindow(
-        self, request: lifecycle_pb2.GetSessionWindowRequest, context: Ctx
-    ) -> lifecycle_pb2.GetSessionWindowResponse:
-        await answer_unimplemented(context, _SERVICE, "GetSessionWindow")
-
-    async def ListSessions(
-        self, request: lifecycle_pb2.ListSessionsRequest, context: Ctx
-    ) -> lifecycle_pb2.ListSessionsResponse:
-        await answer_unimplemented(context, _SERVICE, "ListSessions")
-
-    async def ClearSession(
-        self, request: lifecycle_pb2.ClearSessionRequest, context: Ctx
-    ) -> lifecycle_pb2.ClearSessionResponse:
-        await answer_unimplemented(context, _SERVICE, "ClearSession")
-
-    async def Reflect(
-        self, request: lifecycle_pb2.ReflectRequest, context: Ctx
-    ) -> lifecycle_pb2.ReflectResponse:
-        await answer_unimplemented(context, _SERVICE, "Reflect")
-
-    async def Learn(
-        self, request: lifecycle_pb2.LearnRequest, context: Ctx
-    ) -> lifecycle_pb2.LearnResponse:
-        await answer_unimplemented(context, _SERVICE, "Learn")
-
-    async def Consolidate(
-        self, request: lifecycle_pb2.ConsolidateRequest, context: Ctx
-    ) -> lifecycle_pb2.ConsolidateResponse:
-        await answer_unimplemented(context, _SERVICE, "Consolidate")
-
-    async def Dream(
-        self, request: lifecycle_pb2.DreamRequest, context: Ctx
-    ) -> lifecycle_pb2.DreamResponse:
-        await answer_unimplemented(context, _SERVICE, "Dream")
 
 
 def _revision_changes(request: lifecycle_pb2.ReviseMemoryRequest) -> dict[str, Any]:
