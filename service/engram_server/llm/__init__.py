@@ -19,6 +19,17 @@ T = TypeVar("T", bound=BaseModel)
 
 
 @dataclass(frozen=True)
+class LLMConfig:
+    """Where one tenant's (or the whole server's) LLM calls go."""
+
+    provider: str  # "openai" (any OpenAI-compatible chat API) or "anthropic"
+    base_url: str  # e.g. "https://api.openai.com/v1", "http://127.0.0.1:8000/v1"
+    model: str
+    api_key: str = ""
+    timeout_seconds: float = 30.0
+
+
+@dataclass(frozen=True)
 class ChatMessage:
     role: str  # "system", "user" or "assistant"
     content: str
