@@ -15,12 +15,31 @@ from engram_server.bench import main
 from tests.conftest import RunningServer
 
 LATENCIES = ("p50_ms", "p99_ms", "mean_ms", "min_ms", "max_ms", "samples")
-ENGRAM_FIGURES = ("propose", "batch_propose", "get", "list_first_page", "list_deep_page")
-FLOOR_FIGURES = ("insert_one", "insert_batch", "get", "list_first_page", "list_deep_page")
+ENGRAM_FIGURES = (
+    "propose",
+    "propose_indexing",
+    "batch_propose",
+    "batch_propose_indexing",
+    "get",
+    "list_first_page",
+    "list_deep_page",
+)
+FLOOR_FIGURES = (
+    "insert_one",
+    "insert_one_indexing",
+    "insert_batch",
+    "insert_batch_indexing",
+    "get",
+    "list_first_page",
+    "list_deep_page",
+)
 RATIOS = (
     "propose_p50",
     "propose_p99",
+    "propose_indexing_p50",
+    "propose_indexing_p99",
     "batch_propose",
+    "batch_propose_indexing",
     "get_p50",
     "get_p99",
     "list_first_page_p50",
@@ -28,7 +47,7 @@ RATIOS = (
     "list_deep_page_p50",
     "list_deep_page_p99",
 )
-TOY = ["--samples", "20", "--neighbor-memories", "30", "--quiet"]
+TOY = ["--samples", "20", "--neighbor-memories", "30", "--idle-batches", "1", "--quiet"]
 
 
 def _check_figure(figure: dict[str, Any], samples: int) -> None:
@@ -78,7 +97,7 @@ def test_bench_starts_its_own_server(
         "lifecycle",
         *TOY,
         "--sizes",
-        "200,300",
+        "200,400",
         "--tenants",
         "2",
         "--database-url",
@@ -91,7 +110,7 @@ def test_bench_starts_its_own_server(
     # asyncio.run in a worker thread: this thread's event loop belongs to pytest.
     with ThreadPoolExecutor(1) as pool:
         assert pool.submit(main, argv).result() == 0
-    report = _check_report(out, [200, 300])
+    report = _check_report(out, [200, 400])
     assert "child process" in report["method"]["server"]
     assert "| ListMemories, deep page p99 |" in capsys.readouterr().out
 
@@ -124,3 +143,13 @@ def test_bench_refuses_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
         main(["lifecycle", "--sizes", "300,200"])
     assert exit_info.value.code == 2
     assert "ascending" in capsys.readouterr().err
+
+
+def test_bench_refuses_sizes_closer_than_a_level_writes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 20 samples + 5 warm-up, twice, plus one idle batch of 100: 150 memories.
+    with pytest.raises(SystemExit) as exit_info:
+        main(["lifecycle", *TOY, "--sizes", "200,350"])
+    assert exit_info.value.code == 2
+    assert "too close" in capsys.readouterr().err

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from engram_server.bench import corpus, main
+from engram_server.bench.recall import distinct_questions
 
 TOY = [
     "recall",
@@ -35,6 +36,15 @@ def test_corpus_is_reproducible_and_distinct() -> None:
     assert corpus.queries("q", 30) == corpus.queries("q", 30)
 
 
+def test_bench_questions_are_distinct() -> None:
+    # A repeated question would be answered from the server's query-vector cache
+    # and would not measure the query embedding.
+    questions = distinct_questions("7-q", 320)
+    assert len(questions) == len(set(questions)) == 320
+    assert questions == distinct_questions("7-q", 320)
+    assert len(set(corpus.queries("7-q", 320))) < 320  # what the plain draw gives
+
+
 def test_bench_recall_toy_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "recall.json"
     assert main([*TOY, "--out", str(out)]) == 0
@@ -47,6 +57,7 @@ def test_bench_recall_toy_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert [lv["indexing"]["memories"] for lv in report["levels"]] == [60, 90]
     for level in report["levels"]:
         assert level["indexing"]["memories_per_second"] > 0
+        assert level["first_recall_after_load_seconds"] >= 0
         for figure in (level["engram_recall"], level["bm25"]):
             assert figure["samples"] == 8
             assert 0 <= figure["min_ms"] <= figure["p50_ms"] <= figure["p99_ms"] <= figure["max_ms"]
@@ -59,6 +70,7 @@ def test_bench_recall_toy_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     ]
     markdown = out.with_suffix(".md").read_text()
     assert "| 150 |" in markdown
+    assert "First Recall after each load" in markdown
     assert markdown in capsys.readouterr().out
 
 

@@ -7,6 +7,7 @@ import asyncio
 import base64
 import hashlib
 import json
+import os
 import secrets
 import threading
 import time
@@ -211,9 +212,33 @@ async def test_minilm_concurrent_calls_agree_with_sequential_ones(
         np.testing.assert_allclose(matrix, await minilm.embed(group), atol=1e-6)
 
 
+async def test_minilm_query_session_equals_batch_session(minilm: MiniLMEmbedder) -> None:
+    # Queries run on their own single-thread session, batches on a multi-thread
+    # one: both must give the same vectors (the index mixes them).
+    assert minilm.batch_threads >= 1
+    two_threads = MiniLMEmbedder(threads=2, batch_threads=2)
+    texts = [
+        "who is leading the billing migration?",
+        "Priya moved the onboarding review to Thursday at 3pm.",
+        "x",
+    ]
+    try:
+        batched = await two_threads.embed(texts)
+        for row, text in zip(batched, texts, strict=True):
+            single = await minilm.embed_query(text)
+            assert _cos(single, row) >= 0.9999
+            assert _cos(await two_threads.embed_query(text), single) >= 0.9999
+    finally:
+        await two_threads.close()
+
+
 async def test_minilm_rejects_a_lone_string_and_bad_settings(minilm: MiniLMEmbedder) -> None:
     with pytest.raises(TypeError):
         await minilm.embed("not a list")
+    with pytest.raises(TypeError):
+        await minilm.embed_query(["not", "a", "string"])  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        MiniLMEmbedder(batch_threads=0)
     with pytest.raises(ValueError):
         MiniLMEmbedder(threads=0)
     with pytest.raises(ValueError):
@@ -470,6 +495,12 @@ def test_settings_and_factory() -> None:
     tuned_embedder = build_embedder(tuned)
     assert isinstance(tuned_embedder, MiniLMEmbedder)
     assert tuned_embedder.threads == 2
+    assert built.batch_threads == (os.cpu_count() or 1)  # 0: every core for indexing
+    assert default.embedding_query_cache_size == 1024
+    indexing = load_settings(env={"ENGRAM_EMBEDDING_INDEX_THREADS": "3"})
+    indexing_embedder = build_embedder(indexing)
+    assert isinstance(indexing_embedder, MiniLMEmbedder)
+    assert (indexing_embedder.threads, indexing_embedder.batch_threads) == (1, 3)
 
     remote_settings = load_settings(
         env={
@@ -572,6 +603,32 @@ async def test_cache_embeds_each_text_once(app: AppContext) -> None:
     assert (cached.hits, cached.misses) == (4, 4)
     assert len(await _cache_rows(app, tenant)) == 4
     assert (await cached.embed_for_tenant(tenant, [])).shape == (0, 16)
+
+
+async def test_query_vectors_are_kept_for_recent_queries(app: AppContext) -> None:
+    inner = HashEmbedder()
+    cached = CachedEmbedder(inner, PostgresEmbeddingCache(app.db), query_cache_size=2)
+    first = await cached.embed_query("who owns billing?")
+    np.testing.assert_array_equal(first, (await inner.embed(["who owns billing?"]))[0])
+    calls = len(inner.calls)
+    again = await cached.embed_query("who owns billing?")
+    assert len(inner.calls) == calls  # served from memory
+    np.testing.assert_array_equal(again, first)
+    with pytest.raises(ValueError):
+        again[0] = 1.0  # shared between callers, so read-only
+    await cached.embed_query("second query")
+    await cached.embed_query("who owns billing?")  # refreshes it: most recent now
+    await cached.embed_query("third query")  # evicts "second query", the oldest
+    calls = len(inner.calls)
+    await cached.embed_query("who owns billing?")
+    assert len(inner.calls) == calls
+    await cached.embed_query("second query")
+    assert len(inner.calls) == calls + 1
+
+    uncached = CachedEmbedder(inner, PostgresEmbeddingCache(app.db), query_cache_size=0)
+    await uncached.embed_query("who owns billing?")
+    await uncached.embed_query("who owns billing?")
+    assert len(inner.calls) == calls + 3
 
 
 async def test_cache_is_per_tenant(app: AppContext, raw_pg: psycopg.AsyncConnection[Any]) -> None:

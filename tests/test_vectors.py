@@ -18,6 +18,7 @@ from engram_server.store.vectors import (
     IndexPoint,
     VectorIndex,
     VectorUpdate,
+    combine_legs,
 )
 from engram_server.store.vectors.edge import EdgeVectorIndex
 from engram_server.store.vectors.server import ServerVectorIndex
@@ -155,6 +156,13 @@ async def test_dense_and_sparse_legs_score_separately(index: VectorIndex, tenant
     assert by_id[near.id].sparse_rank == 1 and by_id[near.id].dense_rank == 2
     assert by_id[far.id].dense_rank == 1 and by_id[far.id].sparse_rank is None
     assert await index.search(tenant_a, None, None) == []
+
+    # Recall runs the legs as two searches (the lexical one while the query is
+    # embedded) and joins them: the same hits as one two-legged search.
+    dense_only = await index.search(tenant_a, [0.0, 0.0, 1.0, 0.0], None, limit=10)
+    sparse_only = await index.search(tenant_a, None, query_sparse_vector("running"), limit=10)
+    assert combine_legs(dense_only, sparse_only) == both
+    assert combine_legs([], sparse_only) == sparse_only
 
 
 async def test_bm25_prefers_rarer_terms(index: VectorIndex, tenant_a: str) -> None:

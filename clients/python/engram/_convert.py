@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 from google.protobuf import json_format, struct_pb2, timestamp_pb2
 
 from engram import types as t
-from engram.v1 import admin_pb2, lifecycle_pb2, types_pb2
+from engram.v1 import admin_pb2, lifecycle_pb2, recall_pb2, types_pb2
 
 _E = TypeVar("_E", bound=enum.StrEnum)
 
@@ -24,6 +24,7 @@ _ENUMS: dict[type[enum.StrEnum], tuple[Any, str]] = {
     t.AuditAction: (types_pb2.AuditAction, "AUDIT_ACTION_"),
     t.ProposalOutcome: (lifecycle_pb2.ProposalOutcome, "PROPOSAL_OUTCOME_"),
     t.MemoryOrder: (lifecycle_pb2.MemoryOrder, "MEMORY_ORDER_"),
+    t.ContextFormat: (recall_pb2.ContextFormat, "CONTEXT_FORMAT_"),
 }
 
 
@@ -185,6 +186,7 @@ def proposal_result_out(pb: lifecycle_pb2.ProposalResult) -> t.ProposalResult:
         outcome=enum_out(t.ProposalOutcome, pb.outcome),
         memory=optional_memory_out(pb, "memory"),
         failures=tuple(failure_out(f) for f in pb.failures),
+        privacy_findings=findings_out(pb.privacy_findings),
         raw=pb,
     )
 
@@ -310,7 +312,18 @@ def tenant_out(pb: admin_pb2.Tenant) -> t.Tenant:
             max_content_bytes=pb.quota.max_content_bytes,
         ),
         create_time=time_out(pb, "create_time"),
+        llm=llm_settings_out(pb.llm) if pb.HasField("llm") else None,
         raw=pb,
+    )
+
+
+def llm_settings_out(pb: admin_pb2.LlmSettings) -> t.LlmSettings:
+    return t.LlmSettings(
+        provider=pb.provider,
+        base_url=pb.base_url,
+        model=pb.model,
+        api_key_set=pb.api_key_set,
+        timeout_seconds=pb.timeout_seconds,
     )
 
 
@@ -374,3 +387,142 @@ def api_key_name(value: str, tenant: str | None = None) -> str:
 def policy_name(space: str | None) -> str:
     """`policy` for the tenant default, `spaces/{space}/policy` for one space."""
     return f"spaces/{space}/policy" if space else "policy"
+
+
+# -- working memory, Engage, Reflect, Learn, Consolidate, Dream ----------------------
+
+
+def findings_out(pbs: Any) -> tuple[t.PrivacyFinding, ...]:
+    return tuple(
+        t.PrivacyFinding(category=f.category, type=f.type, action=f.action, field=f.field)
+        for f in pbs
+    )
+
+
+def session_message_in(
+    role: str,
+    content: str,
+    time: datetime | None,
+    metadata: Mapping[str, str] | None,
+) -> lifecycle_pb2.SessionMessage:
+    pb = lifecycle_pb2.SessionMessage(role=role, content=content, metadata=dict(metadata or {}))
+    if time is not None:
+        pb.time.CopyFrom(time_in(time))
+    return pb
+
+
+def session_message_out(pb: lifecycle_pb2.SessionMessage) -> t.SessionMessage:
+    return t.SessionMessage(
+        role=pb.role,
+        content=pb.content,
+        time=time_out(pb, "time"),
+        metadata=dict(pb.metadata),
+        token_count=pb.token_count,
+        index=pb.index,
+    )
+
+
+def _optional_message(message: Any) -> t.SessionMessage | None:
+    return session_message_out(message.message) if message.HasField("message") else None
+
+
+def append_out(pb: lifecycle_pb2.AppendMessageResponse) -> t.AppendResult:
+    return t.AppendResult(
+        message=_optional_message(pb),
+        buffered_messages=pb.buffered_messages,
+        buffered_tokens=pb.buffered_tokens,
+        privacy_findings=findings_out(pb.privacy_findings),
+        raw=pb,
+    )
+
+
+def window_out(pb: lifecycle_pb2.GetSessionWindowResponse) -> t.SessionWindow:
+    return t.SessionWindow(
+        messages=tuple(session_message_out(m) for m in pb.messages),
+        token_count=pb.token_count,
+        consolidated=pb.consolidated,
+        raw=pb,
+    )
+
+
+def session_info_out(pb: lifecycle_pb2.SessionInfo) -> t.SessionInfo:
+    return t.SessionInfo(
+        session=pb.session,
+        message_count=pb.message_count,
+        token_count=pb.token_count,
+        last_activity=time_out(pb, "last_activity_time"),
+    )
+
+
+def engage_out(pb: recall_pb2.EngageResponse) -> t.EngageResult:
+    return t.EngageResult(
+        message=_optional_message(pb),
+        buffered_messages=pb.buffered_messages,
+        buffered_tokens=pb.buffered_tokens,
+        context=pb.context,
+        hits=tuple(
+            t.RecallHit(memory=memory_out(h.memory), score=h.score, evidence_badge=h.evidence_badge)
+            for h in pb.hits
+        ),
+        cited_memories=tuple(pb.cited_memories),
+        token_count=pb.token_count,
+        suppressed_count=pb.suppressed_count,
+        privacy_findings=findings_out(pb.privacy_findings),
+        raw=pb,
+    )
+
+
+def reflect_out(pb: lifecycle_pb2.ReflectResponse) -> t.ReflectResult:
+    return t.ReflectResult(
+        results=tuple(proposal_result_out(r) for r in pb.results),
+        privacy_findings=findings_out(pb.privacy_findings),
+        raw=pb,
+    )
+
+
+def turn_in(
+    turn: t.ConversationTurn | tuple[str, str] | Mapping[str, Any],
+) -> lifecycle_pb2.ConversationTurn:
+    if isinstance(turn, tuple):
+        turn = t.ConversationTurn(role=turn[0], content=turn[1])
+    elif not isinstance(turn, t.ConversationTurn):
+        turn = t.ConversationTurn(**dict(turn))
+    pb = lifecycle_pb2.ConversationTurn(role=turn.role, content=turn.content)
+    if turn.time is not None:
+        pb.time.CopyFrom(time_in(turn.time))
+    return pb
+
+
+def learn_out(pb: lifecycle_pb2.LearnResponse) -> t.LearnResult:
+    return t.LearnResult(
+        results=tuple(proposal_result_out(r) for r in pb.results),
+        privacy_findings=findings_out(pb.privacy_findings),
+        unverified_count=pb.unverified_count,
+        raw=pb,
+    )
+
+
+def consolidate_out(pb: lifecycle_pb2.ConsolidateResponse) -> t.ConsolidateResult:
+    return t.ConsolidateResult(
+        summary=optional_memory_out(pb, "summary"),
+        records=tuple(memory_out(m) for m in pb.records),
+        already_consolidated=pb.already_consolidated,
+        privacy_findings=findings_out(pb.privacy_findings),
+        raw=pb,
+    )
+
+
+def dream_out(pb: lifecycle_pb2.DreamResponse) -> t.DreamResult:
+    return t.DreamResult(
+        actions=tuple(
+            t.DreamAction(
+                action=a.action,
+                memories=tuple(a.memories),
+                reason=a.reason,
+                detail=struct_out(a, "detail"),
+            )
+            for a in pb.actions
+        ),
+        applied=pb.applied,
+        raw=pb,
+    )

@@ -15,7 +15,7 @@ from google.protobuf import field_mask_pb2
 
 from engram import _convert as c
 from engram import types as t
-from engram.v1 import admin_pb2, lifecycle_pb2, types_pb2
+from engram.v1 import admin_pb2, lifecycle_pb2, recall_pb2, types_pb2
 
 # ReviseMemory's updatable fields; `structured` is accepted as the name `propose` uses.
 REVISABLE_FIELDS = frozenset(
@@ -243,6 +243,53 @@ def create_tenant(
     )
 
 
+def update_tenant(
+    tenant: str,
+    display_name: str | None,
+    quota: t.TenantQuota | None,
+    llm: t.LlmSettings | None,
+    clear_llm: bool,
+    rid: str | None,
+) -> admin_pb2.UpdateTenantRequest:
+    """Only the arguments given are updated (their mask paths are sent)."""
+    if llm is not None and clear_llm:
+        raise ValueError("pass llm= or clear_llm=True, not both")
+    pb = admin_pb2.Tenant(name=c.tenant_name(tenant))
+    paths: list[str] = []
+    if display_name is not None:
+        pb.display_name = display_name
+        paths.append("display_name")
+    if quota is not None:
+        pb.quota.CopyFrom(
+            admin_pb2.TenantQuota(
+                requests_per_second=quota.requests_per_second,
+                max_memories=quota.max_memories,
+                max_content_bytes=quota.max_content_bytes,
+            )
+        )
+        paths.append("quota")
+    if llm is not None:
+        pb.llm.CopyFrom(
+            admin_pb2.LlmSettings(
+                provider=llm.provider,
+                base_url=llm.base_url,
+                model=llm.model,
+                api_key=llm.api_key,
+                timeout_seconds=llm.timeout_seconds,
+            )
+        )
+        paths.append("llm")
+    elif clear_llm:
+        paths.append("llm")  # an empty provider removes the settings
+    if not paths:
+        raise ValueError("nothing to update: pass display_name, quota, llm or clear_llm")
+    return admin_pb2.UpdateTenantRequest(
+        tenant=pb,
+        update_mask=field_mask_pb2.FieldMask(paths=paths),
+        request_id=request_id(rid),
+    )
+
+
 def create_api_key(
     tenant: str,
     scopes: Iterable[str],
@@ -262,4 +309,132 @@ def create_api_key(
 def list_api_keys(tenant: str, show_revoked: bool, page_size: int) -> admin_pb2.ListApiKeysRequest:
     return admin_pb2.ListApiKeysRequest(
         parent=c.tenant_name(tenant), show_revoked=show_revoked, page_size=page_size
+    )
+
+
+# -- working memory, Engage, Reflect, Learn, Consolidate, Dream ----------------------
+
+
+def append_message(
+    space: str,
+    session: str,
+    content: str,
+    role: str,
+    time: datetime | None,
+    metadata: Mapping[str, str] | None,
+    rid: str | None,
+) -> lifecycle_pb2.AppendMessageRequest:
+    return lifecycle_pb2.AppendMessageRequest(
+        space=space,
+        session=session,
+        message=c.session_message_in(role, content, time, metadata),
+        request_id=request_id(rid),
+    )
+
+
+def engage(
+    space: str,
+    session: str,
+    content: str,
+    *,
+    role: str,
+    time: datetime | None,
+    metadata: Mapping[str, str] | None,
+    recall_spaces: Iterable[str],
+    include_subspaces: bool,
+    kinds: Iterable[t.MemoryKind | str],
+    tags: Iterable[str],
+    k: int,
+    min_score: float,
+    token_budget: int,
+    format: t.ContextFormat | str | None,
+    group_by_kind: bool,
+    include_citations: bool,
+    include_evidence_badges: bool,
+    resend: bool,
+    read_your_writes: bool,
+    rid: str | None,
+) -> recall_pb2.EngageRequest:
+    options = recall_pb2.ContextOptions(
+        token_budget=token_budget,
+        group_by_kind=group_by_kind,
+        include_citations=include_citations,
+        include_evidence_badges=include_evidence_badges,
+    )
+    if format is not None:
+        options.format = recall_pb2.ContextFormat.ValueType(
+            c.enum_in(t.ContextFormat, format, "context format")
+        )
+    return recall_pb2.EngageRequest(
+        space=space,
+        session=session,
+        message=c.session_message_in(role, content, time, metadata),
+        recall_spaces=list(recall_spaces),
+        include_subspaces=include_subspaces,
+        filter=recall_pb2.RecallFilter(
+            kinds=[
+                types_pb2.MemoryKind.ValueType(c.enum_in(t.MemoryKind, x, "kind")) for x in kinds
+            ],
+            tags=list(tags),
+        ),
+        k=k,
+        min_score=min_score,
+        options=options,
+        resend=resend,
+        consistency=recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+        if read_your_writes
+        else recall_pb2.READ_CONSISTENCY_UNSPECIFIED,
+        request_id=request_id(rid),
+    )
+
+
+def reflect(
+    space: str,
+    session: str,
+    response: str,
+    captures: Iterable[t.MemoryProposal | Mapping[str, Any]],
+    rid: str | None,
+) -> lifecycle_pb2.ReflectRequest:
+    return lifecycle_pb2.ReflectRequest(
+        space=space,
+        session=session,
+        response=response,
+        captures=[c.proposal_in(proposal(p)) for p in captures],
+        request_id=request_id(rid),
+    )
+
+
+def learn(
+    space: str,
+    turns: Iterable[t.ConversationTurn | tuple[str, str] | Mapping[str, Any]],
+    session: str,
+    use_llm: bool,
+    rid: str | None,
+) -> lifecycle_pb2.LearnRequest:
+    return lifecycle_pb2.LearnRequest(
+        space=space,
+        session=session,
+        turns=[c.turn_in(x) for x in turns],
+        use_llm=use_llm,
+        request_id=request_id(rid),
+    )
+
+
+def consolidate(
+    space: str, session: str, use_llm: bool, rid: str | None
+) -> lifecycle_pb2.ConsolidateRequest:
+    return lifecycle_pb2.ConsolidateRequest(
+        space=space, session=session, use_llm=use_llm, request_id=request_id(rid)
+    )
+
+
+def dream(
+    space: str, dry_run: bool, max_deprecation_ratio: float, policy_text: str, use_llm: bool
+) -> lifecycle_pb2.DreamRequest:
+    return lifecycle_pb2.DreamRequest(
+        space=space,
+        dry_run=dry_run,
+        max_deprecation_ratio=max_deprecation_ratio,
+        policy_text=policy_text,
+        use_llm=use_llm,
     )

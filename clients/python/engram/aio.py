@@ -18,7 +18,13 @@ from engram import types as t
 from engram._retry import RetryPolicy
 from engram._version import USER_AGENT
 from engram.client import PageRequest, PageResponse
-from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, lifecycle_pb2_grpc
+from engram.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    recall_pb2_grpc,
+)
 
 _Req = TypeVar("_Req")
 _Resp = TypeVar("_Resp")
@@ -107,6 +113,7 @@ class AsyncClient:
             RetryPolicy(max_attempts=max_attempts),
         )
         self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+        self._recall = recall_pb2_grpc.RecallServiceStub(channel)
         self.admin = AsyncAdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
 
     @property
@@ -351,6 +358,165 @@ class AsyncClient:
             finally:
                 call.cancel()
 
+    # -- working memory and conversation learning ---------------------------------
+
+    async def append_message(
+        self,
+        space: str,
+        session: str,
+        content: str,
+        *,
+        role: str = "user",
+        time: datetime | None = None,
+        metadata: Mapping[str, str] | None = None,
+        request_id: str | None = None,
+    ) -> t.AppendResult:
+        """Appends a message (role "user", "assistant", "system" or "tool") to a
+        session's working-memory buffer. The oldest messages are trimmed past the
+        server's caps; `result.message` is None when the privacy boundary dropped the
+        whole message (see `result.privacy_findings`)."""
+        request = _requests.append_message(
+            space, session, content, role, time, metadata, request_id
+        )
+        return c.append_out(
+            await self._transport.unary(self._stub.AppendMessage, request, retryable=True)
+        )
+
+    async def get_session_window(
+        self, space: str, session: str, *, last_n: int = 0
+    ) -> t.SessionWindow:
+        """The last `last_n` buffered messages (0: all), oldest first."""
+        request = lifecycle_pb2.GetSessionWindowRequest(space=space, session=session, last_n=last_n)
+        return c.window_out(
+            await self._transport.unary(self._stub.GetSessionWindow, request, retryable=True)
+        )
+
+    async def list_sessions(self, space: str) -> builtins.list[t.SessionInfo]:
+        """Sessions of `space` with a live buffer, most recently active first."""
+        request = lifecycle_pb2.ListSessionsRequest(space=space)
+        response = await self._transport.unary(self._stub.ListSessions, request, retryable=True)
+        return [c.session_info_out(s) for s in response.sessions]
+
+    async def clear_session(self, space: str, session: str) -> int:
+        """Deletes a session's buffer; returns how many messages it held. Clearing is
+        naturally idempotent (a repeat clears nothing), so it is retried."""
+        request = lifecycle_pb2.ClearSessionRequest(space=space, session=session)
+        response = await self._transport.unary(self._stub.ClearSession, request, retryable=True)
+        return response.cleared_messages
+
+    async def engage(
+        self,
+        space: str,
+        session: str,
+        content: str,
+        *,
+        role: str = "user",
+        time: datetime | None = None,
+        metadata: Mapping[str, str] | None = None,
+        recall_spaces: Iterable[str] = (),
+        include_subspaces: bool = False,
+        kinds: Iterable[t.MemoryKind | str] = (),
+        tags: Iterable[str] = (),
+        k: int = 0,
+        min_score: float = 0.0,
+        token_budget: int = 0,
+        format: t.ContextFormat | str | None = None,
+        group_by_kind: bool = True,
+        include_citations: bool = True,
+        include_evidence_badges: bool = False,
+        resend: bool = False,
+        read_your_writes: bool = False,
+        request_id: str | None = None,
+    ) -> t.EngageResult:
+        """Buffers an incoming message and returns the long-term context it calls for,
+        in one round trip. A memory already sent in this session is not sent again
+        unless `resend`; `suppressed_count` says how many were held back."""
+        request = _requests.engage(
+            space,
+            session,
+            content,
+            role=role,
+            time=time,
+            metadata=metadata,
+            recall_spaces=recall_spaces,
+            include_subspaces=include_subspaces,
+            kinds=kinds,
+            tags=tags,
+            k=k,
+            min_score=min_score,
+            token_budget=token_budget,
+            format=format,
+            group_by_kind=group_by_kind,
+            include_citations=include_citations,
+            include_evidence_badges=include_evidence_badges,
+            resend=resend,
+            read_your_writes=read_your_writes,
+            rid=request_id,
+        )
+        return c.engage_out(
+            await self._transport.unary(self._recall.Engage, request, retryable=True)
+        )
+
+    async def reflect(
+        self,
+        space: str,
+        session: str,
+        response: str = "",
+        *,
+        captures: Iterable[t.MemoryProposal | Mapping[str, Any]] = (),
+        request_id: str | None = None,
+    ) -> t.ReflectResult:
+        """Buffers the agent's reply as an assistant message and proposes `captures`
+        through the governed write path (captures default to this space and session)."""
+        request = _requests.reflect(space, session, response, captures, request_id)
+        return c.reflect_out(
+            await self._transport.unary(self._stub.Reflect, request, retryable=True)
+        )
+
+    async def learn(
+        self,
+        space: str,
+        turns: Iterable[t.ConversationTurn | tuple[str, str] | Mapping[str, Any]],
+        *,
+        session: str = "",
+        use_llm: bool = False,
+        request_id: str | None = None,
+    ) -> t.LearnResult:
+        """Extracts facts from conversation turns (`(role, content)` tuples work) and
+        proposes them; `use_llm` picks the configured LLM over the deterministic path."""
+        request = _requests.learn(space, turns, session, use_llm, request_id)
+        return c.learn_out(await self._transport.unary(self._stub.Learn, request, retryable=True))
+
+    async def consolidate(
+        self,
+        space: str,
+        session: str,
+        *,
+        use_llm: bool = False,
+        request_id: str | None = None,
+    ) -> t.ConsolidateResult:
+        """Turns a session buffer into a summary memory plus typed records."""
+        request = _requests.consolidate(space, session, use_llm, request_id)
+        return c.consolidate_out(
+            await self._transport.unary(self._stub.Consolidate, request, retryable=True)
+        )
+
+    async def dream(
+        self,
+        space: str,
+        *,
+        dry_run: bool = True,
+        max_deprecation_ratio: float = 0.0,
+        policy_text: str = "",
+        use_llm: bool = False,
+    ) -> t.DreamResult:
+        """Runs the Dream State curation pass over a space: a report by default,
+        applied with `dry_run=False` (not retried: the RPC has no request_id)."""
+        request = _requests.dream(space, dry_run, max_deprecation_ratio, policy_text, use_llm)
+        return c.dream_out(
+            await self._transport.unary(self._stub.Dream, request, retryable=dry_run)
+        )
+
 
 class AsyncAdminClient:
     """Tenants, API keys and usage (`client.admin`). Needs an admin or platform key."""
@@ -372,6 +538,22 @@ class AsyncAdminClient:
         request = _requests.create_tenant(tenant_id, display_name, quota, request_id)
         return c.tenant_out(
             await self._transport.unary(self._stub.CreateTenant, request, retryable=True)
+        )
+
+    async def update_tenant(
+        self,
+        tenant: str,
+        *,
+        display_name: str | None = None,
+        quota: t.TenantQuota | None = None,
+        llm: t.LlmSettings | None = None,
+        clear_llm: bool = False,
+        request_id: str | None = None,
+    ) -> t.Tenant:
+        """See `engram.client.AdminClient.update_tenant`."""
+        request = _requests.update_tenant(tenant, display_name, quota, llm, clear_llm, request_id)
+        return c.tenant_out(
+            await self._transport.unary(self._stub.UpdateTenant, request, retryable=True)
         )
 
     async def get_tenant(self, tenant: str) -> t.Tenant:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from engram.v1 import admin_pb2, lifecycle_pb2, types_pb2
+from engram.v1 import admin_pb2, lifecycle_pb2, recall_pb2, types_pb2
 
 
 class MemoryKind(enum.StrEnum):
@@ -183,6 +183,16 @@ class MemoryProposal:
 
 
 @dataclass(frozen=True, kw_only=True)
+class PrivacyFinding:
+    """What the privacy boundary did to one input (never the secret itself)."""
+
+    category: str  # "credential" (dropped) or "personal_data" (redacted)
+    type: str  # detector type: "aws_access_key", "email"...
+    action: str  # "dropped" or "redacted"
+    field: str  # the input concerned: "message.content", "captures[2].content"
+
+
+@dataclass(frozen=True, kw_only=True)
 class ValidationFailure:
     """One validator that did not pass."""
 
@@ -199,6 +209,9 @@ class ProposalResult:
     outcome: ProposalOutcome
     memory: Memory | None
     failures: tuple[ValidationFailure, ...] = ()
+    # What the privacy boundary did: credentials dropped the proposal, personal data
+    # was redacted before storage. Never the matched text.
+    privacy_findings: tuple[PrivacyFinding, ...] = ()
     raw: lifecycle_pb2.ProposalResult | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -349,6 +362,22 @@ class TenantQuota:
 
 
 @dataclass(frozen=True, kw_only=True)
+class LlmSettings:
+    """A tenant's own LLM provider (`openai`-compatible or `anthropic`).
+
+    `api_key` is write-only: set it in `update_tenant`; the server never returns
+    it, and tenants it reads back carry only `api_key_set`.
+    """
+
+    provider: str = ""
+    base_url: str = ""
+    model: str = ""
+    api_key: str = field(default="", repr=False)
+    api_key_set: bool = False
+    timeout_seconds: float = 0.0
+
+
+@dataclass(frozen=True, kw_only=True)
 class Tenant:
     """An organisation using Engram."""
 
@@ -356,6 +385,8 @@ class Tenant:
     display_name: str = ""
     quota: TenantQuota = field(default_factory=TenantQuota)
     create_time: datetime | None = None
+    # The tenant's own LLM provider; None when it uses the server's (or none).
+    llm: LlmSettings | None = None
     raw: admin_pb2.Tenant | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -440,3 +471,147 @@ def to_dict(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return [to_dict(v) for v in value]
     return value
+
+
+class ContextFormat(enum.StrEnum):
+    """Layout of a context block (engram.v1.ContextFormat)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    MARKDOWN = "MARKDOWN"
+    PLAIN = "PLAIN"
+    XML = "XML"
+    JSON = "JSON"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionMessage:
+    """A message in a session's working-memory buffer."""
+
+    role: str
+    content: str
+    time: datetime | None = None
+    metadata: Mapping[str, str] = field(default_factory=dict)
+    token_count: int = 0
+    # Position in the buffer (grows by one per append, never reused).
+    index: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class AppendResult:
+    """What AppendMessage did. `message` is None when the privacy boundary dropped
+    the whole message (it carried a credential): nothing was buffered."""
+
+    message: SessionMessage | None
+    buffered_messages: int
+    buffered_tokens: int
+    privacy_findings: tuple[PrivacyFinding, ...] = ()
+    raw: lifecycle_pb2.AppendMessageResponse | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def buffered(self) -> bool:
+        return self.message is not None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionWindow:
+    """Buffered messages of a session, oldest first."""
+
+    messages: tuple[SessionMessage, ...]
+    token_count: int
+    consolidated: bool = False
+    raw: lifecycle_pb2.GetSessionWindowResponse | None = field(
+        default=None, repr=False, compare=False
+    )
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionInfo:
+    """A session with a live buffer."""
+
+    session: str
+    message_count: int
+    token_count: int
+    last_activity: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallHit:
+    """One recalled memory with its score."""
+
+    memory: Memory
+    score: float
+    evidence_badge: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngageResult:
+    """The buffered turn and the long-term context it calls for."""
+
+    message: SessionMessage | None
+    buffered_messages: int
+    buffered_tokens: int
+    # Prompt-ready context; "" when nothing new qualified.
+    context: str
+    hits: tuple[RecallHit, ...] = ()
+    cited_memories: tuple[str, ...] = ()
+    token_count: int = 0
+    # Hits left out because this session was already sent them.
+    suppressed_count: int = 0
+    privacy_findings: tuple[PrivacyFinding, ...] = ()
+    raw: recall_pb2.EngageResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReflectResult:
+    """One result per capture, plus what the privacy boundary did."""
+
+    results: tuple[ProposalResult, ...] = ()
+    privacy_findings: tuple[PrivacyFinding, ...] = ()
+    raw: lifecycle_pb2.ReflectResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConversationTurn:
+    """One turn given to `learn`."""
+
+    role: str
+    content: str
+    time: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class LearnResult:
+    """One result per extracted fact."""
+
+    results: tuple[ProposalResult, ...] = ()
+    privacy_findings: tuple[PrivacyFinding, ...] = ()
+    unverified_count: int = 0
+    raw: lifecycle_pb2.LearnResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConsolidateResult:
+    """The summary memory and the typed records of a consolidated session."""
+
+    summary: Memory | None
+    records: tuple[Memory, ...] = ()
+    already_consolidated: bool = False
+    privacy_findings: tuple[PrivacyFinding, ...] = ()
+    raw: lifecycle_pb2.ConsolidateResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DreamAction:
+    """One change the Dream State pass proposed or made."""
+
+    action: str  # "deprecate", "merge", "tag", "relate"
+    memories: tuple[str, ...] = ()
+    reason: str = ""
+    detail: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class DreamResult:
+    actions: tuple[DreamAction, ...] = ()
+    applied: bool = False
+    raw: lifecycle_pb2.DreamResponse | None = field(default=None, repr=False, compare=False)

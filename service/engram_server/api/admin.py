@@ -20,6 +20,7 @@ from engram_server.tenancy.model import (
     ApiKey,
     Quota,
     Tenant,
+    TenantLlmSettings,
     build_key_spec,
     build_tenant_spec,
     key_name,
@@ -28,6 +29,7 @@ from engram_server.tenancy.model import (
     tenant_name,
 )
 from engram_server.tenancy.operations import AdminOperations
+from engram_server.tenancy.updates import LlmInput, build_tenant_update, resolve_paths
 
 Context = grpc.aio.ServicerContext[Any, Any]
 
@@ -48,6 +50,20 @@ def _tenant_pb(tenant: Tenant) -> admin_pb2.Tenant:
             max_content_bytes=tenant.quota.max_content_bytes,
         ),
         create_time=_timestamp(tenant.create_time),
+        llm=_llm_pb(tenant.llm),
+    )
+
+
+def _llm_pb(llm: TenantLlmSettings | None) -> admin_pb2.LlmSettings | None:
+    """The tenant's LLM settings; `api_key` is input only and is never filled."""
+    if llm is None:
+        return None
+    return admin_pb2.LlmSettings(
+        provider=llm.provider,
+        base_url=llm.base_url,
+        model=llm.model,
+        api_key_set=llm.api_key_set,
+        timeout_seconds=llm.timeout_seconds,
     )
 
 
@@ -88,6 +104,34 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
     ) -> admin_pb2.Tenant:
         tenant_id = parse_tenant_name(request.name)
         return _tenant_pb(await self._ops.get_tenant(current_principal(), tenant_id))
+
+    async def UpdateTenant(
+        self, request: admin_pb2.UpdateTenantRequest, context: Context
+    ) -> admin_pb2.Tenant:
+        tenant = request.tenant
+        tenant_id = parse_tenant_name(tenant.name, "tenant.name")
+        paths = resolve_paths(
+            request.update_mask.paths,
+            has_display_name=bool(tenant.display_name),
+            has_quota=tenant.HasField("quota"),
+            has_llm=tenant.HasField("llm"),
+        )
+        quota = tenant.quota
+        update = build_tenant_update(
+            tenant_id,
+            paths,
+            display_name=tenant.display_name,
+            quota=Quota(quota.requests_per_second, quota.max_memories, quota.max_content_bytes),
+            llm=LlmInput(
+                provider=tenant.llm.provider,
+                base_url=tenant.llm.base_url,
+                model=tenant.llm.model,
+                api_key=tenant.llm.api_key,
+                timeout_seconds=tenant.llm.timeout_seconds,
+            ),
+            request_id=request.request_id,
+        )
+        return _tenant_pb(await self._ops.update_tenant(current_principal(), update))
 
     async def ListTenants(
         self, request: admin_pb2.ListTenantsRequest, context: Context
@@ -167,6 +211,5 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             live_memories=usage.live_memories,
             active_api_keys=usage.active_api_keys,
             audit_entries=usage.audit_entries,
-            # Filled per provider once LLM-backed features record their token use.
-            llm_tokens={},
+            llm_tokens=usage.llm_tokens,
         )

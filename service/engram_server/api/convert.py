@@ -19,6 +19,7 @@ from google.protobuf.message import Message
 from google.protobuf.struct_pb2 import Struct
 from google.protobuf.timestamp_pb2 import Timestamp
 
+from engram_server.api.privacy import findings_to_proto
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import (
     SLOT_MUST_BE_EMPTY,
@@ -197,13 +198,14 @@ _OUTCOMES = {
 def result_to_proto(r: ProposalResult) -> lifecycle_pb2.ProposalResult:
     return lifecycle_pb2.ProposalResult(
         outcome=_OUTCOMES[r.outcome],
-        memory=memory_to_proto(r.memory),
+        memory=memory_to_proto(r.memory) if r.memory is not None else None,
         failures=[
             lifecycle_pb2.ValidationFailure(
                 validator=f.validator, critical=f.critical, message=f.message, field=f.field
             )
             for f in r.failures
         ],
+        privacy_findings=findings_to_proto(r.privacy_findings),
     )
 
 
@@ -294,6 +296,7 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
         near_duplicate_threshold=p.near_duplicate_threshold,
         retention_stability_hours=p.retention_stability_hours,
         decay_exponents={k.removeprefix("MEMORY_KIND_"): x for k, x in p.decay_exponents.items()},
+        allowed_personal_data=tuple(p.allowed_personal_data),
         etag=p.etag,
     )
 
@@ -319,6 +322,7 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         near_duplicate_threshold=p.near_duplicate_threshold,
         retention_stability_hours=p.retention_stability_hours,
         decay_exponents={f"MEMORY_KIND_{k}": x for k, x in p.decay_exponents.items()},
+        allowed_personal_data=list(p.allowed_personal_data),
     )
     if p.json_schema is not None:
         out.json_schema.CopyFrom(dict_to_struct(p.json_schema))

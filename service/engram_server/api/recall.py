@@ -1,6 +1,6 @@
 """RecallService servicer: recall, context building, snapshots and index status.
 
-Engage answers UNIMPLEMENTED until working memory lands; pool recall and graph
+Engage is served by api/engage.py; pool recall and graph
 expansion are refused with INVALID_ARGUMENT until pools and edges are served.
 """
 
@@ -13,7 +13,6 @@ from engram.v1 import recall_pb2, recall_pb2_grpc, types_pb2
 
 from engram_server.api import convert
 from engram_server.api.snapshots import SnapshotMethods
-from engram_server.api.unimplemented import answer_unimplemented
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory
 from engram_server.platform.context import AppContext
@@ -214,4 +213,9 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
     async def Engage(
         self, request: recall_pb2.EngageRequest, context: Ctx
     ) -> recall_pb2.EngageResponse:
-        await answer_unimplemented(context, _SERVICE, "Engage")
+        # Buffering, privacy screening and per-session dedup live in api/engage.py.
+        from engram_server.api.engage import engage_handler
+
+        return await engage_handler(self.ctx, self.runtime).engage(
+            current_principal().tenant_id, request, self._deadline(context), _hit_to_proto
+        )

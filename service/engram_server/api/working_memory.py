@@ -1,22 +1,80 @@
 """Working-memory RPCs of LifecycleService (session buffers and Reflect).
 
 `WorkingMemoryMethods` is a mixin: the LifecycleService servicer inherits it and
-provides `self.ctx` and `self.service`.
+provides `self.ctx` and `self.service`. Buffers are tenant-scoped by the caller's
+key; a session of another tenant is simply an empty, unknown session.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from datetime import UTC, datetime
 from typing import Any
 
 import grpc
 from engram.v1 import lifecycle_pb2
+from google.protobuf.message import Message
 
-from engram_server.api.unimplemented import answer_unimplemented
+from engram_server.api import convert
+from engram_server.errors import Unavailable, Violations
+from engram_server.lifecycle.validation import check_proposal, check_request_id
 from engram_server.platform.context import AppContext
+from engram_server.platform.principal import current_principal
+from engram_server.privacy.model import PrivacyFinding
+from engram_server.services.engage import Buffered, buffer_message
 from engram_server.services.lifecycle import LifecycleService
+from engram_server.services.working_memory import BufferedMessage, WorkingMemory
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
-_SERVICE = "engram.v1.LifecycleService"
+
+
+def message_from_proto(m: lifecycle_pb2.SessionMessage) -> BufferedMessage:
+    return BufferedMessage(
+        role=m.role,
+        content=m.content,
+        time=convert.ts_to_dt(m.time) if m.HasField("time") else datetime.now(UTC),
+        metadata=dict(m.metadata),
+    )
+
+
+def message_to_proto(m: BufferedMessage) -> lifecycle_pb2.SessionMessage:
+    return lifecycle_pb2.SessionMessage(
+        role=m.role,
+        content=m.content,
+        time=convert.dt_to_ts(m.time),
+        metadata=m.metadata,
+        token_count=m.token_count,
+        index=m.index,
+    )
+
+
+def findings_to_proto(
+    findings: Iterable[PrivacyFinding],
+) -> list[lifecycle_pb2.PrivacyFinding]:
+    return [
+        lifecycle_pb2.PrivacyFinding(
+            category=f.category, type=f.type, action=f.action, field=f.field
+        )
+        for f in findings
+    ]
+
+
+def working_memory_of(ctx: AppContext) -> WorkingMemory:
+    if ctx.working_memory is None:
+        raise Unavailable("working memory is not configured on this server")
+    return ctx.working_memory
+
+
+def request_id_for(method: str, request_id: str) -> str:
+    # Namespaced per method: reusing an id across AppendMessage and Engage never
+    # turns one into a replay of the other.
+    return f"{method}:{request_id}" if request_id else ""
+
+
+def fingerprint_of(method: str, request: Message) -> str:
+    """The body fingerprint a request_id is bound to ("" without a request_id)."""
+    key = convert.request_key(method, request)
+    return key.fingerprint if key is not None else ""
 
 
 class WorkingMemoryMethods:
@@ -26,24 +84,128 @@ class WorkingMemoryMethods:
     async def AppendMessage(
         self, request: lifecycle_pb2.AppendMessageRequest, context: Ctx
     ) -> lifecycle_pb2.AppendMessageResponse:
-        await answer_unimplemented(context, _SERVICE, "AppendMessage")
+        wm = working_memory_of(self.ctx)
+        if not request.HasField("message"):
+            v = Violations()
+            wm.check_target(v, request.space, request.session)
+            v.add("message", "required")
+            v.raise_if_any()
+        check = Violations()
+        check_request_id(check, "request_id", request.request_id)
+        check.raise_if_any()
+        buffered = await buffer_message(
+            self.service,
+            wm,
+            current_principal().tenant_id,
+            request.space,
+            request.session,
+            message_from_proto(request.message),
+            request_id_for("append", request.request_id),
+            fingerprint=fingerprint_of("AppendMessage", request),
+        )
+        response = lifecycle_pb2.AppendMessageResponse(
+            buffered_messages=buffered.buffered_messages,
+            buffered_tokens=buffered.buffered_tokens,
+            privacy_findings=findings_to_proto(buffered.findings),
+        )
+        if buffered.result is not None:
+            response.message.CopyFrom(message_to_proto(buffered.result.message))
+        return response
 
     async def GetSessionWindow(
         self, request: lifecycle_pb2.GetSessionWindowRequest, context: Ctx
     ) -> lifecycle_pb2.GetSessionWindowResponse:
-        await answer_unimplemented(context, _SERVICE, "GetSessionWindow")
+        window = await working_memory_of(self.ctx).window(
+            current_principal().tenant_id, request.space, request.session, request.last_n
+        )
+        return lifecycle_pb2.GetSessionWindowResponse(
+            messages=[message_to_proto(m) for m in window.messages],
+            token_count=window.token_count,
+            consolidated=window.consolidated,
+        )
 
     async def ListSessions(
         self, request: lifecycle_pb2.ListSessionsRequest, context: Ctx
     ) -> lifecycle_pb2.ListSessionsResponse:
-        await answer_unimplemented(context, _SERVICE, "ListSessions")
+        sessions = await working_memory_of(self.ctx).list_sessions(
+            current_principal().tenant_id, request.space
+        )
+        return lifecycle_pb2.ListSessionsResponse(
+            sessions=[
+                lifecycle_pb2.SessionInfo(
+                    session=s.session,
+                    message_count=s.message_count,
+                    token_count=s.token_count,
+                    last_activity_time=convert.dt_to_ts(s.last_activity),
+                )
+                for s in sessions
+            ]
+        )
 
     async def ClearSession(
         self, request: lifecycle_pb2.ClearSessionRequest, context: Ctx
     ) -> lifecycle_pb2.ClearSessionResponse:
-        await answer_unimplemented(context, _SERVICE, "ClearSession")
+        cleared = await working_memory_of(self.ctx).clear(
+            current_principal().tenant_id, request.space, request.session
+        )
+        return lifecycle_pb2.ClearSessionResponse(cleared_messages=cleared)
 
     async def Reflect(
         self, request: lifecycle_pb2.ReflectRequest, context: Ctx
     ) -> lifecycle_pb2.ReflectResponse:
-        await answer_unimplemented(context, _SERVICE, "Reflect")
+        wm = working_memory_of(self.ctx)
+        principal = current_principal()
+        v = Violations()
+        wm.check_target(v, request.space, request.session)
+        check_request_id(v, "request_id", request.request_id)
+        reply = request.response
+        max_bytes = self.ctx.settings.working_memory_max_message_bytes
+        if not reply.strip():
+            if not request.captures:
+                v.add("response", "required (or captures)")
+        elif len(reply.encode()) > max_bytes:
+            v.add("response", f"larger than the limit of {max_bytes} bytes")
+        proposals = []
+        for i, capture in enumerate(request.captures):
+            # Captures default to the session they came from.
+            filled = lifecycle_pb2.MemoryProposal()
+            filled.CopyFrom(capture)
+            if not filled.space:
+                filled.space = request.space
+            if not filled.session:
+                filled.session = request.session
+            proposal = convert.proposal_from_proto(filled, f"captures[{i}]", v)
+            check_proposal(v, f"captures[{i}]", proposal, self.service.max_content_bytes)
+            proposals.append(proposal)
+        v.raise_if_any()
+
+        buffered: Buffered | None = None
+        if reply.strip():
+            buffered = await buffer_message(
+                self.service,
+                wm,
+                principal.tenant_id,
+                request.space,
+                request.session,
+                BufferedMessage(role="assistant", content=reply, time=datetime.now(UTC)),
+                request_id_for("reflect", request.request_id),
+                content_field="response",
+                fingerprint=fingerprint_of("Reflect", request),
+            )
+        response = lifecycle_pb2.ReflectResponse()
+        if buffered is not None:
+            response.privacy_findings.extend(findings_to_proto(buffered.findings))
+        if proposals:
+            results = await self.service.propose(
+                principal,
+                proposals,
+                convert.request_key("Reflect", request),
+                field_prefix="captures",
+                batch=True,
+            )
+            for result in results:
+                out = convert.result_to_proto(result)
+                response.results.append(out)
+                # The per-capture findings are also listed once for the whole call.
+                response.privacy_findings.extend(getattr(out, "privacy_findings", ()))
+        return response

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engram_server.bench import lifecycle, recall
+    from engram_server.bench import lifecycle, recall, working_memory
 
     parser = argparse.ArgumentParser(
         prog="engram bench", description="Measure Engram against the PostgreSQL floor."
@@ -37,6 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     recall.add_arguments(p)
     p.set_defaults(handler=recall.run_command)
+    p = benchmarks.add_parser(
+        "working-memory",
+        help="Engage latency (vs Recall) and AppendMessage throughput (vs Redis RPUSH)",
+        description=working_memory.__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    working_memory.add_arguments(p)
+    p.set_defaults(handler=working_memory.run_command)
     return parser
 
 

@@ -162,8 +162,14 @@ class EngramSide:
         self.tenants.append(tenant)
         return tenant
 
-    async def wait_indexed(self, limit_seconds: float) -> tuple[float, bool]:
-        """Waits until the search index has caught up with every tenant's writes.
+    async def wait_indexed(
+        self,
+        limit_seconds: float,
+        tenants: Sequence[EngramTenant] | None = None,
+        poll_seconds: float = INDEX_POLL_SECONDS,
+    ) -> tuple[float, bool]:
+        """Waits until the search index has caught up with the tenants' writes
+        (default: every tenant of the run).
 
         Proposals reach the index through the outbox, in the background: right
         after a bulk load the server is still embedding the backlog, and timing
@@ -173,7 +179,7 @@ class EngramSide:
         start = time.perf_counter()
         while True:
             pending = 0
-            for tenant in self.tenants:
+            for tenant in self.tenants if tenants is None else tenants:
                 try:
                     status = await recall.GetIndexStatus(
                         recall_pb2.GetIndexStatusRequest(), metadata=tenant.metadata
@@ -188,7 +194,7 @@ class EngramSide:
                 return waited, True
             if waited > limit_seconds:
                 return waited, False
-            await asyncio.sleep(INDEX_POLL_SECONDS)
+            await asyncio.sleep(poll_seconds)
 
     async def delete_tenants(self) -> None:
         """Removes every tenant this run made (for a server the bench does not own)."""

@@ -7,6 +7,7 @@
     engram memory ...                propose, list, confirm, retract... over the SDK
     engram index status              the tenant's indexing backlog and model
     engram reindex                   rebuild the vector index from PostgreSQL
+    engram dream --space S [--apply]  curate a space (Dream State)
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
 `ENGRAM_API_KEY`) and `--json`. Server modules are imported only by the commands that
@@ -26,7 +27,7 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, index, memory, ops
+from engram_server.cli import admin, dream, index, memory, ops
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     admin.register(commands, parent)
     memory.register(commands, parent)
     index.register(commands, parent)
+    dream.register(commands, parent)
     return parser
 
 

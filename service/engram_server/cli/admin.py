@@ -60,6 +60,31 @@ def _register_tenants(
     p.add_argument("tenant", help="tenant id or tenants/{id}")
     p.set_defaults(handler=tenants_get)
 
+    p = tsub.add_parser(
+        "update",
+        help="change a tenant's display name, quota or LLM provider",
+        parents=[parent],
+        description=(
+            "Only the options given change. A tenant administrator may change only its "
+            "own tenant's LLM settings. The LLM API key is read from the environment "
+            "variable named by --llm-api-key-env, never from the command line, and is "
+            "never shown again."
+        ),
+    )
+    p.add_argument("tenant", help="tenant id or tenants/{id}")
+    p.add_argument("--display-name")
+    p.add_argument("--rps", type=int, help="requests per second (0: unlimited)")
+    p.add_argument("--max-memories", type=int, help="live memories (0: unlimited)")
+    p.add_argument("--max-content-bytes", type=int, help="(0: server limit)")
+    p.add_argument("--llm-provider", choices=("openai", "anthropic"))
+    p.add_argument("--llm-url", help="base URL, e.g. http://127.0.0.1:8000/v1")
+    p.add_argument("--llm-model", help="model id")
+    p.add_argument("--llm-api-key-env", metavar="VAR", help="environment variable with the key")
+    p.add_argument("--llm-timeout", type=float, help="seconds per LLM call, retries included")
+    p.add_argument("--clear-llm", action="store_true", help="remove the tenant's own LLM settings")
+    p.add_argument("--request-id", help="idempotency key (default: a fresh UUID)")
+    p.set_defaults(handler=tenants_update)
+
     p = tsub.add_parser("delete", help="delete a tenant and everything it owns", parents=[parent])
     p.add_argument("tenant", help="tenant id or tenants/{id}")
     p.add_argument("--yes", action="store_true", help="confirm the deletion")
@@ -145,6 +170,65 @@ def tenants_list(args: argparse.Namespace) -> int:
 def tenants_get(args: argparse.Namespace) -> int:
     with common.make_client(args) as client:
         common.output(args).item(client.admin.get_tenant(args.tenant))
+    return 0
+
+
+def tenants_update(args: argparse.Namespace) -> int:
+    import os
+
+    quota_flags = (args.rps, args.max_memories, args.max_content_bytes)
+    llm_flags = (args.llm_provider, args.llm_url, args.llm_model, args.llm_api_key_env)
+    wants_llm = any(v is not None for v in llm_flags) or args.llm_timeout is not None
+    if wants_llm and args.clear_llm:
+        raise UsageError("--clear-llm cannot be combined with other --llm-* options")
+    api_key = ""
+    if args.llm_api_key_env:
+        api_key = os.environ.get(args.llm_api_key_env, "")
+        if not api_key:
+            raise UsageError(f"environment variable {args.llm_api_key_env} is empty or unset")
+    with common.make_client(args) as client:
+        current: engram.Tenant | None = None
+        if any(v is not None for v in quota_flags) or wants_llm:
+            # Unnamed fields keep their current values.
+            current = client.admin.get_tenant(args.tenant)
+        quota = None
+        if current is not None and any(v is not None for v in quota_flags):
+            now_quota = current.quota
+            quota = engram.TenantQuota(
+                requests_per_second=now_quota.requests_per_second if args.rps is None else args.rps,
+                max_memories=(
+                    now_quota.max_memories if args.max_memories is None else args.max_memories
+                ),
+                max_content_bytes=(
+                    now_quota.max_content_bytes
+                    if args.max_content_bytes is None
+                    else args.max_content_bytes
+                ),
+            )
+        llm = None
+        if current is not None and wants_llm:
+            now = current.llm or engram.LlmSettings()
+            llm = engram.LlmSettings(
+                provider=args.llm_provider or now.provider,
+                base_url=now.base_url if args.llm_url is None else args.llm_url,
+                model=args.llm_model or now.model,
+                api_key=api_key,
+                timeout_seconds=now.timeout_seconds
+                if args.llm_timeout is None
+                else args.llm_timeout,
+            )
+        try:
+            tenant = client.admin.update_tenant(
+                args.tenant,
+                display_name=args.display_name,
+                quota=quota,
+                llm=llm,
+                clear_llm=args.clear_llm,
+                request_id=args.request_id,
+            )
+        except ValueError as exc:
+            raise UsageError(str(exc)) from exc
+        common.output(args).item(tenant)
     return 0
 
 

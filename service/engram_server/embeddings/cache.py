@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -34,14 +35,21 @@ class EmbeddingCacheStore(Protocol):
 class CachedEmbedder:
     """Wraps an embedder with a per-tenant cache keyed by (model, content hash).
 
-    `embed_for_tenant` is the cached path, for indexing stored content. The plain
-    `Embedder` methods pass straight through: a search query is not content and
-    is not worth a database round trip.
+    `embed_for_tenant` is the cached path, for indexing stored content. A search
+    query is not content and is not worth a database round trip: `embed_query`
+    keeps the vectors of the most recent `query_cache_size` distinct queries in
+    memory instead (a vector depends on the text and the model only, so the
+    entries are shared by tenants without revealing anything: a hit returns what
+    the model would have computed).
     """
 
-    def __init__(self, inner: Embedder, store: EmbeddingCacheStore) -> None:
+    def __init__(
+        self, inner: Embedder, store: EmbeddingCacheStore, query_cache_size: int = 1024
+    ) -> None:
         self.inner = inner
         self.store = store
+        self.query_cache_size = max(0, query_cache_size)
+        self._queries: OrderedDict[str, Vector] = OrderedDict()
         # Running totals, for metrics and `engram index status`.
         self.hits = 0
         self.misses = 0
@@ -61,9 +69,20 @@ class CachedEmbedder:
         return await self.inner.embed(texts)
 
     async def embed_query(self, text: str) -> Vector:
-        return await self.inner.embed_query(text)
+        cached = self._queries.get(text)
+        if cached is not None:
+            self._queries.move_to_end(text)
+            return cached
+        vector = await self.inner.embed_query(text)
+        if self.query_cache_size:
+            vector.setflags(write=False)  # shared by every caller of the same text
+            self._queries[text] = vector
+            if len(self._queries) > self.query_cache_size:
+                self._queries.popitem(last=False)
+        return vector
 
     async def close(self) -> None:
+        self._queries.clear()
         await self.inner.close()
 
     async def embed_for_tenant(self, tenant_id: str, items: Sequence[tuple[str, str]]) -> Matrix:

@@ -23,7 +23,10 @@ def build_embedder(settings: Settings) -> Embedder:
                 f"embedding_model {settings.embedding_model!r}: the minilm provider runs "
                 f'only {MODEL_ID}; use embedding_provider = "openai" for other models'
             )
-        return MiniLMEmbedder(threads=max(1, settings.embedding_threads))
+        return MiniLMEmbedder(
+            threads=max(1, settings.embedding_threads),
+            batch_threads=settings.embedding_index_threads or None,
+        )
     if provider == "openai":
         if not settings.embedding_url:
             raise ValueError('embedding_url is required with embedding_provider = "openai"')

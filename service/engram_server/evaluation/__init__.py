@@ -5,6 +5,7 @@
                 [--out eval/results/recall.json]
     engram eval --bm25-only             the baseline alone, no server
     engram eval --generate PATH         (re)write the dataset and stop
+    engram eval learn [--help]          fact extraction of Learn on labelled conversations
 
 The dataset is long multi-session conversations whose questions name the turns
 that answer them (`dataset` documents the format). Every turn becomes a memory,
@@ -86,8 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["learn"]:  # `engram eval learn`: fact extraction (engram_server.learning)
+        from engram_server.learning.evaluation import main as learn_main
+
+        return learn_main(argv[1:])
     parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(argv)
     try:
         if args.generate:
             return _generate(args)

@@ -10,6 +10,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from engram_server.privacy.model import PrivacyFinding
+
 
 class Status(StrEnum):
     PROPOSED = "PROPOSED"
@@ -63,6 +65,7 @@ class AuditAction(StrEnum):
     POLICY = "POLICY"
     SNAPSHOT = "SNAPSHOT"
     REINFORCEMENT = "REINFORCEMENT"
+    EDGE = "EDGE"  # an edge between memories created (details name it)
 
 
 # The fields ReviseMemory may change (and a snapshot restore sets back).
@@ -210,8 +213,10 @@ class ValidationFailure:
 @dataclass(frozen=True)
 class ProposalResult:
     outcome: Outcome
-    memory: Memory
+    # None only when the privacy boundary dropped the proposal: nothing was stored.
+    memory: Memory | None
     failures: tuple[ValidationFailure, ...] = ()
+    privacy_findings: tuple[PrivacyFinding, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from typing import Any
 
 from engram_server.errors import Violations
 from engram_server.lifecycle.model import Kind
+from engram_server.privacy.personal import PERSONAL_DATA_TYPES
 
 REQUIRABLE_FIELDS = frozenset(
     {"session", "source", "slot_key", "topic", "structured_content", "tags", "thread"}
@@ -46,6 +47,8 @@ class Policy:
     near_duplicate_threshold: float = 0.0
     retention_stability_hours: float = 0.0
     decay_exponents: dict[str, float] = field(default_factory=dict)
+    # Personal-data types stored as written instead of redacted ("email", ...).
+    allowed_personal_data: tuple[str, ...] = ()
     etag: str = ""
     update_time: datetime | None = None
 
@@ -78,6 +81,7 @@ class Policy:
             "near_duplicate_threshold": self.near_duplicate_threshold,
             "retention_stability_hours": self.retention_stability_hours,
             "decay_exponents": dict(self.decay_exponents),
+            "allowed_personal_data": list(self.allowed_personal_data),
         }
 
     @classmethod
@@ -106,6 +110,7 @@ class Policy:
             near_duplicate_threshold=float(data.get("near_duplicate_threshold", 0.0)),
             retention_stability_hours=float(data.get("retention_stability_hours", 0.0)),
             decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
+            allowed_personal_data=tuple(data.get("allowed_personal_data", ())),
             etag=etag,
             update_time=update_time,
         )
@@ -161,6 +166,13 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
             v.add(f"policy.decay_exponents[{kind_name}]", "unknown kind")
         elif not 0 < exponent <= 5:
             v.add(f"policy.decay_exponents[{kind_name}]", "must be in (0, 5]")
+    for i, type_ in enumerate(policy.allowed_personal_data):
+        if type_ not in PERSONAL_DATA_TYPES:
+            v.add(
+                f"policy.allowed_personal_data[{i}]",
+                f"unknown personal-data type {type_!r};"
+                f" allowed: {', '.join(sorted(PERSONAL_DATA_TYPES))}",
+            )
     if not 0 <= policy.validator_timeout_ms <= MAX_TIMEOUT_MS:
         v.add("policy.validator_timeout_ms", f"must be in [0, {MAX_TIMEOUT_MS}]")
     v.raise_if_any()

@@ -74,15 +74,41 @@ class Settings:
     embedding_api_key: str = ""
     # Vector length of the remote model; 0 learns it from the first reply.
     embedding_dimension: int = 0
-    # CPU threads of one in-process inference run (onnxruntime intra-op threads).
+    # CPU threads of one in-process inference run for a search query
+    # (onnxruntime intra-op threads), and single-thread inference runs that embed
+    # an indexing batch in parallel (0: one per CPU core).
     embedding_threads: int = 1
+    embedding_index_threads: int = 0
+    # Recent search queries whose vectors are kept in memory (0: none).
+    embedding_query_cache_size: int = 1024
     # Per-request timeout of the remote API, in seconds.
     embedding_timeout_seconds: float = 30.0
+    # Working memory (session buffers in Redis). Caps trim the oldest messages
+    # first (0: no cap); the newest message is always kept. A session untouched for
+    # the idle TTL expires (0: never). Larger messages are INVALID_ARGUMENT.
+    working_memory_max_messages: int = 500
+    working_memory_max_tokens: int = 32000
+    working_memory_idle_ttl_seconds: int = 86400
+    working_memory_max_message_bytes: int = 32 * 1024
+    # Server-wide LLM for tenants without their own (UpdateTenant `llm`): "" (none:
+    # every feature uses its deterministic path), "openai" (any OpenAI-compatible
+    # chat completions API: OpenAI, vLLM, Ollama, llama.cpp) or "anthropic".
+    llm_provider: str = ""
+    # Base URL, e.g. `https://api.openai.com/v1`; empty: the provider's public API.
+    llm_url: str = ""
+    # Bearer token (OpenAI-compatible) or `x-api-key` (Anthropic).
+    llm_api_key: str = ""
+    # Model id (required with a provider).
+    llm_model: str = ""
+    # Seconds one LLM call may take, retries included.
+    llm_timeout_seconds: float = 30.0
+    # Retries of a call after a connection error, 429 or 5xx.
+    llm_max_retries: int = 2
 
     def redacted(self) -> dict[str, Any]:
         """Settings as a dict with secrets masked, for `engram config show`."""
         out = dataclasses.asdict(self)
-        for secret in ("bootstrap_token", "embedding_api_key", "qdrant_api_key"):
+        for secret in ("bootstrap_token", "embedding_api_key", "qdrant_api_key", "llm_api_key"):
             if out[secret]:
                 out[secret] = "***"
         for key in ("database_url", "redis_url"):

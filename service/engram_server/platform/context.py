@@ -12,7 +12,10 @@ from engram_server.store.postgres import Database
 from engram_server.store.redis import RedisStore
 
 if TYPE_CHECKING:
+    from engram_server.llm.registry import LLMRegistry
+    from engram_server.services.lifecycle import LifecycleService
     from engram_server.services.recall_runtime import RecallRuntime
+    from engram_server.services.working_memory import WorkingMemory
 
 
 @dataclass
@@ -26,6 +29,15 @@ class AppContext:
     # Vector index, embedder and indexing worker; built by the RecallService
     # servicer, used by the write path for near-duplicate checks.
     recall: RecallRuntime | None = None
+    # Chat model per tenant (its own LLM settings, else `ENGRAM_LLM_*`, else none);
+    # built by `platform.server.build_context`.
+    llm: LLMRegistry | None = None
+    # Session buffers in Redis (AppendMessage, Engage, Reflect, Consolidate); set
+    # by `platform.server.build_context`.
+    working_memory: WorkingMemory | None = None
+    # The lifecycle write path (policies, privacy boundary); set when the
+    # LifecycleService servicer is built, so Engage screens with the same policies.
+    lifecycle: LifecycleService | None = None
 
     def __post_init__(self) -> None:
         if not self.notifier.url:
@@ -33,6 +45,9 @@ class AppContext:
 
     async def close(self) -> None:
         """Stops the notifier and closes the pools (each step even if one fails)."""
+        if self.llm is not None:
+            with contextlib.suppress(Exception):
+                await self.llm.close()
         with contextlib.suppress(Exception):
             await self.notifier.stop()
         try:

@@ -123,6 +123,8 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
     "AdminService": {
         "CreateTenant": ADMIN_OR_PLATFORM,
         "GetTenant": ADMIN_OR_PLATFORM,
+        # A tenant administrator may change only its own tenant's `llm`.
+        "UpdateTenant": ADMIN_OR_PLATFORM,
         "ListTenants": ADMIN_OR_PLATFORM,
         "DeleteTenant": ADMIN_OR_PLATFORM,
         "CreateApiKey": ADMIN_OR_PLATFORM,

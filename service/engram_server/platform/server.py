@@ -47,6 +47,7 @@ from engram_server.api.unimplemented import (
     EvidenceServicer,
     PoolServicer,
 )
+from engram_server.llm.registry import LLMRegistry
 from engram_server.platform import auth
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
@@ -55,6 +56,7 @@ from engram_server.platform.interceptors import server_interceptors
 from engram_server.platform.notify import Notifier
 from engram_server.platform.scopes import ScopeTable
 from engram_server.platform.telemetry import setup_tracing, shutdown_tracing
+from engram_server.services.working_memory import WorkingMemory
 from engram_server.store.migrate import migrate
 from engram_server.store.postgres import Database
 from engram_server.store.redis import RedisStore
@@ -92,10 +94,12 @@ def _service_name(module: Any, service: str) -> str:
 
 def default_registrations(ctx: AppContext) -> list[Registration]:
     """Every engram.v1 service with the servicer that implements it."""
+    lifecycle = LifecycleServicer(ctx)
+    ctx.lifecycle = lifecycle.service
     return [
         Registration(
             _service_name(lifecycle_pb2, "LifecycleService"),
-            LifecycleServicer(ctx),
+            lifecycle,
             lifecycle_pb2_grpc.add_LifecycleServiceServicer_to_server,
         ),
         Registration(
@@ -249,6 +253,10 @@ async def build_context(settings: Settings) -> AppContext:
     redis = RedisStore(settings.redis_url)
     notifier = Notifier(settings.database_url)
     try:
+        llm = LLMRegistry(settings, db, notifier=notifier)
+    except ValueError as exc:
+        raise StartupError(f"LLM settings: {exc}") from exc
+    try:
         await db.open()
         await redis.ping()
         await notifier.start()
@@ -260,7 +268,9 @@ async def build_context(settings: Settings) -> AppContext:
         with contextlib.suppress(Exception):
             await db.close()
         raise
-    return AppContext(settings=settings, db=db, redis=redis, notifier=notifier)
+    ctx = AppContext(settings=settings, db=db, redis=redis, notifier=notifier, llm=llm)
+    ctx.working_memory = WorkingMemory(redis, settings)
+    return ctx
 
 
 def _banner(address: str, dev_key: str | None, embedded: EmbeddedServices | None) -> str:

@@ -125,6 +125,18 @@ def shutdown_tracing(provider: TracerProvider | None) -> None:
         provider.shutdown()
 
 
+def tracing_enabled(tracer_provider: trace.TracerProvider | None = None) -> bool:
+    """Whether spans go anywhere: a provider was given or one was installed globally.
+
+    Without either, every span is a no-op, and the per-call work of the gRPC
+    instrumentation (propagation, attributes, peer parsing, a wrapped context)
+    buys nothing.
+    """
+    if tracer_provider is not None:
+        return True
+    return not isinstance(trace.get_tracer_provider(), trace.ProxyTracerProvider)
+
+
 def server_tracing_interceptor(
     tracer_provider: trace.TracerProvider | None = None,
 ) -> grpc.aio.ServerInterceptor:

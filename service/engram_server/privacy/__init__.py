@@ -9,31 +9,26 @@ A finding names the detector type and the input field, never the matched text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from engram_server.privacy.boundary import PrivacyBoundary, default_boundary
+from engram_server.privacy.model import (
+    CREDENTIAL,
+    DROPPED,
+    PERSONAL_DATA,
+    REDACTED,
+    PrivacyFinding,
+    Screened,
+)
+from engram_server.privacy.personal import PERSONAL_DATA_TYPES, placeholder
 
-CREDENTIAL = "credential"
-PERSONAL_DATA = "personal_data"
-DROPPED = "dropped"
-REDACTED = "redacted"
-
-
-@dataclass(frozen=True)
-class PrivacyFinding:
-    """What the boundary did to one input; safe to return and to log."""
-
-    category: str  # CREDENTIAL or PERSONAL_DATA
-    type: str  # detector type: "aws_access_key", "email", ...
-    action: str  # DROPPED or REDACTED
-    field: str  # the input concerned: "proposal.content", "turns[3].content"
-
-
-@dataclass(frozen=True)
-class Screened:
-    """A screened text: `text` is None when the whole atom was dropped."""
-
-    text: str | None
-    findings: tuple[PrivacyFinding, ...] = ()
-
-    @property
-    def dropped(self) -> bool:
-        return self.text is None
+__all__ = [
+    "CREDENTIAL",
+    "DROPPED",
+    "PERSONAL_DATA",
+    "PERSONAL_DATA_TYPES",
+    "REDACTED",
+    "PrivacyBoundary",
+    "PrivacyFinding",
+    "Screened",
+    "default_boundary",
+    "placeholder",
+]

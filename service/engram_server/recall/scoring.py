@@ -178,15 +178,7 @@ def score(
     kept = retention(signals, now, params)
     fresh = recency(signals.create_time, now, params)
     evidence = EVIDENCE_DELTAS.get(signals.evidence_level, 0.0)
-    # Signals scale the fused relevance rather than add to it, so an important
-    # but irrelevant memory never outranks a relevant one.
-    multiplier = (
-        1.0
-        + params.importance_weight * (signals.importance - 0.5) * 2.0
-        + params.retention_weight * (kept - 1.0)
-        + params.recency_weight * fresh
-    )
-    final = base * multiplier + evidence * base
+    final = _final(base, signals.importance, kept, fresh, evidence, params)
     return Breakdown(
         dense=dense,
         lexical=lexical,
@@ -199,3 +191,34 @@ def score(
         evidence_delta=evidence * base,
         final=final,
     )
+
+
+def _final(
+    base: float, importance: float, kept: float, fresh: float, evidence: float, p: RankingParams
+) -> float:
+    # Signals scale the fused relevance rather than add to it, so an important
+    # but irrelevant memory never outranks a relevant one.
+    multiplier = (
+        1.0
+        + p.importance_weight * (importance - 0.5) * 2.0
+        + p.retention_weight * (kept - 1.0)
+        + p.recency_weight * fresh
+    )
+    return base * multiplier + evidence * base
+
+
+def final_score(
+    fused: tuple[float, float],
+    slot: float,
+    signals: MemorySignals,
+    now: datetime,
+    params: RankingParams,
+) -> float:
+    """`score(...).final` without building the breakdown: Recall ranks every
+    candidate with this and explains only the hits it returns."""
+    dense, lexical = fused
+    base = params.dense_weight * dense + params.lexical_weight * lexical + params.slot_weight * slot
+    kept = retention(signals, now, params)
+    fresh = recency(signals.create_time, now, params)
+    evidence = EVIDENCE_DELTAS.get(signals.evidence_level, 0.0)
+    return _final(base, signals.importance, kept, fresh, evidence, params)

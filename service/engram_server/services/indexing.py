@@ -3,10 +3,11 @@
 Every replica runs one. It asks which tenants have outbox rows ready, then, per
 tenant and inside that tenant's RLS-scoped transaction, claims a batch with
 `FOR UPDATE SKIP LOCKED` (so replicas never process the same rows), writes the
-lexical (sparse) vectors first so new memories are findable by their words at
-once, then embeds and writes the dense vectors, and marks the rows processed in
-the same transaction (they are collected after ten minutes). A failure leaves
-the rows pending with a backoff; a restart simply finds them again.
+points with their lexical (sparse) vectors while the batch is embedded, so new
+memories are findable by their words at once, then sets the dense vectors, and
+marks the rows processed in the same transaction (they are collected after ten
+minutes). A failure leaves the rows pending with a backoff; a restart simply
+finds them again.
 """
 
 from __future__ import annotations
@@ -167,8 +168,11 @@ class IndexWorker:
         if not memories:
             return
         self.written_since_optimize += len(memories)
-        # Words first: the memory is findable lexically before the model runs.
-        await self.index.upsert(
+        # Words first: the points (with their lexical vectors) are written while the
+        # model embeds the batch (inference runs outside the GIL, the index writes
+        # on their own thread), so a memory is findable by its words well before
+        # its dense vector is set.
+        lexical = self.index.upsert(
             [
                 IndexPoint(
                     id=m.id,
@@ -179,14 +183,15 @@ class IndexWorker:
                 for m in memories
             ]
         )
-        vectors = await self.embedder.embed_for_tenant(
+        dense = self.embedder.embed_for_tenant(
             tenant, [(m.content_hash, index_text(m)) for m in memories]
         )
+        _, vectors = await asyncio.gather(lexical, dense)
         await self.index.set_vectors(
             tenant,
             [
-                VectorUpdate(id=m.id, dense=[float(x) for x in vectors[i]])
-                for i, m in enumerate(memories)
+                VectorUpdate(id=m.id, dense=row)
+                for m, row in zip(memories, vectors.tolist(), strict=True)
             ],
         )
 

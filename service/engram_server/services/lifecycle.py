@@ -65,6 +65,10 @@ WRITE_ATTEMPTS = 5
 RACY_CONSTRAINTS = frozenset({"memories_live_slot", "memories_live_content"})
 
 
+# Statuses the live-content unique index covers (its ON CONFLICT finds duplicates).
+_INDEXED_STATUSES = frozenset({Status.PROPOSED, Status.ACTIVE, Status.PENDING_CONFIRMATION})
+
+
 class _WriteRace(Exception):
     """A concurrent transaction changed what this write was based on."""
 
@@ -74,7 +78,7 @@ def _results_record(results: Sequence[ProposalResult]) -> dict[str, Any]:
         "results": [
             {
                 "outcome": r.outcome.value,
-                "memory_id": str(r.memory.id),
+                "memory_id": str(r.memory.id) if r.memory else "",
                 "failures": [f.__dict__ for f in r.failures],
             }
             for r in results
@@ -217,6 +221,25 @@ class LifecycleService:
                 )
         v.raise_if_any()
 
+        # Privacy boundary (services/privacy_gate.py): a proposal carrying a
+        # credential is dropped before anything stores or logs it; personal data
+        # is redacted before validation, hashing and storage. The kept proposals
+        # re-enter this method (they screen clean) and the results are merged.
+        from engram_server.services import privacy_gate
+
+        gate = await privacy_gate.screen_proposals(
+            self, principal.tenant_id, proposals, field_prefix=field_prefix, batch=batch
+        )
+        if gate.changed:
+            written = (
+                await self.propose(
+                    principal, gate.kept, key, field_prefix=field_prefix, batch=batch
+                )
+                if gate.kept
+                else []
+            )
+            return gate.merge(written)
+
         tenant = principal.tenant_id
         limits = await self._limits_for({p.space for p in proposals}, tenant)
         if key is not None and any(limits[p.space].policy.webhooks for p in proposals):
@@ -247,10 +270,29 @@ class LifecycleService:
                     if found is not None:
                         near[i] = found
 
+        return await self._write_with_retries(principal, proposals, failures, limits, key, near)
+
+    async def _write_with_retries(
+        self,
+        principal: Principal,
+        proposals: Sequence[Proposal],
+        failures: Sequence[tuple[ValidationFailure, ...]],
+        limits: dict[str, policy_store.WriteLimits],
+        key: RequestKey | None,
+        near: dict[int, uuid.UUID],
+    ) -> list[ProposalResult]:
+        """The proposals' write transaction, retried from the top after a race.
+
+        The transaction runs pipelined: statements whose results are not read
+        (revisions, edges, outbox, the idempotency record) travel with the next
+        one that is, so a plain proposal costs about three round trips. Nothing in
+        it catches a database error mid-way, which is what pipelining requires.
+        """
+        tenant = principal.tenant_id
         now = datetime.now(UTC)
         for _ in range(WRITE_ATTEMPTS):
             try:
-                async with self.db.tenant_tx(tenant) as conn:
+                async with self.db.tenant_tx(tenant, pipeline=True) as conn:
                     replay = await self._replay(conn, tenant, key)
                     if replay is not None:
                         return await self._results_from_record(conn, replay)
@@ -304,19 +346,28 @@ class LifecycleService:
         reinforced = await self._reinforce(conn, principal, proposals, near or {}, key)
 
         # Identical content already live in the space, or earlier in this batch,
-        # becomes a DUPLICATE of that memory instead of a new row.
+        # becomes a DUPLICATE of that memory instead of a new row. When every
+        # proposal would be stored live and none touches a slot or reinforces,
+        # the insert's ON CONFLICT on the live-content index finds those duplicates
+        # by itself (see below), so the up-front lookup is skipped: a round trip
+        # saved on every plain write. Otherwise (a REJECTED row is not covered by
+        # the index; supersession must not act on a duplicate) look first.
+        # Content hashes normalise and hash the whole content: compute each once.
+        slots = [(p.space, p.content_hash) for p in proposals]
+        optimistic = not reinforced and all(
+            not p.slot_key
+            and p.expected_slot_holder is None
+            and Status(outcome_status(fails)) in _INDEXED_STATUSES
+            for p, fails in zip(proposals, failures, strict=True)
+        )
         existing: dict[tuple[str, str], Memory] = {}
-        by_space: dict[str, list[str]] = {}
-        for p in proposals:
-            by_space.setdefault(p.space, []).append(p.content_hash)
-        for space, hashes in by_space.items():
-            for h, memory in (await store.find_live_by_hash(conn, space, hashes)).items():
-                existing[(space, h)] = memory
+        if not optimistic:
+            existing = await self._live_by_hash(conn, slots)
 
         to_insert: list[store.NewMemory] = []
         first_in_batch: dict[tuple[str, str], uuid.UUID] = {}
         for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
-            slot = (p.space, p.content_hash)
+            slot = slots[i]
             if slot in existing or slot in first_in_batch or i in reinforced:
                 continue
             status = Status(outcome_status(fails))
@@ -334,15 +385,32 @@ class LifecycleService:
                     status=status,
                     expire_time=expire_time,
                     validation_notes=tuple(f"{f.validator}: {f.message}" for f in fails),
+                    content_hash=slot[1],
                 )
             )
 
         to_insert, displaced = await self._supersede_slots(conn, proposals, to_insert)
         inserted = {m.id: m for m in await store.insert_memories(conn, tenant, to_insert)}
         if len(inserted) != len(to_insert):
-            # A concurrent transaction committed identical content first; start
-            # over so this proposal becomes a DUPLICATE of it.
-            raise _WriteRace
+            skipped = [n for n in to_insert if n.id not in inserted]
+            found = (
+                await self._live_by_hash(
+                    conn, [(n.proposal.space, n.content_hash) for n in skipped]
+                )
+                if optimistic
+                else {}
+            )
+            if len(found) != len(skipped):
+                # A concurrent transaction committed identical content first (or
+                # changed it again since): start over, so that this proposal
+                # becomes a DUPLICATE of what is live then.
+                raise _WriteRace
+            # Content already live (committed before this insert, or by a
+            # transaction it waited for): DUPLICATEs of those memories, exactly
+            # as if the lookup had run first. Nothing else was written for them.
+            existing.update(found)
+            for slot in found:
+                del first_in_batch[slot]
 
         request_id = key.request_id if key else ""
         drafts: list[store.AuditDraft] = []
@@ -415,7 +483,9 @@ class LifecycleService:
         await store.enqueue_outbox(
             conn, tenant, [*(h.id for h, _ in displaced), *inserted], "upsert"
         )
-        _, live, max_live = await store.append_audit(conn, tenant, drafts, live_delta)
+        _, live, max_live = await store.append_audit(
+            conn, tenant, drafts, live_delta, entries=False
+        )
         if max_live and live > max_live:
             raise ResourceExhausted(
                 f"tenant would hold {live} live memories; the quota is {max_live}",
@@ -425,8 +495,7 @@ class LifecycleService:
 
         results: list[ProposalResult] = []
         seen: set[uuid.UUID] = set()
-        for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
-            slot = (p.space, p.content_hash)
+        for i, (slot, fails) in enumerate(zip(slots, failures, strict=True)):
             known_id = first_in_batch.get(slot)
             if i in reinforced and slot not in existing and known_id is None:
                 results.append(ProposalResult(Outcome.REINFORCED, reinforced[i]))
@@ -445,6 +514,19 @@ class LifecycleService:
             else:
                 results.append(ProposalResult(Outcome.DUPLICATE, existing[slot]))
         return results
+
+    async def _live_by_hash(
+        self, conn: Conn, slots: Sequence[tuple[str, str]]
+    ) -> dict[tuple[str, str], Memory]:
+        """Live memories by (space, content hash), for the given pairs."""
+        by_space: dict[str, list[str]] = {}
+        for space, h in slots:
+            by_space.setdefault(space, []).append(h)
+        found: dict[tuple[str, str], Memory] = {}
+        for space, hashes in by_space.items():
+            for h, memory in (await store.find_live_by_hash(conn, space, hashes)).items():
+                found[(space, h)] = memory
+        return found
 
     async def _reinforce(
         self,

@@ -19,11 +19,11 @@ class MemoryReads:
         self.db = db
 
     async def get(self, tenant: str, memory_id: uuid.UUID) -> Memory:
-        async with self.db.tenant_tx(tenant) as conn:
-            memory = await store.get_memory(conn, memory_id)
-        if memory is None:
+        # One round trip: BEGIN, the tenant, the SELECT and COMMIT sent together.
+        rows = await self.db.tenant_read(tenant, store.GET_MEMORY_SQL, (memory_id,))
+        if not rows:
             raise NotFound("memory", memory_name(memory_id))
-        return memory
+        return store.row_to_memory(rows[0])
 
     async def list_memories(
         self, tenant: str, f: MemoryFilter, order: str, requested_size: int, token: str
@@ -44,8 +44,8 @@ class MemoryReads:
                 raise InvalidArgument.field(
                     "page_token", "not a page token issued by this method"
                 ) from exc
-        async with self.db.tenant_tx(tenant) as conn:
-            rows = await store.list_memories(conn, f, order, size + 1, after)
+        query, params = store.list_memories_query(f, order, size + 1, after)
+        rows = [store.row_to_memory(r) for r in await self.db.tenant_read(tenant, query, params)]
         page, more = rows[:size], len(rows) > size
         next_token = ""
         if more:

@@ -29,6 +29,7 @@ from engram_server.recall.scoring import (
     Candidate,
     MemorySignals,
     RankingParams,
+    final_score,
     fused_scores,
     score,
     slot_matches,
@@ -36,7 +37,13 @@ from engram_server.recall.scoring import (
 from engram_server.services.indexing import IndexWorker
 from engram_server.store import memories as store
 from engram_server.store.postgres import Database
-from engram_server.store.vectors import EVIDENCE_RANK, IndexFilter, VectorIndex
+from engram_server.store.vectors import (
+    EVIDENCE_RANK,
+    IndexFilter,
+    ScoredPoint,
+    VectorIndex,
+    combine_legs,
+)
 
 log = logging.getLogger(__name__)
 
@@ -227,60 +234,90 @@ class RecallService:
     async def _ranked(self, tenant: str, q: RecallQuery) -> list[Hit]:
         flt = self._filter(q)
         text = q.query.strip() or q.slot_key
-        dense = await self.embedder.embed_query(text)
+        limit = max(CANDIDATES_PER_LEG, q.k * 4)
         sparse = query_sparse_vector(text)
-        points = await self.index.search(
-            tenant,
-            [float(x) for x in dense],
-            sparse if sparse else None,
-            flt,
-            limit=max(CANDIDATES_PER_LEG, q.k * 4),
+        # The lexical leg needs no model: it searches the index while the query is
+        # embedded (inference runs outside the GIL); the dense leg follows.
+        lexical = (
+            asyncio.ensure_future(self.index.search(tenant, None, sparse, flt, limit))
+            if sparse
+            else None
         )
+        try:
+            dense = await self.embedder.embed_query(text)
+            dense_points = await self.index.search(tenant, dense.tolist(), None, flt, limit)
+            sparse_points = await lexical if lexical is not None else []
+        except BaseException:
+            if lexical is not None:
+                lexical.cancel()
+            raise
+        points = combine_legs(dense_points, sparse_points)
         if not points:
             return []
+        # One round trip (BEGIN, tenant scope, query and COMMIT sent together): the
+        # candidates and each one's forgetting settings (its space's policy, else
+        # the tenant default).
+        rows = await self.db.tenant_read(tenant, _HYDRATE, ([p.id for p in points],))
+        by_id = {row["id"]: row for row in rows}
         candidates = [
             Candidate(p.id, p.dense_score, p.sparse_score, p.dense_rank, p.sparse_rank)
             for p in points
         ]
-        async with self.db.tenant_tx(tenant) as conn:
-            # One round trip: the candidates and each one's forgetting settings
-            # (its space's policy, else the tenant default).
-            cur = await conn.execute(
-                f"SELECT {store.MEMORY_COLUMNS}, p.policy AS space_policy"
-                " FROM memories LEFT JOIN LATERAL ("
-                "   SELECT policy FROM policies WHERE policies.space IN (memories.space, '')"
-                "   ORDER BY policies.space DESC LIMIT 1) p ON true"
-                " WHERE memories.id = ANY(%s)",
-                ([c.memory_id for c in candidates],),
-            )
-            rows = await cur.fetchall()
-            memories = {row["id"]: store.row_to_memory(row) for row in rows}
-            forgetting = {row["id"]: self._space_params(row["space_policy"]) for row in rows}
         allowed = set(flt.statuses)
         now = q.now or datetime.now(UTC)
         fused = fused_scores(candidates, self.params)
-        terms = frozenset(analyze(text))
-        hits: list[Hit] = []
-        for c in candidates:
-            m = memories.get(uuid.UUID(str(c.memory_id)))
-            if m is None or m.status.value not in allowed:
+        terms: frozenset[str] | None = None
+        ranked: list[
+            tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams]
+        ] = []
+        # Ranked straight from the rows, final scores only: the breakdown and the
+        # memory are built for the k hits returned.
+        for p in points:
+            row = by_id.get(p.id)
+            if row is None or row["status"] not in allowed:
                 continue  # purged, or its status changed after indexing
+            slot_key = row["slot_key"]
+            slot = 0.0
+            if slot_key:
+                if terms is None:
+                    terms = frozenset(analyze(text))
+                slot = slot_matches(q.slot_key, terms, slot_key)
             signals = MemorySignals(
-                kind=m.kind,
-                importance=m.importance,
-                access_count=m.access_count,
-                create_time=m.create_time,
-                last_access_time=m.last_access_time,
-                evidence_level=m.evidence_level,
-                slot_key=m.slot_key,
+                kind=_KINDS[row["kind"]],
+                importance=row["importance"],
+                access_count=row["access_count"],
+                create_time=row["create_time"],
+                last_access_time=row["last_access_time"],
+                evidence_level=_EVIDENCE[row["evidence_level"]],
+                slot_key=slot_key,
             )
-            slot = slot_matches(q.slot_key, terms, m.slot_key)
-            params = forgetting.get(m.id, self.params)
-            b = score(fused[c.memory_id], slot, signals, now, params)
-            if b.final >= q.min_score:
-                hits.append(Hit(m, b, c.dense_rank, c.lexical_rank))
-        hits.sort(key=lambda h: (-h.breakdown.final, str(h.memory.id)))
-        return hits[: q.k or DEFAULT_K]
+            policy = row["space_policy"]
+            params = self._space_params(policy) if policy else self.params
+            final = final_score(fused[p.id], slot, signals, now, params)
+            if final >= q.min_score:
+                ranked.append((final, p, row, signals, slot, params))
+        # Ties by id: a UUID's integer orders like its canonical string.
+        ranked.sort(key=lambda t: (-t[0], t[1].id.int))
+        return [
+            Hit(
+                store.row_to_memory(row),
+                score(fused[p.id], slot, signals, now, params),
+                p.dense_rank,
+                p.sparse_rank,
+            )
+            for _, p, row, signals, slot, params in ranked[: q.k or DEFAULT_K]
+        ]
+
+
+_KINDS = {kind.value: kind for kind in Kind}
+_EVIDENCE = {level.value: level for level in EvidenceLevel}
+_HYDRATE = (
+    f"SELECT {store.MEMORY_COLUMNS}, p.policy AS space_policy"
+    " FROM memories LEFT JOIN LATERAL ("
+    "   SELECT policy FROM policies WHERE policies.space IN (memories.space, '')"
+    "   ORDER BY policies.space DESC LIMIT 1) p ON true"
+    " WHERE memories.id = ANY(%s)"
+)
 
 
 def parse_spaces(spaces: Sequence[str]) -> tuple[str, ...]:

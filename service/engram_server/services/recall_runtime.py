@@ -59,7 +59,11 @@ class RecallRuntime:
     @classmethod
     def build(cls, settings: Settings, db: Database) -> RecallRuntime:
         index = build_index(settings)
-        embedder = CachedEmbedder(build_embedder(settings), PostgresEmbeddingCache(db))
+        embedder = CachedEmbedder(
+            build_embedder(settings),
+            PostgresEmbeddingCache(db),
+            query_cache_size=settings.embedding_query_cache_size,
+        )
         worker = IndexWorker(db, index, embedder, settings.index_optimize_after_writes)
         access = AccessRecorder(db)
         service = RecallService(db, index, embedder, worker, access, ranking_params(settings))

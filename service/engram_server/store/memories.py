@@ -150,13 +150,14 @@ async def transaction_now(conn: Conn) -> datetime:
     return now
 
 
+GET_MEMORY_SQL = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = %s"
+
+
 async def get_memory(
     conn: Conn, memory_id: uuid.UUID, *, for_update: bool = False
 ) -> Memory | None:
     lock = " FOR UPDATE" if for_update else ""
-    cur = await conn.execute(
-        f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = %s{lock}", (memory_id,)
-    )
+    cur = await conn.execute(GET_MEMORY_SQL + lock, (memory_id,))
     row = await cur.fetchone()
     return row_to_memory(row) if row else None
 
@@ -202,6 +203,18 @@ async def list_memories(
     after: tuple[datetime, uuid.UUID] | None,
 ) -> list[Memory]:
     """Keyset-paged listing: `after` is the (time, id) of the previous page's last row."""
+    query, params = list_memories_query(f, order, limit, after)
+    cur = await conn.execute(query, params)
+    return [row_to_memory(r) for r in await cur.fetchall()]
+
+
+def list_memories_query(
+    f: MemoryFilter,
+    order: str,
+    limit: int,
+    after: tuple[datetime, uuid.UUID] | None,
+) -> tuple[str, tuple[Any, ...]]:
+    """The SQL and parameters of `list_memories` (for `Database.tenant_read`)."""
     column, direction = ORDERINGS[order]
     where: list[str] = []
     params: list[Any] = []
@@ -236,12 +249,11 @@ async def list_memories(
         where.append(f"({column}, id) {op} (%s, %s)")
         params += [after[0], after[1]]
     clause = ("WHERE " + " AND ".join(where)) if where else ""
-    cur = await conn.execute(
+    return (
         f"SELECT {MEMORY_COLUMNS} FROM memories {clause}"
         f" ORDER BY {column} {direction}, id {direction} LIMIT %s",
         (*params, limit),
     )
-    return [row_to_memory(r) for r in await cur.fetchall()]
 
 
 async def dependents(conn: Conn, ids: Sequence[uuid.UUID]) -> list[Memory]:
@@ -266,13 +278,58 @@ class NewMemory:
     expire_time: datetime | None
     validation_notes: tuple[str, ...]
     superseded_by: uuid.UUID | None = None
+    # The proposal's content hash when the caller already has it (it is not free).
+    content_hash: str = ""
+
+
+# The revision snapshot of a row of `ins`, built by the database: the same keys and
+# value shapes as `memory_to_json` (timestamps as ISO 8601 strings, ids as strings),
+# so `memory_from_json` reads both. Building it in SQL spares serialising every
+# new memory to JSON in Python and sending it back to the server.
+_SNAPSHOT_SQL = """jsonb_build_object(
+    'id', i.id, 'space', i.space, 'session', i.session, 'thread', i.thread,
+    'kind', i.kind, 'content', i.content, 'structured_content', i.structured_content,
+    'source', i.source, 'agent', i.agent, 'confidence', i.confidence,
+    'importance', i.importance, 'evidence_level', i.evidence_level, 'tags', i.tags,
+    'slot_key', i.slot_key, 'topic', i.topic, 'depends_on', i.depends_on,
+    'status', i.status, 'create_time', i.create_time, 'update_time', i.update_time,
+    'expire_time', i.expire_time, 'retract_time', i.retract_time,
+    'retraction_reason', i.retraction_reason, 'content_hash', i.content_hash,
+    'revision', i.revision, 'superseded_by', i.superseded_by,
+    'validation_notes', i.validation_notes, 'attributes', i.attributes)"""
+
+_INSERT_MEMORIES_SQL = f"""
+WITH src AS (
+  SELECT r.*, o.ord FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS o(elem, ord),
+       LATERAL jsonb_populate_record(NULL::memories, o.elem) AS r
+), ins AS (
+  INSERT INTO memories (tenant_id, id, space, session, thread, kind, content,
+      structured_content, source, agent, confidence, importance, evidence_level, tags,
+      slot_key, topic, depends_on, status, create_time, update_time, expire_time,
+      retraction_reason, content_hash, revision, superseded_by, validation_notes,
+      attributes)
+  SELECT tenant_id, id, space, session, thread, kind, content, structured_content,
+      source, agent, confidence, importance, evidence_level, tags, slot_key, topic,
+      depends_on, status, now(), now(), expire_time, '', content_hash, 1,
+      superseded_by, validation_notes, attributes
+    FROM src ORDER BY ord
+  ON CONFLICT (tenant_id, space, content_hash)
+    WHERE status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION') DO NOTHING
+  RETURNING tenant_id, {MEMORY_COLUMNS}
+), rev AS (
+  INSERT INTO memory_revisions (tenant_id, memory_id, revision, snapshot, actor)
+  SELECT i.tenant_id, i.id, i.revision, {_SNAPSHOT_SQL}, i.agent FROM ins AS i
+)
+SELECT {MEMORY_COLUMNS} FROM ins
+"""
 
 
 async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
     """Inserts memories plus their first revision snapshot, in one statement.
 
-    Identical live content racing in from another transaction is skipped (ON
-    CONFLICT on the dedup index); callers compare the returned ids with theirs.
+    Identical live content racing in from another transaction, or already live
+    in the space, is skipped (ON CONFLICT on the dedup index); callers compare the
+    returned ids with theirs.
     """
     if not items:
         return []
@@ -300,39 +357,14 @@ async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]
                 "depends_on": [str(d) for d in p.depends_on],
                 "status": item.status.value,
                 "expire_time": item.expire_time.isoformat() if item.expire_time else None,
-                "content_hash": p.content_hash,
+                "content_hash": item.content_hash or p.content_hash,
                 "superseded_by": str(item.superseded_by) if item.superseded_by else None,
                 "validation_notes": list(item.validation_notes),
                 "attributes": p.attributes,
             }
         )
-    cur = await conn.execute(
-        f"""
-        WITH src AS (
-          SELECT r.*, o.ord FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS o(elem, ord),
-               LATERAL jsonb_populate_record(NULL::memories, o.elem) AS r
-        ), ins AS (
-          INSERT INTO memories (tenant_id, id, space, session, thread, kind, content,
-              structured_content, source, agent, confidence, importance, evidence_level, tags,
-              slot_key, topic, depends_on, status, create_time, update_time, expire_time,
-              retraction_reason, content_hash, revision, superseded_by, validation_notes,
-              attributes)
-          SELECT tenant_id, id, space, session, thread, kind, content, structured_content,
-              source, agent, confidence, importance, evidence_level, tags, slot_key, topic,
-              depends_on, status, now(), now(), expire_time, '', content_hash, 1,
-              superseded_by, validation_notes, attributes
-            FROM src ORDER BY ord
-          ON CONFLICT (tenant_id, space, content_hash)
-            WHERE status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION') DO NOTHING
-          RETURNING {MEMORY_COLUMNS}
-        )
-        SELECT * FROM ins
-        """,
-        (Jsonb(records),),
-    )
-    inserted = [row_to_memory(r) for r in await cur.fetchall()]
-    await insert_revisions(conn, tenant_id, inserted, inserted[0].agent if inserted else "")
-    return inserted
+    cur = await conn.execute(_INSERT_MEMORIES_SQL, (Jsonb(records),))
+    return [row_to_memory(r) for r in await cur.fetchall()]
 
 
 async def insert_revisions(
@@ -476,31 +508,51 @@ def row_to_audit(row: dict[str, Any]) -> AuditEntry:
     )
 
 
+_APPEND_AUDIT_SQL = """
+WITH s AS (
+  UPDATE tenant_state s SET audit_seq = s.audit_seq + %(n)s,
+         live_memories = s.live_memories + %(delta)s
+    FROM tenants t
+   WHERE s.tenant_id = %(tenant)s AND t.id = s.tenant_id
+  RETURNING s.audit_seq, s.live_memories, t.quota_max_memories
+), ins AS (
+  INSERT INTO audit_log (tenant_id, seq, action, memory_id, space, from_status, to_status,
+                         actor, reason, request_id, details, create_time)
+  SELECT %(tenant)s, s.audit_seq - %(n)s + r.ord, r.elem->>'action',
+         (r.elem->>'memory_id')::uuid, r.elem->>'space', r.elem->>'from_status',
+         r.elem->>'to_status', r.elem->>'actor', r.elem->>'reason', r.elem->>'request_id',
+         r.elem->'details', now()
+    FROM s, jsonb_array_elements(%(rows)s::jsonb) WITH ORDINALITY AS r(elem, ord)
+  RETURNING *
+)
+SELECT s.audit_seq, s.live_memories, s.quota_max_memories,
+       CASE WHEN %(n)s > 0 THEN pg_notify(%(channel)s, %(tenant)s) END AS notified,
+       CASE WHEN %(entries)s
+            THEN (SELECT coalesce(jsonb_agg(to_jsonb(ins) ORDER BY ins.seq), '[]') FROM ins)
+       END AS entries,
+       (SELECT count(*) FROM ins) AS appended
+  FROM s
+"""
+
+
 async def append_audit(
-    conn: Conn, tenant_id: str, drafts: Sequence[AuditDraft], live_delta: int = 0
+    conn: Conn,
+    tenant_id: str,
+    drafts: Sequence[AuditDraft],
+    live_delta: int = 0,
+    *,
+    entries: bool = True,
 ) -> tuple[list[AuditEntry], int, int]:
     """Appends audit rows with gapless sequence numbers and adjusts the live count.
 
-    Returns (entries, live_memories, quota_max_memories). Call it last in the
-    transaction: the tenant_state row lock it takes is held until commit, which is
-    what makes sequence order equal commit order.
+    Returns (entries, live_memories, quota_max_memories); with `entries=False`
+    the entries list is empty (callers that only need the counters save decoding
+    the rows). Call it last in the transaction: the tenant_state row lock it
+    takes is held until commit, which is what makes sequence order equal commit
+    order. Counter, rows and the audit notice are one statement, one round trip.
     """
-    cur = await conn.execute(
-        "UPDATE tenant_state s SET audit_seq = s.audit_seq + %s,"
-        " live_memories = s.live_memories + %s FROM tenants t"
-        " WHERE s.tenant_id = %s AND t.id = s.tenant_id"
-        " RETURNING s.audit_seq, s.live_memories, t.quota_max_memories",
-        (len(drafts), live_delta, tenant_id),
-    )
-    state = await cur.fetchone()
-    if state is None:
-        raise RuntimeError(f"tenant {tenant_id!r} has no state row")
-    if not drafts:
-        return [], state["live_memories"], state["quota_max_memories"]
-    first = state["audit_seq"] - len(drafts) + 1
     rows = [
         {
-            "seq": first + i,
             "action": d.action.value,
             "memory_id": str(d.memory_id) if d.memory_id else None,
             "space": d.space,
@@ -511,22 +563,35 @@ async def append_audit(
             "request_id": d.request_id,
             "details": d.details or {},
         }
-        for i, d in enumerate(drafts)
+        for d in drafts
     ]
     cur = await conn.execute(
-        """
-        INSERT INTO audit_log (tenant_id, seq, action, memory_id, space, from_status, to_status,
-                               actor, reason, request_id, details, create_time)
-        SELECT %s, (r->>'seq')::bigint, r->>'action', (r->>'memory_id')::uuid, r->>'space',
-               r->>'from_status', r->>'to_status', r->>'actor', r->>'reason', r->>'request_id',
-               r->'details', now()
-          FROM jsonb_array_elements(%s::jsonb) AS r
-        RETURNING *, pg_notify(%s, %s) AS notified
-        """,
-        (tenant_id, Jsonb(rows), AUDIT_CHANNEL, tenant_id),
+        _APPEND_AUDIT_SQL,
+        {
+            "n": len(drafts),
+            "delta": live_delta,
+            "tenant": tenant_id,
+            "rows": Jsonb(rows),
+            "channel": AUDIT_CHANNEL,
+            "entries": entries and bool(drafts),
+        },
     )
-    entries = sorted((row_to_audit(r) for r in await cur.fetchall()), key=lambda e: e.sequence)
-    return entries, state["live_memories"], state["quota_max_memories"]
+    state = await cur.fetchone()
+    if state is None:
+        raise RuntimeError(f"tenant {tenant_id!r} has no state row")
+    out: list[AuditEntry] = []
+    if state["entries"]:
+        out = [row_to_audit(_audit_json_row(r)) for r in state["entries"]]
+    return out, state["live_memories"], state["quota_max_memories"]
+
+
+def _audit_json_row(r: dict[str, Any]) -> dict[str, Any]:
+    """An audit_log row that came back as JSON, with its typed columns restored."""
+    return {
+        **r,
+        "memory_id": uuid.UUID(r["memory_id"]) if r["memory_id"] else None,
+        "create_time": datetime.fromisoformat(r["create_time"]),
+    }
 
 
 async def enqueue_outbox(

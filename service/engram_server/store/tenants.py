@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engram_server.errors import AlreadyExists, InvalidArgument
+from engram_server.store import llm_usage
 from engram_server.store.postgres import Conn
 from engram_server.tenancy.model import Quota, Tenant, TenantSpec, Usage, tenant_name
 
@@ -163,4 +164,27 @@ async def read_usage(conn: Conn, tenant_id: str) -> Usage | None:
         live_memories=int(state["live_memories"]),
         active_api_keys=int(keys["n"]) if keys is not None else 0,
         audit_entries=int(state["audit_seq"]),
+        llm_tokens=await llm_usage.tokens_by_provider(conn, tenant_id),
     )
+
+
+async def update_tenant(
+    conn: Conn, tenant_id: str, display_name: str | None, quota: Quota | None
+) -> Tenant | None:
+    """Sets the given fields (None: unchanged); platform transaction. None if missing."""
+    cur = await conn.execute(
+        "UPDATE tenants SET display_name = coalesce(%s, display_name),"
+        " quota_requests_per_second = coalesce(%s, quota_requests_per_second),"
+        " quota_max_memories = coalesce(%s, quota_max_memories),"
+        " quota_max_content_bytes = coalesce(%s, quota_max_content_bytes)"
+        f" WHERE id = %s RETURNING {_TENANT_COLUMNS}",
+        (
+            display_name,
+            None if quota is None else quota.requests_per_second,
+            None if quota is None else quota.max_memories,
+            None if quota is None else quota.max_content_bytes,
+            tenant_id,
+        ),
+    )
+    row = await cur.fetchone()
+    return None if row is None else _tenant(row)

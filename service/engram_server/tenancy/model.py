@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from engram_server.errors import InvalidArgument, Violations
@@ -46,12 +46,25 @@ class TenantSpec:
 
 
 @dataclass(frozen=True)
+class TenantLlmSettings:
+    """A tenant's own LLM provider as shown to administrators: never the key."""
+
+    provider: str
+    base_url: str
+    model: str
+    api_key_set: bool
+    timeout_seconds: float
+
+
+@dataclass(frozen=True)
 class Tenant:
     tenant_id: str
     display_name: str
     quota: Quota
     create_time: datetime
     create_request_id: str | None = None
+    # Filled by the operations that show a tenant; None: no LLM of its own.
+    llm: TenantLlmSettings | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +124,8 @@ class Usage:
     live_memories: int
     active_api_keys: int
     audit_entries: int
+    # Prompt plus completion tokens per LLM provider.
+    llm_tokens: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

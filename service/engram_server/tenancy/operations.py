@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from dataclasses import replace
 from datetime import datetime
 
 from engram_server.errors import FailedPrecondition, InvalidArgument, NotFound
 from engram_server.platform import auth
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import Principal
-from engram_server.store import api_keys, tenants
+from engram_server.store import api_keys, llm_config, tenants
 from engram_server.store.postgres import Conn
 from engram_server.tenancy import paging, policy
 from engram_server.tenancy.model import (
@@ -32,6 +33,7 @@ from engram_server.tenancy.model import (
     key_name,
     tenant_name,
 )
+from engram_server.tenancy.updates import TenantUpdate, llm_view, merge_llm
 
 
 class AdminOperations:
@@ -63,7 +65,34 @@ class AdminOperations:
     async def get_tenant(self, principal: Principal, tenant_id: str) -> Tenant:
         policy.authorize_tenant(principal, tenant_id)
         async with self._tx(principal, tenant_id) as conn:
-            return await self._require_tenant(conn, tenant_id)
+            found = await self._require_tenant(conn, tenant_id)
+            llm = await llm_config.read_config(conn, tenant_id)
+        return replace(found, llm=llm_view(llm))
+
+    async def update_tenant(self, principal: Principal, update: TenantUpdate) -> Tenant:
+        """Applies the masked fields in one transaction; returns the tenant after it.
+
+        The tenant's cached LLM choice is dropped here at once and on every other
+        replica through the change notification sent in the transaction.
+        """
+        tenant_id = update.tenant_id
+        policy.authorize_tenant_update(principal, tenant_id, update.paths)
+        async with self._tx(principal, tenant_id) as conn:
+            found = await self._require_tenant(conn, tenant_id)
+            if update.touches_tenant_row:
+                changed = await tenants.update_tenant(
+                    conn, tenant_id, update.display_name, update.quota
+                )
+                found = changed if changed is not None else found
+            llm = await llm_config.read_config(conn, tenant_id)
+            if update.llm_fields:
+                new_llm = merge_llm(llm, update)
+                if new_llm != llm:
+                    await llm_config.write_config(conn, tenant_id, new_llm)
+                llm = new_llm
+        if update.llm_fields and self._ctx.llm is not None:
+            self._ctx.llm.invalidate(tenant_id)
+        return replace(found, llm=llm_view(llm))
 
     async def list_tenants(
         self, principal: Principal, page_size: int, page_token: str
@@ -73,6 +102,8 @@ class AdminOperations:
         after = paging.decode_token(page_token, "tenants")
         async with self._ctx.db.platform_tx() as conn:
             rows = await tenants.list_tenants(conn, after[0] if after else None, limit + 1)
+            configs = await llm_config.read_configs(conn, [t.tenant_id for t in rows[:limit]])
+        rows = [replace(t, llm=llm_view(configs.get(t.tenant_id))) for t in rows]
         page, more = rows[:limit], len(rows) > limit
         token = paging.encode_token("tenants", [page[-1].tenant_id]) if more else ""
         return page, token

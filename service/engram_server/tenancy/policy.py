@@ -29,6 +29,23 @@ def authorize_tenant(principal: Principal, tenant_id: str) -> None:
         raise NotFound("tenant", tenant_name(tenant_id))
 
 
+def authorize_tenant_update(principal: Principal, tenant_id: str, paths: frozenset[str]) -> None:
+    """UpdateTenant: a tenant administrator may change only its own tenant's `llm`.
+
+    Display name and quota are the platform's business (a tenant must not lift
+    its own limits).
+    """
+    authorize_tenant(principal, tenant_id)
+    if principal.is_platform_admin:
+        return
+    others = sorted(p for p in paths if p != "llm" and not p.startswith("llm."))
+    if others:
+        raise PermissionDenied(
+            f"a tenant administrator may update only `llm`, not {', '.join(others)}",
+            SCOPE_PLATFORM,
+        )
+
+
 def authorize_key(principal: Principal, tenant_id: str, key_id: str) -> None:
     """Like `authorize_tenant`, but a foreign key is reported as a missing key."""
     if principal.is_platform_admin:

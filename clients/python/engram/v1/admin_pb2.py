@@ -23,10 +23,11 @@ _sym_db = _symbol_database.Default()
 
 
 from google.protobuf import empty_pb2 as google_dot_protobuf_dot_empty__pb2
+from google.protobuf import field_mask_pb2 as google_dot_protobuf_dot_field__mask__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x65ngram/v1/admin.proto\x12\tengram.v1\x1a\x1bgoogle/protobuf/empty.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"[\n\x0bTenantQuota\x12\x1b\n\x13requests_per_second\x18\x01 \x01(\x05\x12\x14\n\x0cmax_memories\x18\x02 \x01(\x03\x12\x19\n\x11max_content_bytes\x18\x03 \x01(\x05\"\x84\x01\n\x06Tenant\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12%\n\x05quota\x18\x03 \x01(\x0b\x32\x16.engram.v1.TenantQuota\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"_\n\x13\x43reateTenantRequest\x12\x11\n\ttenant_id\x18\x01 \x01(\t\x12!\n\x06tenant\x18\x02 \x01(\x0b\x32\x11.engram.v1.Tenant\x12\x12\n\nrequest_id\x18\x03 \x01(\t\" \n\x10GetTenantRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\";\n\x12ListTenantsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"R\n\x13ListTenantsResponse\x12\"\n\x07tenants\x18\x01 \x03(\x0b\x32\x11.engram.v1.Tenant\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x13\x44\x65leteTenantRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\xae\x01\n\x14\x44\x65leteTenantResponse\x12\x46\n\x0c\x64\x65leted_rows\x18\x01 \x03(\x0b\x32\x30.engram.v1.DeleteTenantResponse.DeletedRowsEntry\x12\x1a\n\x12\x64\x65leted_cache_keys\x18\x02 \x01(\x03\x1a\x32\n\x10\x44\x65letedRowsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\xf5\x01\n\x06\x41piKey\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0e\n\x06scopes\x18\x03 \x03(\t\x12\r\n\x05\x61gent\x18\x04 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0brevoke_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rsecret_prefix\x18\x08 \x01(\t\"]\n\x13\x43reateApiKeyRequest\x12\x0e\n\x06parent\x18\x01 \x01(\t\x12\"\n\x07\x61pi_key\x18\x02 \x01(\x0b\x32\x11.engram.v1.ApiKey\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"J\n\x14\x43reateApiKeyResponse\x12\"\n\x07\x61pi_key\x18\x01 \x01(\x0b\x32\x11.engram.v1.ApiKey\x12\x0e\n\x06secret\x18\x02 \x01(\t\"a\n\x12ListApiKeysRequest\x12\x0e\n\x06parent\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x14\n\x0cshow_revoked\x18\x04 \x01(\x08\"S\n\x13ListApiKeysResponse\x12#\n\x08\x61pi_keys\x18\x01 \x03(\x0b\x32\x11.engram.v1.ApiKey\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x13RevokeApiKeyRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"#\n\x13\x44\x65leteApiKeyRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x1f\n\x0fGetUsageRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\xc0\x02\n\x05Usage\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x42\n\x12memories_by_status\x18\x02 \x03(\x0b\x32&.engram.v1.Usage.MemoriesByStatusEntry\x12\x15\n\rlive_memories\x18\x03 \x01(\x03\x12\x17\n\x0f\x61\x63tive_api_keys\x18\x04 \x01(\x03\x12\x15\n\raudit_entries\x18\x05 \x01(\x03\x12\x33\n\nllm_tokens\x18\x06 \x03(\x0b\x32\x1f.engram.v1.Usage.LlmTokensEntry\x1a\x37\n\x15MemoriesByStatusEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a\x30\n\x0eLlmTokensEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x32\x91\x05\n\x0c\x41\x64minService\x12\x41\n\x0c\x43reateTenant\x12\x1e.engram.v1.CreateTenantRequest\x1a\x11.engram.v1.Tenant\x12;\n\tGetTenant\x12\x1b.engram.v1.GetTenantRequest\x1a\x11.engram.v1.Tenant\x12L\n\x0bListTenants\x12\x1d.engram.v1.ListTenantsRequest\x1a\x1e.engram.v1.ListTenantsResponse\x12O\n\x0c\x44\x65leteTenant\x12\x1e.engram.v1.DeleteTenantRequest\x1a\x1f.engram.v1.DeleteTenantResponse\x12O\n\x0c\x43reateApiKey\x12\x1e.engram.v1.CreateApiKeyRequest\x1a\x1f.engram.v1.CreateApiKeyResponse\x12L\n\x0bListApiKeys\x12\x1d.engram.v1.ListApiKeysRequest\x1a\x1e.engram.v1.ListApiKeysResponse\x12\x41\n\x0cRevokeApiKey\x12\x1e.engram.v1.RevokeApiKeyRequest\x1a\x11.engram.v1.ApiKey\x12\x38\n\x08GetUsage\x12\x1a.engram.v1.GetUsageRequest\x1a\x10.engram.v1.Usage\x12\x46\n\x0c\x44\x65leteApiKey\x12\x1e.engram.v1.DeleteApiKeyRequest\x1a\x16.google.protobuf.Emptyb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x65ngram/v1/admin.proto\x12\tengram.v1\x1a\x1bgoogle/protobuf/empty.proto\x1a google/protobuf/field_mask.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"[\n\x0bTenantQuota\x12\x1b\n\x13requests_per_second\x18\x01 \x01(\x05\x12\x14\n\x0cmax_memories\x18\x02 \x01(\x03\x12\x19\n\x11max_content_bytes\x18\x03 \x01(\x05\"\xa9\x01\n\x06Tenant\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12%\n\x05quota\x18\x03 \x01(\x0b\x32\x16.engram.v1.TenantQuota\x12/\n\x0b\x63reate_time\x18\x04 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12#\n\x03llm\x18\x05 \x01(\x0b\x32\x16.engram.v1.LlmSettings\"\x7f\n\x0bLlmSettings\x12\x10\n\x08provider\x18\x01 \x01(\t\x12\x10\n\x08\x62\x61se_url\x18\x02 \x01(\t\x12\r\n\x05model\x18\x03 \x01(\t\x12\x0f\n\x07\x61pi_key\x18\x04 \x01(\t\x12\x13\n\x0b\x61pi_key_set\x18\x05 \x01(\x08\x12\x17\n\x0ftimeout_seconds\x18\x06 \x01(\x01\"_\n\x13\x43reateTenantRequest\x12\x11\n\ttenant_id\x18\x01 \x01(\t\x12!\n\x06tenant\x18\x02 \x01(\x0b\x32\x11.engram.v1.Tenant\x12\x12\n\nrequest_id\x18\x03 \x01(\t\" \n\x10GetTenantRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"}\n\x13UpdateTenantRequest\x12!\n\x06tenant\x18\x01 \x01(\x0b\x32\x11.engram.v1.Tenant\x12/\n\x0bupdate_mask\x18\x02 \x01(\x0b\x32\x1a.google.protobuf.FieldMask\x12\x12\n\nrequest_id\x18\x03 \x01(\t\";\n\x12ListTenantsRequest\x12\x11\n\tpage_size\x18\x01 \x01(\x05\x12\x12\n\npage_token\x18\x02 \x01(\t\"R\n\x13ListTenantsResponse\x12\"\n\x07tenants\x18\x01 \x03(\x0b\x32\x11.engram.v1.Tenant\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x13\x44\x65leteTenantRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\xae\x01\n\x14\x44\x65leteTenantResponse\x12\x46\n\x0c\x64\x65leted_rows\x18\x01 \x03(\x0b\x32\x30.engram.v1.DeleteTenantResponse.DeletedRowsEntry\x12\x1a\n\x12\x64\x65leted_cache_keys\x18\x02 \x01(\x03\x1a\x32\n\x10\x44\x65letedRowsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\"\xf5\x01\n\x06\x41piKey\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x14\n\x0c\x64isplay_name\x18\x02 \x01(\t\x12\x0e\n\x06scopes\x18\x03 \x03(\t\x12\r\n\x05\x61gent\x18\x04 \x01(\t\x12/\n\x0b\x65xpire_time\x18\x05 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0brevoke_time\x18\x06 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12/\n\x0b\x63reate_time\x18\x07 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x15\n\rsecret_prefix\x18\x08 \x01(\t\"]\n\x13\x43reateApiKeyRequest\x12\x0e\n\x06parent\x18\x01 \x01(\t\x12\"\n\x07\x61pi_key\x18\x02 \x01(\x0b\x32\x11.engram.v1.ApiKey\x12\x12\n\nrequest_id\x18\x03 \x01(\t\"J\n\x14\x43reateApiKeyResponse\x12\"\n\x07\x61pi_key\x18\x01 \x01(\x0b\x32\x11.engram.v1.ApiKey\x12\x0e\n\x06secret\x18\x02 \x01(\t\"a\n\x12ListApiKeysRequest\x12\x0e\n\x06parent\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\x12\x14\n\x0cshow_revoked\x18\x04 \x01(\x08\"S\n\x13ListApiKeysResponse\x12#\n\x08\x61pi_keys\x18\x01 \x03(\x0b\x32\x11.engram.v1.ApiKey\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"#\n\x13RevokeApiKeyRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"#\n\x13\x44\x65leteApiKeyRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\x1f\n\x0fGetUsageRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\"\xc0\x02\n\x05Usage\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x42\n\x12memories_by_status\x18\x02 \x03(\x0b\x32&.engram.v1.Usage.MemoriesByStatusEntry\x12\x15\n\rlive_memories\x18\x03 \x01(\x03\x12\x17\n\x0f\x61\x63tive_api_keys\x18\x04 \x01(\x03\x12\x15\n\raudit_entries\x18\x05 \x01(\x03\x12\x33\n\nllm_tokens\x18\x06 \x03(\x0b\x32\x1f.engram.v1.Usage.LlmTokensEntry\x1a\x37\n\x15MemoriesByStatusEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a\x30\n\x0eLlmTokensEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x32\xd4\x05\n\x0c\x41\x64minService\x12\x41\n\x0c\x43reateTenant\x12\x1e.engram.v1.CreateTenantRequest\x1a\x11.engram.v1.Tenant\x12;\n\tGetTenant\x12\x1b.engram.v1.GetTenantRequest\x1a\x11.engram.v1.Tenant\x12\x41\n\x0cUpdateTenant\x12\x1e.engram.v1.UpdateTenantRequest\x1a\x11.engram.v1.Tenant\x12L\n\x0bListTenants\x12\x1d.engram.v1.ListTenantsRequest\x1a\x1e.engram.v1.ListTenantsResponse\x12O\n\x0c\x44\x65leteTenant\x12\x1e.engram.v1.DeleteTenantRequest\x1a\x1f.engram.v1.DeleteTenantResponse\x12O\n\x0c\x43reateApiKey\x12\x1e.engram.v1.CreateApiKeyRequest\x1a\x1f.engram.v1.CreateApiKeyResponse\x12L\n\x0bListApiKeys\x12\x1d.engram.v1.ListApiKeysRequest\x1a\x1e.engram.v1.ListApiKeysResponse\x12\x41\n\x0cRevokeApiKey\x12\x1e.engram.v1.RevokeApiKeyRequest\x1a\x11.engram.v1.ApiKey\x12\x38\n\x08GetUsage\x12\x1a.engram.v1.GetUsageRequest\x1a\x10.engram.v1.Usage\x12\x46\n\x0c\x44\x65leteApiKey\x12\x1e.engram.v1.DeleteApiKeyRequest\x1a\x16.google.protobuf.Emptyb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,46 +40,50 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_USAGE_MEMORIESBYSTATUSENTRY']._serialized_options = b'8\001'
   _globals['_USAGE_LLMTOKENSENTRY']._loaded_options = None
   _globals['_USAGE_LLMTOKENSENTRY']._serialized_options = b'8\001'
-  _globals['_TENANTQUOTA']._serialized_start=98
-  _globals['_TENANTQUOTA']._serialized_end=189
-  _globals['_TENANT']._serialized_start=192
-  _globals['_TENANT']._serialized_end=324
-  _globals['_CREATETENANTREQUEST']._serialized_start=326
-  _globals['_CREATETENANTREQUEST']._serialized_end=421
-  _globals['_GETTENANTREQUEST']._serialized_start=423
-  _globals['_GETTENANTREQUEST']._serialized_end=455
-  _globals['_LISTTENANTSREQUEST']._serialized_start=457
-  _globals['_LISTTENANTSREQUEST']._serialized_end=516
-  _globals['_LISTTENANTSRESPONSE']._serialized_start=518
-  _globals['_LISTTENANTSRESPONSE']._serialized_end=600
-  _globals['_DELETETENANTREQUEST']._serialized_start=602
-  _globals['_DELETETENANTREQUEST']._serialized_end=637
-  _globals['_DELETETENANTRESPONSE']._serialized_start=640
-  _globals['_DELETETENANTRESPONSE']._serialized_end=814
-  _globals['_DELETETENANTRESPONSE_DELETEDROWSENTRY']._serialized_start=764
-  _globals['_DELETETENANTRESPONSE_DELETEDROWSENTRY']._serialized_end=814
-  _globals['_APIKEY']._serialized_start=817
-  _globals['_APIKEY']._serialized_end=1062
-  _globals['_CREATEAPIKEYREQUEST']._serialized_start=1064
-  _globals['_CREATEAPIKEYREQUEST']._serialized_end=1157
-  _globals['_CREATEAPIKEYRESPONSE']._serialized_start=1159
-  _globals['_CREATEAPIKEYRESPONSE']._serialized_end=1233
-  _globals['_LISTAPIKEYSREQUEST']._serialized_start=1235
-  _globals['_LISTAPIKEYSREQUEST']._serialized_end=1332
-  _globals['_LISTAPIKEYSRESPONSE']._serialized_start=1334
-  _globals['_LISTAPIKEYSRESPONSE']._serialized_end=1417
-  _globals['_REVOKEAPIKEYREQUEST']._serialized_start=1419
-  _globals['_REVOKEAPIKEYREQUEST']._serialized_end=1454
-  _globals['_DELETEAPIKEYREQUEST']._serialized_start=1456
-  _globals['_DELETEAPIKEYREQUEST']._serialized_end=1491
-  _globals['_GETUSAGEREQUEST']._serialized_start=1493
-  _globals['_GETUSAGEREQUEST']._serialized_end=1524
-  _globals['_USAGE']._serialized_start=1527
-  _globals['_USAGE']._serialized_end=1847
-  _globals['_USAGE_MEMORIESBYSTATUSENTRY']._serialized_start=1742
-  _globals['_USAGE_MEMORIESBYSTATUSENTRY']._serialized_end=1797
-  _globals['_USAGE_LLMTOKENSENTRY']._serialized_start=1799
-  _globals['_USAGE_LLMTOKENSENTRY']._serialized_end=1847
-  _globals['_ADMINSERVICE']._serialized_start=1850
-  _globals['_ADMINSERVICE']._serialized_end=2507
+  _globals['_TENANTQUOTA']._serialized_start=132
+  _globals['_TENANTQUOTA']._serialized_end=223
+  _globals['_TENANT']._serialized_start=226
+  _globals['_TENANT']._serialized_end=395
+  _globals['_LLMSETTINGS']._serialized_start=397
+  _globals['_LLMSETTINGS']._serialized_end=524
+  _globals['_CREATETENANTREQUEST']._serialized_start=526
+  _globals['_CREATETENANTREQUEST']._serialized_end=621
+  _globals['_GETTENANTREQUEST']._serialized_start=623
+  _globals['_GETTENANTREQUEST']._serialized_end=655
+  _globals['_UPDATETENANTREQUEST']._serialized_start=657
+  _globals['_UPDATETENANTREQUEST']._serialized_end=782
+  _globals['_LISTTENANTSREQUEST']._serialized_start=784
+  _globals['_LISTTENANTSREQUEST']._serialized_end=843
+  _globals['_LISTTENANTSRESPONSE']._serialized_start=845
+  _globals['_LISTTENANTSRESPONSE']._serialized_end=927
+  _globals['_DELETETENANTREQUEST']._serialized_start=929
+  _globals['_DELETETENANTREQUEST']._serialized_end=964
+  _globals['_DELETETENANTRESPONSE']._serialized_start=967
+  _globals['_DELETETENANTRESPONSE']._serialized_end=1141
+  _globals['_DELETETENANTRESPONSE_DELETEDROWSENTRY']._serialized_start=1091
+  _globals['_DELETETENANTRESPONSE_DELETEDROWSENTRY']._serialized_end=1141
+  _globals['_APIKEY']._serialized_start=1144
+  _globals['_APIKEY']._serialized_end=1389
+  _globals['_CREATEAPIKEYREQUEST']._serialized_start=1391
+  _globals['_CREATEAPIKEYREQUEST']._serialized_end=1484
+  _globals['_CREATEAPIKEYRESPONSE']._serialized_start=1486
+  _globals['_CREATEAPIKEYRESPONSE']._serialized_end=1560
+  _globals['_LISTAPIKEYSREQUEST']._serialized_start=1562
+  _globals['_LISTAPIKEYSREQUEST']._serialized_end=1659
+  _globals['_LISTAPIKEYSRESPONSE']._serialized_start=1661
+  _globals['_LISTAPIKEYSRESPONSE']._serialized_end=1744
+  _globals['_REVOKEAPIKEYREQUEST']._serialized_start=1746
+  _globals['_REVOKEAPIKEYREQUEST']._serialized_end=1781
+  _globals['_DELETEAPIKEYREQUEST']._serialized_start=1783
+  _globals['_DELETEAPIKEYREQUEST']._serialized_end=1818
+  _globals['_GETUSAGEREQUEST']._serialized_start=1820
+  _globals['_GETUSAGEREQUEST']._serialized_end=1851
+  _globals['_USAGE']._serialized_start=1854
+  _globals['_USAGE']._serialized_end=2174
+  _globals['_USAGE_MEMORIESBYSTATUSENTRY']._serialized_start=2069
+  _globals['_USAGE_MEMORIESBYSTATUSENTRY']._serialized_end=2124
+  _globals['_USAGE_LLMTOKENSENTRY']._serialized_start=2126
+  _globals['_USAGE_LLMTOKENSENTRY']._serialized_end=2174
+  _globals['_ADMINSERVICE']._serialized_start=2177
+  _globals['_ADMINSERVICE']._serialized_end=2901
 # @@protoc_insertion_point(module_scope)

@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import field_mask_pb2 as _field_mask_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
 from google.protobuf.internal import containers as _containers
@@ -59,6 +60,7 @@ class Tenant(_message.Message):
     DISPLAY_NAME_FIELD_NUMBER: _builtins.int
     QUOTA_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
+    LLM_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Resource name: `tenants/{tenant}`."""
     display_name: _builtins.str
@@ -71,6 +73,13 @@ class Tenant(_message.Message):
     def create_time(self) -> _timestamp_pb2.Timestamp:
         """When it was created. Output only."""
 
+    @_builtins.property
+    def llm(self) -> Global___LlmSettings:
+        """The tenant's own LLM provider, used by LLM-backed features (Learn,
+        Consolidate, Dream) instead of the server-wide `ENGRAM_LLM_*` settings. Unset
+        when the tenant has none. Set through UpdateTenant only.
+        """
+
     def __init__(
         self,
         *,
@@ -78,14 +87,69 @@ class Tenant(_message.Message):
         display_name: _builtins.str = ...,
         quota: Global___TenantQuota | None = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
+        llm: Global___LlmSettings | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "quota", b"quota"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "llm", b"llm", "quota", b"quota"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "name", b"name", "quota", b"quota"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "display_name", b"display_name", "llm", b"llm", "name", b"name", "quota", b"quota"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Tenant: _TypeAlias = Tenant  # noqa: Y015
+
+@_typing.final
+class LlmSettings(_message.Message):
+    """Where a tenant's LLM calls go. The API key is write-only: it is stored on the
+    server and never returned; `api_key_set` tells whether one is stored.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROVIDER_FIELD_NUMBER: _builtins.int
+    BASE_URL_FIELD_NUMBER: _builtins.int
+    MODEL_FIELD_NUMBER: _builtins.int
+    API_KEY_FIELD_NUMBER: _builtins.int
+    API_KEY_SET_FIELD_NUMBER: _builtins.int
+    TIMEOUT_SECONDS_FIELD_NUMBER: _builtins.int
+    provider: _builtins.str
+    """`openai` (any OpenAI-compatible chat completions API: OpenAI, vLLM, Ollama,
+    llama.cpp server...) or `anthropic` (the Anthropic Messages API). Empty in an
+    update whose mask names `llm` removes the tenant's settings.
+    """
+    base_url: _builtins.str
+    """Base URL of the API, e.g. `https://api.openai.com/v1` or
+    `http://10.0.0.5:8000/v1`. Empty means the provider's public endpoint.
+    """
+    model: _builtins.str
+    """Model id, e.g. `gpt-4o-mini` or `claude-3-5-haiku-latest`. Required with a
+    provider.
+    """
+    api_key: _builtins.str
+    """Bearer token / `x-api-key` of the API. Input only: never returned. Empty in
+    an update keeps the stored key unless `base_url` changes (a key is never
+    sent to a host it was not given for).
+    """
+    api_key_set: _builtins.bool
+    """Whether an API key is stored. Output only."""
+    timeout_seconds: _builtins.float
+    """Seconds one LLM call may take, retries included; 0 means 30."""
+    def __init__(
+        self,
+        *,
+        provider: _builtins.str = ...,
+        base_url: _builtins.str = ...,
+        model: _builtins.str = ...,
+        api_key: _builtins.str = ...,
+        api_key_set: _builtins.bool = ...,
+        timeout_seconds: _builtins.float = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["api_key", b"api_key", "api_key_set", b"api_key_set", "base_url", b"base_url", "model", b"model", "provider", b"provider", "timeout_seconds", b"timeout_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___LlmSettings: _TypeAlias = LlmSettings  # noqa: Y015
 
 @_typing.final
 class CreateTenantRequest(_message.Message):
@@ -142,6 +206,45 @@ class GetTenantRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___GetTenantRequest: _TypeAlias = GetTenantRequest  # noqa: Y015
+
+@_typing.final
+class UpdateTenantRequest(_message.Message):
+    """Request for UpdateTenant."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TENANT_FIELD_NUMBER: _builtins.int
+    UPDATE_MASK_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    request_id: _builtins.str
+    """Idempotency key. An update is naturally idempotent: a retry applies the same
+    values again.
+    """
+    @_builtins.property
+    def tenant(self) -> Global___Tenant:
+        """The tenant to update; `tenant.name` (`tenants/{tenant}`) is required."""
+
+    @_builtins.property
+    def update_mask(self) -> _field_mask_pb2.FieldMask:
+        """Fields to update: `display_name`, `quota`, `llm`, or one field of the LLM
+        settings (`llm.provider`, `llm.base_url`, `llm.model`, `llm.api_key`,
+        `llm.timeout_seconds`). Empty means every field set in `tenant`.
+        """
+
+    def __init__(
+        self,
+        *,
+        tenant: Global___Tenant | None = ...,
+        update_mask: _field_mask_pb2.FieldMask | None = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["tenant", b"tenant", "update_mask", b"update_mask"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["request_id", b"request_id", "tenant", b"tenant", "update_mask", b"update_mask"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UpdateTenantRequest: _TypeAlias = UpdateTenantRequest  # noqa: Y015
 
 @_typing.final
 class ListTenantsRequest(_message.Message):

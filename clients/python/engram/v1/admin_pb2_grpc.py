@@ -51,6 +51,11 @@ class AdminServiceStub:
                 request_serializer=engram_dot_v1_dot_admin__pb2.GetTenantRequest.SerializeToString,
                 response_deserializer=engram_dot_v1_dot_admin__pb2.Tenant.FromString,
                 _registered_method=True)
+        self.UpdateTenant = channel.unary_unary(
+                '/engram.v1.AdminService/UpdateTenant',
+                request_serializer=engram_dot_v1_dot_admin__pb2.UpdateTenantRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_admin__pb2.Tenant.FromString,
+                _registered_method=True)
         self.ListTenants = channel.unary_unary(
                 '/engram.v1.AdminService/ListTenants',
                 request_serializer=engram_dot_v1_dot_admin__pb2.ListTenantsRequest.SerializeToString,
@@ -106,6 +111,15 @@ class AdminServiceServicer:
 
     def GetTenant(self, request, context):
         """Gets a tenant. A tenant administrator may get only its own tenant.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateTenant(self, request, context):
+        """Updates the fields of a tenant named in `update_mask` (AIP-134). A platform
+        administrator may update any tenant (`display_name`, `quota`, `llm`); a tenant
+        administrator may update only its own tenant's `llm` settings.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -172,6 +186,11 @@ def add_AdminServiceServicer_to_server(servicer, server):
             'GetTenant': grpc.unary_unary_rpc_method_handler(
                     servicer.GetTenant,
                     request_deserializer=engram_dot_v1_dot_admin__pb2.GetTenantRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_admin__pb2.Tenant.SerializeToString,
+            ),
+            'UpdateTenant': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateTenant,
+                    request_deserializer=engram_dot_v1_dot_admin__pb2.UpdateTenantRequest.FromString,
                     response_serializer=engram_dot_v1_dot_admin__pb2.Tenant.SerializeToString,
             ),
             'ListTenants': grpc.unary_unary_rpc_method_handler(
@@ -269,6 +288,33 @@ class AdminService:
             target,
             '/engram.v1.AdminService/GetTenant',
             engram_dot_v1_dot_admin__pb2.GetTenantRequest.SerializeToString,
+            engram_dot_v1_dot_admin__pb2.Tenant.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateTenant(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.AdminService/UpdateTenant',
+            engram_dot_v1_dot_admin__pb2.UpdateTenantRequest.SerializeToString,
             engram_dot_v1_dot_admin__pb2.Tenant.FromString,
             options,
             channel_credentials,

@@ -44,6 +44,11 @@ class AdminServiceStub:
     """Creates a tenant. Platform administrators only."""
     GetTenant: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetTenantRequest, _admin_pb2.Tenant]
     """Gets a tenant. A tenant administrator may get only its own tenant."""
+    UpdateTenant: _grpc.UnaryUnaryMultiCallable[_admin_pb2.UpdateTenantRequest, _admin_pb2.Tenant]
+    """Updates the fields of a tenant named in `update_mask` (AIP-134). A platform
+    administrator may update any tenant (`display_name`, `quota`, `llm`); a tenant
+    administrator may update only its own tenant's `llm` settings.
+    """
     ListTenants: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListTenantsRequest, _admin_pb2.ListTenantsResponse]
     """Lists tenants. Platform administrators only."""
     DeleteTenant: _grpc.UnaryUnaryMultiCallable[_admin_pb2.DeleteTenantRequest, _admin_pb2.DeleteTenantResponse]
@@ -76,6 +81,11 @@ class AdminServiceAsyncStub(AdminServiceStub):
     """Creates a tenant. Platform administrators only."""
     GetTenant: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetTenantRequest, _admin_pb2.Tenant]  # type: ignore[assignment]
     """Gets a tenant. A tenant administrator may get only its own tenant."""
+    UpdateTenant: _aio.UnaryUnaryMultiCallable[_admin_pb2.UpdateTenantRequest, _admin_pb2.Tenant]  # type: ignore[assignment]
+    """Updates the fields of a tenant named in `update_mask` (AIP-134). A platform
+    administrator may update any tenant (`display_name`, `quota`, `llm`); a tenant
+    administrator may update only its own tenant's `llm` settings.
+    """
     ListTenants: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListTenantsRequest, _admin_pb2.ListTenantsResponse]  # type: ignore[assignment]
     """Lists tenants. Platform administrators only."""
     DeleteTenant: _aio.UnaryUnaryMultiCallable[_admin_pb2.DeleteTenantRequest, _admin_pb2.DeleteTenantResponse]  # type: ignore[assignment]
@@ -117,6 +127,17 @@ class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_admin_pb2.Tenant, _abc.Awaitable[_admin_pb2.Tenant]]:
         """Gets a tenant. A tenant administrator may get only its own tenant."""
+
+    @_abc_1.abstractmethod
+    def UpdateTenant(
+        self,
+        request: _admin_pb2.UpdateTenantRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Tenant, _abc.Awaitable[_admin_pb2.Tenant]]:
+        """Updates the fields of a tenant named in `update_mask` (AIP-134). A platform
+        administrator may update any tenant (`display_name`, `quota`, `llm`); a tenant
+        administrator may update only its own tenant's `llm` settings.
+        """
 
     @_abc_1.abstractmethod
     def ListTenants(

@@ -229,6 +229,7 @@ class ProposalResult(_message.Message):
     OUTCOME_FIELD_NUMBER: _builtins.int
     MEMORY_FIELD_NUMBER: _builtins.int
     FAILURES_FIELD_NUMBER: _builtins.int
+    PRIVACY_FINDINGS_FIELD_NUMBER: _builtins.int
     outcome: Global___ProposalOutcome.ValueType
     """How the proposal ended."""
     @_builtins.property
@@ -239,16 +240,25 @@ class ProposalResult(_message.Message):
     def failures(self) -> _containers.RepeatedCompositeFieldContainer[Global___ValidationFailure]:
         """Why validators did not pass (empty when accepted)."""
 
+    @_builtins.property
+    def privacy_findings(self) -> _containers.RepeatedCompositeFieldContainer[Global___PrivacyFinding]:
+        """What the privacy boundary did to this proposal: credentials found (the
+        proposal was dropped, nothing stored, outcome REJECTED) or personal data
+        redacted with typed placeholders before storage. Never contains the matched
+        text itself.
+        """
+
     def __init__(
         self,
         *,
         outcome: Global___ProposalOutcome.ValueType = ...,
         memory: _types_pb2.Memory | None = ...,
         failures: _abc.Iterable[Global___ValidationFailure] | None = ...,
+        privacy_findings: _abc.Iterable[Global___PrivacyFinding] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["failures", b"failures", "memory", b"memory", "outcome", b"outcome"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["failures", b"failures", "memory", b"memory", "outcome", b"outcome", "privacy_findings", b"privacy_findings"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1118,6 +1128,7 @@ class Policy(_message.Message):
     NEAR_DUPLICATE_THRESHOLD_FIELD_NUMBER: _builtins.int
     RETENTION_STABILITY_HOURS_FIELD_NUMBER: _builtins.int
     DECAY_EXPONENTS_FIELD_NUMBER: _builtins.int
+    ALLOWED_PERSONAL_DATA_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`policy` for the tenant default, `spaces/{space}/policy` for one space."""
     json_schema_critical: _builtins.bool
@@ -1175,6 +1186,14 @@ class Policy(_message.Message):
         defaults (semantic 0.8, procedural 1.0, episodic 1.3, ...).
         """
 
+    @_builtins.property
+    def allowed_personal_data(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Personal-data types this space lets through unredacted; every other type is
+        replaced by a typed placeholder ("[EMAIL]") before storage. Any of "email",
+        "phone", "payment_card", "iban", "ip_address", "us_ssn", "uk_nino". An unknown
+        name is INVALID_ARGUMENT. Credentials are never allowed.
+        """
+
     def __init__(
         self,
         *,
@@ -1193,10 +1212,11 @@ class Policy(_message.Message):
         near_duplicate_threshold: _builtins.float = ...,
         retention_stability_hours: _builtins.float = ...,
         decay_exponents: _abc.Mapping[_builtins.str, _builtins.float] | None = ...,
+        allowed_personal_data: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["json_schema", b"json_schema", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allowed_personal_data", b"allowed_personal_data", "decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1365,6 +1385,7 @@ class AppendMessageResponse(_message.Message):
     MESSAGE_FIELD_NUMBER: _builtins.int
     BUFFERED_MESSAGES_FIELD_NUMBER: _builtins.int
     BUFFERED_TOKENS_FIELD_NUMBER: _builtins.int
+    PRIVACY_FINDINGS_FIELD_NUMBER: _builtins.int
     buffered_messages: _builtins.int
     """Messages now in the buffer."""
     buffered_tokens: _builtins.int
@@ -1373,16 +1394,23 @@ class AppendMessageResponse(_message.Message):
     def message(self) -> Global___SessionMessage:
         """The stored message with index and token count."""
 
+    @_builtins.property
+    def privacy_findings(self) -> _containers.RepeatedCompositeFieldContainer[Global___PrivacyFinding]:
+        """What the privacy boundary did to the message before buffering it: lines
+        carrying a credential dropped, personal data redacted. Never the secret.
+        """
+
     def __init__(
         self,
         *,
         message: Global___SessionMessage | None = ...,
         buffered_messages: _builtins.int = ...,
         buffered_tokens: _builtins.int = ...,
+        privacy_findings: _abc.Iterable[Global___PrivacyFinding] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["buffered_messages", b"buffered_messages", "buffered_tokens", b"buffered_tokens", "message", b"message"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["buffered_messages", b"buffered_messages", "buffered_tokens", b"buffered_tokens", "message", b"message", "privacy_findings", b"privacy_findings"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -778,6 +778,7 @@ class EngageResponse(_message.Message):
     CITED_MEMORIES_FIELD_NUMBER: _builtins.int
     TOKEN_COUNT_FIELD_NUMBER: _builtins.int
     SUPPRESSED_COUNT_FIELD_NUMBER: _builtins.int
+    PRIVACY_FINDINGS_FIELD_NUMBER: _builtins.int
     buffered_messages: _builtins.int
     """Messages now in the session buffer."""
     buffered_tokens: _builtins.int
@@ -802,6 +803,12 @@ class EngageResponse(_message.Message):
         `cited_memories[n-1]`).
         """
 
+    @_builtins.property
+    def privacy_findings(self) -> _containers.RepeatedCompositeFieldContainer[_lifecycle_pb2.PrivacyFinding]:
+        """What the privacy boundary did to the message before buffering it: lines
+        carrying a credential dropped, personal data redacted. Never the secret.
+        """
+
     def __init__(
         self,
         *,
@@ -813,10 +820,11 @@ class EngageResponse(_message.Message):
         cited_memories: _abc.Iterable[_builtins.str] | None = ...,
         token_count: _builtins.int = ...,
         suppressed_count: _builtins.int = ...,
+        privacy_findings: _abc.Iterable[_lifecycle_pb2.PrivacyFinding] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["buffered_messages", b"buffered_messages", "buffered_tokens", b"buffered_tokens", "cited_memories", b"cited_memories", "context", b"context", "hits", b"hits", "message", b"message", "suppressed_count", b"suppressed_count", "token_count", b"token_count"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["buffered_messages", b"buffered_messages", "buffered_tokens", b"buffered_tokens", "cited_memories", b"cited_memories", "context", b"context", "hits", b"hits", "message", b"message", "privacy_findings", b"privacy_findings", "suppressed_count", b"suppressed_count", "token_count", b"token_count"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -17,7 +17,7 @@ from opentelemetry import trace
 
 from engram_server.platform.auth import Authenticator
 from engram_server.platform.interceptors._wrap import WrappingInterceptor, metadata_value
-from engram_server.platform.principal import reset_principal, set_principal
+from engram_server.platform.principal import Principal, reset_principal, set_principal
 from engram_server.platform.scopes import is_public
 
 
@@ -28,14 +28,21 @@ class AuthenticationInterceptor(WrappingInterceptor):
     def applies(self, method: str) -> bool:
         return not is_public(method)
 
+    async def authenticate(self, details: grpc.HandlerCallDetails) -> Principal:
+        """The call's principal, also tagged on the current span."""
+        principal = await self._authenticator.authenticate(metadata_value(details, "authorization"))
+        span = trace.get_current_span()
+        if span.is_recording():
+            span.set_attributes(
+                {"engram.tenant": principal.tenant_id, "engram.api_key": principal.key_id}
+            )
+        return principal
+
     @asynccontextmanager
     async def around(
         self, details: grpc.HandlerCallDetails, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[None]:
-        principal = await self._authenticator.authenticate(metadata_value(details, "authorization"))
-        span = trace.get_current_span()
-        span.set_attribute("engram.tenant", principal.tenant_id)
-        span.set_attribute("engram.api_key", principal.key_id)
+        principal = await self.authenticate(details)
         token = set_principal(principal)
         try:
             yield

@@ -23,9 +23,14 @@ class DeadlineInterceptor(WrappingInterceptor):
     async def around(
         self, details: grpc.HandlerCallDetails, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[None]:
-        remaining = context.time_remaining()
-        if remaining is not None and remaining <= 0:
-            await context.abort(
-                grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded before the call started"
-            )
+        await refuse_if_expired(context)
         yield
+
+
+async def refuse_if_expired(context: grpc.aio.ServicerContext[Any, Any]) -> None:
+    """Aborts with DEADLINE_EXCEEDED when the client's deadline has already passed."""
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        await context.abort(
+            grpc.StatusCode.DEADLINE_EXCEEDED, "deadline exceeded before the call started"
+        )

@@ -32,9 +32,16 @@ class ErrorMappingInterceptor(WrappingInterceptor):
         except grpc.aio.AbortError:
             raise  # the handler already chose its status
         except Exception as exc:
-            if is_expected(exc):
-                log.debug("%s -> %s", details.method, exc)
-            else:
-                log.exception("%s failed", details.method)
-            status = to_grpc_status(exc)
-            await context.abort(status.code, status.details, status.trailing_metadata)
+            await abort_with(details.method, context, exc)
+
+
+async def abort_with(
+    method: str, context: grpc.aio.ServicerContext[Any, Any], exc: Exception
+) -> None:
+    """Ends the call with the gRPC status `exc` maps to (logging unexpected ones)."""
+    if is_expected(exc):
+        log.debug("%s -> %s", method, exc)
+    else:
+        log.exception("%s failed", method)
+    status = to_grpc_status(exc)
+    await context.abort(status.code, status.details, status.trailing_metadata)

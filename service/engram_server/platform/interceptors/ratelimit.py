@@ -59,12 +59,10 @@ class RateLimitInterceptor(WrappingInterceptor):
         now = time.monotonic()
         if cached is not None and now - cached[1] < self._quota_cache_seconds:
             return cached[0]
-        async with self._db.tenant_tx(tenant_id) as conn:
-            cur = await conn.execute(
-                "SELECT quota_requests_per_second FROM tenants WHERE id = %s", (tenant_id,)
-            )
-            row = await cur.fetchone()
-        limit = int(row["quota_requests_per_second"]) if row else 0
+        rows = await self._db.tenant_read(
+            tenant_id, "SELECT quota_requests_per_second FROM tenants WHERE id = %s", (tenant_id,)
+        )
+        limit = int(rows[0]["quota_requests_per_second"]) if rows else 0
         self._quotas[tenant_id] = (limit, now)
         return limit
 
@@ -93,11 +91,8 @@ class RateLimitInterceptor(WrappingInterceptor):
             log.info("rate limiting resumed: redis is back")
         return int(count)
 
-    @asynccontextmanager
-    async def around(
-        self, details: grpc.HandlerCallDetails, context: grpc.aio.ServicerContext[Any, Any]
-    ) -> AsyncIterator[None]:
-        tenant_id = current_principal().tenant_id
+    async def check(self, tenant_id: str) -> None:
+        """Counts one call of the tenant; raises ResourceExhausted over its quota."""
         limit = await self.quota(tenant_id)
         if limit > 0:
             count = await self._count(tenant_id)
@@ -107,4 +102,10 @@ class RateLimitInterceptor(WrappingInterceptor):
                     quota="requests_per_second",
                     subject=f"tenants/{tenant_id}",
                 )
+
+    @asynccontextmanager
+    async def around(
+        self, details: grpc.HandlerCallDetails, context: grpc.aio.ServicerContext[Any, Any]
+    ) -> AsyncIterator[None]:
+        await self.check(current_principal().tenant_id)
         yield

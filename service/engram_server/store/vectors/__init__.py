@@ -9,6 +9,7 @@ from engram_server.store.vectors.base import (
     ScoredPoint,
     VectorIndex,
     VectorUpdate,
+    combine_legs,
     memory_payload,
 )
 
@@ -21,5 +22,6 @@ __all__ = [
     "ScoredPoint",
     "VectorIndex",
     "VectorUpdate",
+    "combine_legs",
     "memory_payload",
 ]

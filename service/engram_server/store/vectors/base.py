@@ -253,6 +253,17 @@ def merge_legs(
     return hits
 
 
+def combine_legs(
+    dense_points: Sequence[ScoredPoint], sparse_points: Sequence[ScoredPoint]
+) -> list[ScoredPoint]:
+    """Joins the results of a dense-only and a sparse-only `search` (in their own
+    order) as one two-legged search would have returned them."""
+    return merge_legs(
+        [(p.id, p.dense_score or 0.0) for p in dense_points],
+        [(p.id, p.sparse_score or 0.0) for p in sparse_points],
+    )
+
+
 def _best_rank(hit: ScoredPoint) -> tuple[int, int]:
     dense = hit.dense_rank if hit.dense_rank is not None else 1 << 30
     sparse = hit.sparse_rank if hit.sparse_rank is not None else 1 << 30

@@ -1,0 +1,344 @@
+"""Redis layout and atomic scripts of working memory (session buffers).
+
+Every key sits under the tenant's hash-tagged prefix (`engram:{<tenant>}:wm:...`),
+so one tenant's keys share a Redis Cluster slot: the multi-key Lua scripts below
+stay legal on a cluster, and purging a tenant (one SCAN over its prefix) removes
+every buffer. Space and session are percent-encoded in keys, so a `:` inside a
+space path can never make two different sessions collide.
+
+A session owns three keys:
+
+- `wm:s:<space>:<session>:msgs` — LIST of entries `<tokens>|<index>|<json>`,
+  oldest first. The numeric prefix lets the trim loop in Lua read a message's
+  token count without decoding JSON.
+- `wm:s:<space>:<session>:meta` — HASH: `next_index`, `tokens`, `last` (ms since
+  epoch of the last append), `consolidated_as`.
+- `wm:s:<space>:<session>:sent` — SET of memory names Engage already sent.
+
+plus the space's session index `wm:idx:<space>` (ZSET session → last append ms)
+and idempotency records `wm:req:<request_id>` / `wm:sent-req:<request_id>`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import quote
+
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from engram_server.errors import Unavailable
+from engram_server.store.redis import RedisStore, tenant_key
+
+T = TypeVar("T")
+
+# Appends: replay a known request id (refused when the id came with a different
+# request: the stored fingerprint differs), else push, trim oldest-first to the caps
+# (never the message just pushed), refresh the idle TTL, index the session and
+# record the outcome under the request id. One script, so a crash or a racing
+# append can never leave counters and list out of step.
+_APPEND = """
+local prior = redis.call('GET', KEYS[4])
+if prior then
+  local sep = string.find(prior, '\\n', 1, true)
+  if string.sub(prior, 1, sep - 1) ~= ARGV[9] then return {2, ''} end
+  return {1, string.sub(prior, sep + 1)}
+end
+local tokens = tonumber(ARGV[3])
+local index = redis.call('HINCRBY', KEYS[2], 'next_index', 1) - 1
+local entry = ARGV[3] .. '|' .. index .. '|' .. ARGV[2]
+redis.call('RPUSH', KEYS[1], entry)
+local total = redis.call('HINCRBY', KEYS[2], 'tokens', tokens)
+local count = redis.call('LLEN', KEYS[1])
+local max_messages = tonumber(ARGV[5])
+local max_tokens = tonumber(ARGV[6])
+local trimmed = 0
+while count > 1 and ((max_messages > 0 and count > max_messages)
+                     or (max_tokens > 0 and total > max_tokens)) do
+  local oldest = redis.call('LPOP', KEYS[1])
+  local t = tonumber(string.match(oldest, '^(%d+)|'))
+  total = redis.call('HINCRBY', KEYS[2], 'tokens', -t)
+  count = count - 1
+  trimmed = trimmed + 1
+end
+redis.call('HSET', KEYS[2], 'last', ARGV[4])
+redis.call('HDEL', KEYS[2], 'consolidated_as')
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
+local ttl = tonumber(ARGV[7])
+if ttl > 0 then
+  redis.call('EXPIRE', KEYS[1], ttl)
+  redis.call('EXPIRE', KEYS[2], ttl)
+  redis.call('EXPIRE', KEYS[3], ttl)
+  redis.call('EXPIRE', KEYS[5], ttl)
+end
+local outcome = count .. '|' .. total .. '|' .. trimmed .. '|' .. entry
+redis.call('SET', KEYS[4], ARGV[9] .. '\\n' .. outcome, 'EX', tonumber(ARGV[8]))
+return {0, outcome}
+"""
+
+# Engage's sent set: the first call for a request id adds the names and records
+# them; a retry only reads the record, so it never changes the set.
+_MARK_SENT = """
+local prior = redis.call('GET', KEYS[2])
+if prior then return prior end
+local names = cjson.decode(ARGV[1])
+if #names > 0 then
+  redis.call('SADD', KEYS[1], unpack(names))
+  local ttl = tonumber(ARGV[2])
+  if ttl > 0 then redis.call('EXPIRE', KEYS[1], ttl) end
+end
+redis.call('SET', KEYS[2], ARGV[1], 'EX', tonumber(ARGV[3]))
+return ARGV[1]
+"""
+
+# Marks a buffer consolidated only if it still exists (an expired session stays gone).
+_MARK_CONSOLIDATED = """
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('HSET', KEYS[1], 'consolidated_as', ARGV[1])
+  return 1
+end
+return 0
+"""
+
+_CLEAR = """
+local count = redis.call('LLEN', KEYS[1])
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('ZREM', KEYS[4], ARGV[1])
+return count
+"""
+
+
+@dataclass(frozen=True)
+class StoredEntry:
+    """One buffered message as Redis holds it (the JSON body still to decode)."""
+
+    index: int
+    token_count: int
+    body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class AppendOutcome:
+    entry: StoredEntry
+    buffered_messages: int
+    buffered_tokens: int
+    trimmed: int
+    # True when the request id was seen before and nothing was written.
+    replayed: bool
+
+
+@dataclass(frozen=True)
+class SessionRow:
+    session: str
+    message_count: int
+    token_count: int
+    last_activity_ms: int
+
+
+def _enc(value: str) -> str:
+    return quote(value, safe="")
+
+
+def parse_entry(raw: bytes | str) -> StoredEntry:
+    text = raw.decode() if isinstance(raw, bytes) else raw
+    tokens, index, body = text.split("|", 2)
+    return StoredEntry(index=int(index), token_count=int(tokens), body=json.loads(body))
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+async def _guard(op: Awaitable[T]) -> T:
+    """Turns a lost Redis connection into UNAVAILABLE with a message a caller can act on."""
+    try:
+        return await op
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        raise Unavailable(
+            f"working memory unavailable: Redis cannot be reached ({exc}); "
+            "nothing was buffered or changed, retry with the same request_id"
+        ) from exc
+
+
+class WorkingMemoryStore:
+    """Session buffers in Redis; every method takes the tenant and builds its keys."""
+
+    def __init__(self, redis: RedisStore) -> None:
+        self.redis = redis
+        client = redis.client
+        self._append = client.register_script(_APPEND)
+        self._mark_sent = client.register_script(_MARK_SENT)
+        self._mark_consolidated = client.register_script(_MARK_CONSOLIDATED)
+        self._clear = client.register_script(_CLEAR)
+
+    # -- keys ---------------------------------------------------------------
+
+    @staticmethod
+    def session_key(tenant: str, space: str, session: str, part: str) -> str:
+        return tenant_key(tenant, "wm", "s", _enc(space), _enc(session), part)
+
+    @staticmethod
+    def index_key(tenant: str, space: str) -> str:
+        return tenant_key(tenant, "wm", "idx", _enc(space))
+
+    @staticmethod
+    def request_key(tenant: str, kind: str, request_id: str) -> str:
+        return tenant_key(tenant, "wm", kind, _enc(request_id))
+
+    # -- operations ---------------------------------------------------------
+
+    async def append(
+        self,
+        tenant: str,
+        space: str,
+        session: str,
+        *,
+        body: dict[str, Any],
+        tokens: int,
+        now_ms: int,
+        request_id: str,
+        max_messages: int,
+        max_tokens: int,
+        ttl_seconds: int,
+        request_ttl_seconds: int,
+        fingerprint: str = "",
+    ) -> AppendOutcome | None:
+        """The outcome, or None when `request_id` was used for a different request."""
+        keys = [
+            self.session_key(tenant, space, session, "msgs"),
+            self.session_key(tenant, space, session, "meta"),
+            self.index_key(tenant, space),
+            self.request_key(tenant, "req", f"{_enc(space)}:{_enc(session)}:{request_id}"),
+            self.session_key(tenant, space, session, "sent"),
+        ]
+        args: list[str | int] = [
+            session,
+            json.dumps(body, separators=(",", ":"), ensure_ascii=False),
+            tokens,
+            now_ms,
+            max_messages,
+            max_tokens,
+            ttl_seconds,
+            request_ttl_seconds,
+            fingerprint,
+        ]
+        replayed, outcome = await _guard(self._append(keys=keys, args=args))
+        if replayed == 2:
+            return None
+        count, total, trimmed, entry = _text(outcome).split("|", 3)
+        return AppendOutcome(
+            entry=parse_entry(entry),
+            buffered_messages=int(count),
+            buffered_tokens=int(total),
+            trimmed=int(trimmed),
+            replayed=bool(replayed),
+        )
+
+    async def window(
+        self, tenant: str, space: str, session: str, last_n: int
+    ) -> tuple[list[StoredEntry], str]:
+        start = -last_n if last_n > 0 else 0
+        pipe = self.redis.client.pipeline(transaction=True)
+        pipe.lrange(self.session_key(tenant, space, session, "msgs"), start, -1)
+        pipe.hget(self.session_key(tenant, space, session, "meta"), "consolidated_as")
+        raw, consolidated = await _guard(pipe.execute())
+        return [parse_entry(r) for r in raw], _text(consolidated or b"")
+
+    async def stats(self, tenant: str, space: str, session: str) -> tuple[int, int]:
+        """(messages, tokens) buffered now."""
+        pipe = self.redis.client.pipeline(transaction=True)
+        pipe.llen(self.session_key(tenant, space, session, "msgs"))
+        pipe.hget(self.session_key(tenant, space, session, "meta"), "tokens")
+        count, tokens = await _guard(pipe.execute())
+        return int(count or 0), int(tokens or 0) if count else 0
+
+    async def list_sessions(self, tenant: str, space: str, limit: int) -> list[SessionRow]:
+        index = self.index_key(tenant, space)
+        client = self.redis.client
+        ranked: list[Any] = list(
+            await _guard(client.zrevrange(index, 0, limit - 1, withscores=True))
+        )
+        if not ranked:
+            return []
+        pipe = client.pipeline(transaction=False)
+        for member, _ in ranked:
+            session = _text(member)
+            pipe.hmget(self.session_key(tenant, space, session, "meta"), "tokens", "last")
+            pipe.llen(self.session_key(tenant, space, session, "msgs"))
+        replies: list[Any] = await _guard(pipe.execute())
+        rows: list[SessionRow] = []
+        stale: list[bytes] = []
+        for i, (member, score) in enumerate(ranked):
+            (tokens, last), count = replies[2 * i], replies[2 * i + 1]
+            if not count:
+                # The buffer expired (idle TTL) after its last append indexed it.
+                stale.append(member)
+                continue
+            rows.append(
+                SessionRow(
+                    session=_text(member),
+                    message_count=int(count),
+                    token_count=int(tokens or 0),
+                    last_activity_ms=int(last or score),
+                )
+            )
+        if stale:
+            await _guard(client.zrem(index, *stale))
+        return rows
+
+    async def clear(self, tenant: str, space: str, session: str) -> int:
+        keys = [
+            self.session_key(tenant, space, session, "msgs"),
+            self.session_key(tenant, space, session, "meta"),
+            self.session_key(tenant, space, session, "sent"),
+            self.index_key(tenant, space),
+        ]
+        return int(await _guard(self._clear(keys=keys, args=[session])))
+
+    async def mark_consolidated(
+        self, tenant: str, space: str, session: str, summary_name: str
+    ) -> bool:
+        key = self.session_key(tenant, space, session, "meta")
+        return bool(await _guard(self._mark_consolidated(keys=[key], args=[summary_name])))
+
+    async def sent(self, tenant: str, space: str, session: str) -> set[str]:
+        key = self.session_key(tenant, space, session, "sent")
+        members = await _guard(self.redis.client.smembers(key))
+        return {_text(m) for m in members}
+
+    async def mark_sent(
+        self,
+        tenant: str,
+        space: str,
+        session: str,
+        names: Iterable[str],
+        *,
+        request_id: str,
+        ttl_seconds: int,
+        request_ttl_seconds: int,
+    ) -> list[str]:
+        """Adds names to the sent set once per request id; returns the names recorded
+        for that request id (on a retry: the first call's names)."""
+        keys = [
+            self.session_key(tenant, space, session, "sent"),
+            self.request_key(tenant, "sent-req", f"{_enc(space)}:{_enc(session)}:{request_id}"),
+        ]
+        payload = json.dumps(list(names))
+        raw = await _guard(
+            self._mark_sent(keys=keys, args=[payload, ttl_seconds, request_ttl_seconds])
+        )
+        recorded: list[str] = json.loads(raw)
+        return recorded
+
+    async def sent_for_request(
+        self, tenant: str, space: str, session: str, request_id: str
+    ) -> list[str] | None:
+        key = self.request_key(tenant, "sent-req", f"{_enc(space)}:{_enc(session)}:{request_id}")
+        raw = await _guard(self.redis.client.get(key))
+        if raw is None:
+            return None
+        names: list[str] = json.loads(raw)
+        return names

@@ -1,0 +1,195 @@
+"""The few-round-trip write and read path keeps every lifecycle guarantee.
+
+Plain proposals skip the up-front duplicate lookup (the insert's ON CONFLICT finds
+duplicates), revision snapshots are built by the database, the audit counter and
+rows are one statement, write transactions run pipelined and single reads go in
+one round trip. These tests pin what must not change because of that.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from typing import Any
+
+import psycopg
+import pytest
+from engram.v1 import lifecycle_pb2
+from engram_server.platform.context import AppContext
+
+from tests.lifecycle_helpers import (
+    ACTIVE,
+    REJECTED,
+    count_rows,
+    proposal,
+    propose,
+)
+
+OUTCOME = lifecycle_pb2.ProposalOutcome
+ACCEPTED = OUTCOME.Value("PROPOSAL_OUTCOME_ACCEPTED")
+DUPLICATE = OUTCOME.Value("PROPOSAL_OUTCOME_DUPLICATE")
+
+
+async def _audit_seqs(raw_pg: Any, tenant_id: str) -> list[int]:
+    cur = await raw_pg.execute(
+        "SELECT seq FROM audit_log WHERE tenant_id = %s ORDER BY seq", (tenant_id,)
+    )
+    return [row[0] for row in await cur.fetchall()]
+
+
+async def _live_count(raw_pg: Any, tenant_id: str) -> int:
+    cur = await raw_pg.execute(
+        "SELECT live_memories FROM tenant_state WHERE tenant_id = %s", (tenant_id,)
+    )
+    row = await cur.fetchone()
+    return int(row[0])
+
+
+async def test_batch_mixing_live_content_and_new_content(make_tenant: Any, raw_pg: Any) -> None:
+    t = await make_tenant()
+    old = await propose(t.lifecycle, "mix", "already stored")
+    response = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[
+                proposal("mix", "new one"),
+                proposal("mix", "  already   stored "),  # same normalised content
+                proposal("mix", "new two"),
+                proposal("mix", "already stored"),
+                proposal("mix", "new one"),  # repeats the batch's first
+            ]
+        )
+    )
+    outcomes = [r.outcome for r in response.results]
+    assert outcomes == [ACCEPTED, DUPLICATE, ACCEPTED, DUPLICATE, DUPLICATE]
+    names = [r.memory.name for r in response.results]
+    assert names[1] == names[3] == old.memory.name
+    assert names[4] == names[0] and len({names[0], names[2], old.memory.name}) == 3
+    # Only the two new memories were written: rows, revisions, outbox, audit.
+    assert await count_rows(raw_pg, "memories", t.tenant_id) == 3
+    assert await count_rows(raw_pg, "memory_revisions", t.tenant_id) == 3
+    assert await count_rows(raw_pg, "outbox", t.tenant_id) == 3
+    assert await _audit_seqs(raw_pg, t.tenant_id) == list(range(1, 7))
+    assert await _live_count(raw_pg, t.tenant_id) == 3
+
+
+async def test_rejected_proposal_of_live_content_is_a_duplicate(make_tenant: Any) -> None:
+    """A REJECTED row is outside the live-content index, so this takes the lookup path."""
+    t = await make_tenant()
+    policy = lifecycle_pb2.Policy(name="spaces/strict/policy", json_schema_critical=True)
+    policy.json_schema.update({"type": "object", "required": ["k"]})
+    first = await propose(t.lifecycle, "strict", "no structure at all")
+    assert first.outcome == ACCEPTED
+    await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=policy))
+    bad = proposal("strict", "no structure at all")
+    bad.structured_content.update({"other": 1})
+    again = await t.lifecycle.ProposeMemory(lifecycle_pb2.ProposeMemoryRequest(proposal=bad))
+    assert again.result.outcome == DUPLICATE
+    assert again.result.memory.name == first.memory.name
+    fresh = proposal("strict", "new and bad")
+    fresh.structured_content.update({"other": 1})
+    rejected = await t.lifecycle.ProposeMemory(lifecycle_pb2.ProposeMemoryRequest(proposal=fresh))
+    assert rejected.result.memory.status == REJECTED
+
+
+async def test_racing_identical_batches_store_each_content_once(
+    make_tenant: Any, raw_pg: Any
+) -> None:
+    t = await make_tenant()
+    contents = [f"raced fact {i}" for i in range(10)]
+
+    async def one_batch() -> list[str]:
+        response = await t.lifecycle.BatchProposeMemories(
+            lifecycle_pb2.BatchProposeMemoriesRequest(
+                proposals=[proposal("race", c) for c in contents]
+            )
+        )
+        return [r.memory.name for r in response.results]
+
+    answers = await asyncio.gather(*(one_batch() for _ in range(6)))
+    assert all(a == answers[0] for a in answers)
+    assert await count_rows(raw_pg, "memories", t.tenant_id) == 10
+    # Two transitions per stored memory, gapless, nothing for the duplicates.
+    assert await _audit_seqs(raw_pg, t.tenant_id) == list(range(1, 21))
+    assert await _live_count(raw_pg, t.tenant_id) == 10
+
+
+async def test_revision_snapshot_matches_the_memory(make_tenant: Any) -> None:
+    t = await make_tenant()
+    p = proposal(
+        "snap",
+        "snapshot me",
+        tags=["a", "b"],
+        attributes={"k": "v"},
+        session="s1",
+        thread="th",
+        topic="topics",
+        importance=0.25,
+    )
+    p.structured_content.update({"x": [1, 2], "y": None})
+    r = await t.lifecycle.ProposeMemory(lifecycle_pb2.ProposeMemoryRequest(proposal=p))
+    memory = r.result.memory
+    assert memory.status == ACTIVE
+    revisions = await t.lifecycle.ListMemoryRevisions(
+        lifecycle_pb2.ListMemoryRevisionsRequest(name=memory.name)
+    )
+    assert len(revisions.revisions) == 1
+    snap = revisions.revisions[0].memory
+    got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=memory.name))
+    for field in (
+        "name",
+        "space",
+        "session",
+        "thread",
+        "content",
+        "structured_content",
+        "tags",
+        "attributes",
+        "topic",
+        "importance",
+        "confidence",
+        "status",
+        "content_hash",
+        "revision",
+        "create_time",
+        "update_time",
+        "agent",
+    ):
+        assert getattr(snap, field) == getattr(got, field), field
+
+
+async def test_single_round_trip_reads_stay_tenant_scoped(
+    app: AppContext, make_tenant: Any
+) -> None:
+    a = await make_tenant()
+    b = await make_tenant()
+    stored = await propose(a.lifecycle, "iso", "only tenant a sees this")
+    memory_id = uuid.UUID(stored.memory.name.split("/", 1)[1])
+    query = "SELECT id FROM memories WHERE id = %s"
+    assert [r["id"] for r in await app.db.tenant_read(a.tenant_id, query, (memory_id,))] == [
+        memory_id
+    ]
+    assert await app.db.tenant_read(b.tenant_id, query, (memory_id,)) == []
+
+
+async def test_failed_pipelined_transaction_rolls_back_and_frees_the_connection(
+    app: AppContext, make_tenant: Any, raw_pg: Any
+) -> None:
+    t = await make_tenant()
+    before = await count_rows(raw_pg, "outbox", t.tenant_id)
+    with pytest.raises(psycopg.errors.DivisionByZero):
+        async with app.db.tenant_tx(t.tenant_id, pipeline=True) as conn:
+            await conn.execute(
+                "INSERT INTO outbox (tenant_id, memory_id, op) VALUES (%s, NULL, 'upsert')",
+                (t.tenant_id,),
+            )
+            cur = await conn.execute("SELECT 1 / 0 AS boom")
+            await cur.fetchone()
+    assert await count_rows(raw_pg, "outbox", t.tenant_id) == before
+    # Every pooled connection is back in its normal state, with no tenant set.
+    for _ in range(app.db.pool.max_size):
+        async with app.db.unscoped() as conn:
+            assert not conn.autocommit
+            cur = await conn.execute("SELECT current_setting('engram.tenant_id', true) AS t")
+            row = await cur.fetchone()
+            assert row is not None and not row["t"]
+            await conn.rollback()
