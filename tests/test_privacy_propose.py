@@ -12,7 +12,7 @@ from typing import Any
 
 import grpc
 import pytest
-from engram.v1 import lifecycle_pb2
+from engram.v1 import lifecycle_pb2, types_pb2
 
 from tests.lifecycle_helpers import count_rows, field_violations, proposal, propose
 
@@ -221,3 +221,30 @@ async def test_invalid_input_is_reported_before_screening_and_never_echoes_the_s
     assert AWS_KEY not in str(err.value.trailing_metadata())
     assert await count_rows(raw_pg, "memories", t.tenant_id) == 0
     assert AWS_KEY not in caplog.text
+
+
+async def test_revision_passes_the_boundary_too(make_tenant: Any, raw_pg: Any) -> None:
+    from google.protobuf.field_mask_pb2 import FieldMask
+
+    t = await make_tenant()
+    stored = (await propose(t.lifecycle, "ops", "Deploy notes for the uploader")).memory
+
+    def revise(content: str, etag: str) -> Any:
+        memory = types_pb2.Memory(name=stored.name, etag=etag, content=content)
+        return t.lifecycle.ReviseMemory(
+            lifecycle_pb2.ReviseMemoryRequest(
+                memory=memory, update_mask=FieldMask(paths=["content"])
+            )
+        )
+
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await revise(f"The uploader uses access key {AWS_KEY}", stored.etag)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "memory.content" in field_violations(err.value)
+    assert AWS_KEY not in (err.value.details() or "")
+    assert AWS_KEY not in await _rows_text(raw_pg, t.tenant_id)
+
+    revised = await revise("Send deploy notes to ana.lopez@acme-corp.com", stored.etag)
+    assert revised.content == "Send deploy notes to [EMAIL]"
+    assert revised.revision == stored.revision + 1
+    assert "ana.lopez" not in await _rows_text(raw_pg, t.tenant_id)

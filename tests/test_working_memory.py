@@ -120,6 +120,35 @@ async def test_append_window_list_clear(make_tenant: MakeTenant) -> None:
     assert again.cleared_messages == 0
 
 
+async def test_purge_erases_the_session_buffers_too(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    other = await make_tenant()
+    for session in ("s1", "s2"):
+        await t.lifecycle.AppendMessage(
+            lifecycle_pb2.AppendMessageRequest(space=SPACE, session=session, message=msg("Hi."))
+        )
+    await other.lifecycle.AppendMessage(
+        lifecycle_pb2.AppendMessageRequest(space=SPACE, session="s1", message=msg("Hi."))
+    )
+
+    async def sessions(tenant: object) -> list[str]:
+        listed = await tenant.lifecycle.ListSessions(  # type: ignore[attr-defined]
+            lifecycle_pb2.ListSessionsRequest(space=SPACE)
+        )
+        return sorted(s.session for s in listed.sessions)
+
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=SPACE, session="s1", reason="erasure #1")
+    )
+    assert await sessions(t) == ["s2"]
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=SPACE, reason="erasure #2")
+    )
+    assert await sessions(t) == []
+    # Another tenant's buffer of the same space and session is untouched.
+    assert await sessions(other) == ["s1"]
+
+
 async def test_explicit_time_is_kept(make_tenant: MakeTenant) -> None:
     t = await make_tenant()
     m = msg("At noon.")

@@ -287,6 +287,16 @@ class LifecycleServicer(
             request.reason,
             convert.request_key("PurgeMemories", request),
         )
+        # An erasure covers the conversation buffers too. If Redis is unreachable the
+        # call answers UNAVAILABLE; a retry with the same request_id replays the
+        # (already committed) purge and clears the buffers then.
+        wm = self.ctx.working_memory
+        if wm is not None:
+            principal = current_principal()
+            if request.session:
+                await wm.clear(principal.tenant_id, request.space, request.session)
+            else:
+                await wm.clear_space(principal.tenant_id, request.space)
         return lifecycle_pb2.PurgeMemoriesResponse(
             purged_count=count, tombstone=convert.audit_to_proto(tombstone)
         )

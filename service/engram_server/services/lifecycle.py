@@ -904,6 +904,8 @@ class LifecycleService:
         if current is None:
             raise NotFound(MEMORY, memory_name(memory_id))
         revised = _apply(current, changes)
+        changes = await self._screen_revision(tenant, revised, changes)
+        revised = _apply(current, changes)
         v = Violations()
         check_proposal(v, "memory", revised, self.max_content_bytes)
         v.raise_if_any()
@@ -971,6 +973,31 @@ class LifecycleService:
             return updated
 
     # --- expiry and purge --------------------------------------------------------
+
+    async def _screen_revision(
+        self, tenant: str, revised: Proposal, changes: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Passes the revised memory through the privacy boundary, as a proposal
+        would: a credential refuses the revision (nothing is stored), personal data
+        in a revised field is redacted unless the space's policy allows it."""
+        from engram_server.services.privacy_gate import screen_proposals
+
+        screening = await screen_proposals(
+            self, tenant, [revised], field_prefix="memory", batch=False
+        )
+        if screening.dropped:
+            result = screening.dropped[0]
+            v = Violations()
+            for failure in result.failures:
+                v.add(failure.field or "memory.content", failure.message)
+            v.raise_if_any()
+        if not screening.findings:
+            return changes
+        screened = screening.kept[0]
+        return {
+            name: getattr(screened, name) if name in _SCREENED_FIELDS else value
+            for name, value in changes.items()
+        }
 
     async def expire_due(
         self, tenant: str, actor: str, as_of: datetime | None, limit: int
@@ -1095,6 +1122,10 @@ class LifecycleService:
                 await store.save_request_result(conn, key.request_id, {"etag": saved.etag})
         self.policies.invalidate_tenant(tenant)
         return saved
+
+
+# Revisable fields the privacy boundary screens (and may redact).
+_SCREENED_FIELDS = frozenset({"content", "source", "tags", "attributes", "structured_content"})
 
 
 def _apply(memory: Memory, changes: dict[str, Any]) -> Proposal:

@@ -243,6 +243,17 @@ class WorkingMemory:
         v.raise_if_any()
         return await self.store.clear(tenant_id, space, session)
 
+    async def clear_space(self, tenant_id: str, space: str) -> int:
+        """Deletes every session buffer of a space (an erasure request's purge);
+        returns the messages removed."""
+        removed = 0
+        while True:
+            sessions = await self.list_sessions(tenant_id, space)
+            if not sessions:
+                return removed
+            for s in sessions:
+                removed += await self.store.clear(tenant_id, space, s.session)
+
     async def mark_consolidated(
         self, tenant_id: str, space: str, session: str, summary_name: str
     ) -> None:
