@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from engram.v1 import recall_pb2, types_pb2
+from engram.v1 import recall_pb2
 
-from engram_server.api import convert
+from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
 from engram_server.api.working_memory import (
     findings_to_proto,
     fingerprint_of,
@@ -19,11 +19,9 @@ from engram_server.api.working_memory import (
     working_memory_of,
 )
 from engram_server.errors import InvalidArgument, Violations
-from engram_server.lifecycle.model import EvidenceLevel, Kind
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.context import AppContext
 from engram_server.platform.webhooks import HttpWebhookCaller
-from engram_server.recall.context import ContextFormat
 from engram_server.services.engage import Engage, EngageRequest, EngageResult
 from engram_server.services.lifecycle import LifecycleService
 from engram_server.services.recall import DEFAULT_K, MAX_K, Hit, RecallQuery
@@ -33,28 +31,10 @@ from engram_server.services.recall_runtime import RecallRuntime
 HitToProto = Callable[[Hit], recall_pb2.RecallHit]
 DEFAULT_TOKEN_BUDGET = 2000
 MAX_TOKEN_BUDGET = 200_000
-_FORMATS = {
-    recall_pb2.CONTEXT_FORMAT_UNSPECIFIED: ContextFormat.MARKDOWN,
-    recall_pb2.CONTEXT_FORMAT_MARKDOWN: ContextFormat.MARKDOWN,
-    recall_pb2.CONTEXT_FORMAT_PLAIN: ContextFormat.PLAIN,
-    recall_pb2.CONTEXT_FORMAT_XML: ContextFormat.XML,
-    recall_pb2.CONTEXT_FORMAT_JSON: ContextFormat.JSON,
-}
 
 
 def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQuery:
-    f = request.filter
-    kinds = [
-        convert.enum_name(types_pb2.MemoryKind, x, "MEMORY_KIND_", f"filter.kinds[{i}]", v)
-        for i, x in enumerate(f.kinds)
-    ]
-    evidence = convert.enum_name(
-        types_pb2.EvidenceLevel,
-        f.min_evidence_level,
-        "EVIDENCE_LEVEL_",
-        "filter.min_evidence_level",
-        v,
-    )
+    filters = filter_fields(request.filter, v)
     for i, space in enumerate(request.recall_spaces):
         check_space(v, f"recall_spaces[{i}]", space)
     if request.pools:
@@ -68,20 +48,7 @@ def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQue
         spaces=tuple(request.recall_spaces) or (request.space,),
         include_subspaces=request.include_subspaces,
         k=request.k or DEFAULT_K,
-        kinds=tuple(Kind(x) for x in kinds if x and x != "UNSPECIFIED"),
-        tags=tuple(f.tags),
-        topic=f.topic,
-        session=f.session,
-        create_time_start=convert.ts_to_dt(f.create_time_start)
-        if f.HasField("create_time_start")
-        else None,
-        create_time_end=convert.ts_to_dt(f.create_time_end)
-        if f.HasField("create_time_end")
-        else None,
-        min_evidence_level=EvidenceLevel(evidence) if evidence else EvidenceLevel.UNSPECIFIED,
-        include_superseded=f.include_superseded,
-        include_expired=f.include_expired,
-        slot_key=f.slot_key,
+        **filters,
         min_score=request.min_score,
         read_your_writes=request.consistency == recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES,
     )
@@ -124,7 +91,7 @@ class EngageHandler:
         budget = options.token_budget or DEFAULT_TOKEN_BUDGET
         if not 1 <= budget <= MAX_TOKEN_BUDGET:
             v.add("options.token_budget", f"between 1 and {MAX_TOKEN_BUDGET} (0: 2000)")
-        fmt = _FORMATS.get(options.format)
+        fmt = CONTEXT_FORMATS.get(options.format)
         if fmt is None:
             v.add("options.format", f"unknown enum value {options.format}")
         check_request_id(v, "request_id", request.request_id)

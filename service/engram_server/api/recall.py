@@ -9,15 +9,16 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
-from engram.v1 import recall_pb2, recall_pb2_grpc, types_pb2
+from engram.v1 import recall_pb2, recall_pb2_grpc
 
 from engram_server.api import convert
+from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
 from engram_server.api.snapshots import SnapshotMethods
 from engram_server.errors import InvalidArgument, Violations
-from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory
+from engram_server.lifecycle.model import Memory
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
-from engram_server.recall.context import ContextFormat, build_context
+from engram_server.recall.context import build_context
 from engram_server.recall.tokens import TOKENIZER_NAME, count_tokens
 from engram_server.services.lifecycle import parse_memory_name
 from engram_server.services.reads import MemoryReads
@@ -27,30 +28,12 @@ from engram_server.services.recall_runtime import RecallRuntime
 Ctx = grpc.aio.ServicerContext[Any, Any]
 _SERVICE = "engram.v1.RecallService"
 MAX_TOKEN_BUDGET = 200_000
-_FORMATS = {
-    recall_pb2.CONTEXT_FORMAT_UNSPECIFIED: ContextFormat.MARKDOWN,
-    recall_pb2.CONTEXT_FORMAT_MARKDOWN: ContextFormat.MARKDOWN,
-    recall_pb2.CONTEXT_FORMAT_PLAIN: ContextFormat.PLAIN,
-    recall_pb2.CONTEXT_FORMAT_XML: ContextFormat.XML,
-    recall_pb2.CONTEXT_FORMAT_JSON: ContextFormat.JSON,
-}
 
 
 def _query(
     request: recall_pb2.RecallRequest | recall_pb2.BuildContextRequest, k: int, v: Violations
 ) -> RecallQuery:
-    f = request.filter
-    kinds = [
-        convert.enum_name(types_pb2.MemoryKind, x, "MEMORY_KIND_", f"filter.kinds[{i}]", v)
-        for i, x in enumerate(f.kinds)
-    ]
-    evidence = convert.enum_name(
-        types_pb2.EvidenceLevel,
-        f.min_evidence_level,
-        "EVIDENCE_LEVEL_",
-        "filter.min_evidence_level",
-        v,
-    )
+    filters = filter_fields(request.filter, v)
     if request.pools:
         v.add("pools", "pool recall is not served by this server yet")
     if isinstance(request, recall_pb2.RecallRequest) and request.graph.enabled:
@@ -62,20 +45,7 @@ def _query(
         spaces=tuple(request.spaces),
         include_subspaces=request.include_subspaces,
         k=k,
-        kinds=tuple(Kind(x) for x in kinds if x and x != "UNSPECIFIED"),
-        tags=tuple(f.tags),
-        topic=f.topic,
-        session=f.session,
-        create_time_start=convert.ts_to_dt(f.create_time_start)
-        if f.HasField("create_time_start")
-        else None,
-        create_time_end=convert.ts_to_dt(f.create_time_end)
-        if f.HasField("create_time_end")
-        else None,
-        min_evidence_level=EvidenceLevel(evidence) if evidence else EvidenceLevel.UNSPECIFIED,
-        include_superseded=f.include_superseded,
-        include_expired=f.include_expired,
-        slot_key=f.slot_key,
+        **filters,
         min_score=request.min_score,
         now=convert.ts_to_dt(request.now) if request.HasField("now") else None,
         read_your_writes=request.consistency == recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES,
@@ -147,7 +117,7 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
         budget = options.token_budget
         if not 1 <= budget <= MAX_TOKEN_BUDGET:
             v.add("options.token_budget", f"required, between 1 and {MAX_TOKEN_BUDGET}")
-        fmt = _FORMATS.get(options.format)
+        fmt = CONTEXT_FORMATS.get(options.format)
         if fmt is None:
             v.add("options.format", f"unknown enum value {options.format}")
         if request.query and request.memories:

@@ -1,0 +1,52 @@
+"""Request pieces shared by Recall, BuildContext and Engage: the filter and formats."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engram.v1 import recall_pb2, types_pb2
+
+from engram_server.api import convert
+from engram_server.errors import Violations
+from engram_server.lifecycle.model import EvidenceLevel, Kind
+from engram_server.recall.context import ContextFormat
+
+CONTEXT_FORMATS = {
+    recall_pb2.CONTEXT_FORMAT_UNSPECIFIED: ContextFormat.MARKDOWN,
+    recall_pb2.CONTEXT_FORMAT_MARKDOWN: ContextFormat.MARKDOWN,
+    recall_pb2.CONTEXT_FORMAT_PLAIN: ContextFormat.PLAIN,
+    recall_pb2.CONTEXT_FORMAT_XML: ContextFormat.XML,
+    recall_pb2.CONTEXT_FORMAT_JSON: ContextFormat.JSON,
+}
+
+
+def filter_fields(f: recall_pb2.RecallFilter, v: Violations) -> dict[str, Any]:
+    """The `RecallQuery` fields a `RecallFilter` sets; bad enum values go to `v`
+    under `filter.*`."""
+    kinds = [
+        convert.enum_name(types_pb2.MemoryKind, x, "MEMORY_KIND_", f"filter.kinds[{i}]", v)
+        for i, x in enumerate(f.kinds)
+    ]
+    evidence = convert.enum_name(
+        types_pb2.EvidenceLevel,
+        f.min_evidence_level,
+        "EVIDENCE_LEVEL_",
+        "filter.min_evidence_level",
+        v,
+    )
+    return {
+        "kinds": tuple(Kind(x) for x in kinds if x and x != "UNSPECIFIED"),
+        "tags": tuple(f.tags),
+        "topic": f.topic,
+        "session": f.session,
+        "create_time_start": (
+            convert.ts_to_dt(f.create_time_start) if f.HasField("create_time_start") else None
+        ),
+        "create_time_end": (
+            convert.ts_to_dt(f.create_time_end) if f.HasField("create_time_end") else None
+        ),
+        "min_evidence_level": (EvidenceLevel(evidence) if evidence else EvidenceLevel.UNSPECIFIED),
+        "include_superseded": f.include_superseded,
+        "include_expired": f.include_expired,
+        "slot_key": f.slot_key,
+    }
