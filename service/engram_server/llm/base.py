@@ -23,6 +23,7 @@ import email.utils
 import logging
 import random
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -115,7 +116,7 @@ def screen_messages(messages: Sequence[ChatMessage]) -> tuple[list[ChatMessage],
     return kept, findings
 
 
-class HTTPChatModel:
+class HTTPChatModel(ABC):
     """A chat model behind an HTTP API; see the module docstring for the contract."""
 
     provider: str = ""
@@ -158,18 +159,21 @@ class HTTPChatModel:
 
     # -- wire format (subclasses) ---------------------------------------------
 
+    @abstractmethod
     def _endpoint(self) -> str:
-        raise NotImplementedError
+        """Provided by each wire format."""
 
+    @abstractmethod
     def _headers(self) -> dict[str, str]:
-        raise NotImplementedError
+        """Provided by each wire format."""
 
+    @abstractmethod
     def _request_body(self, messages: Sequence[ChatMessage]) -> dict[str, Any]:
-        raise NotImplementedError
+        """Provided by each wire format."""
 
+    @abstractmethod
     def _parse(self, payload: Any) -> ProviderReply:
         """The reply text and usage; raises LLMError when the payload is malformed."""
-        raise NotImplementedError
 
     # -- the call ---------------------------------------------------------------
 
