@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
+import platform
 import secrets
 import signal
 import socket
@@ -165,3 +167,70 @@ class SpawnedServer:
             self._log = None
         with contextlib.suppress(OSError):
             self._workdir.cleanup()
+
+
+# -- what every results file records ---------------------------------------------
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages: other work on the machine skews every
+    figure, and the load before and after a run says how much."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        return []
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.stdout.strip()
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _memory_gb() -> float:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return round(int(line.split()[1]) / 1024 / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
+
+
+def machine_facts(server_url: str, load_before: list[float]) -> dict[str, Any]:
+    """The machine and software a run measured on, with the load before and after."""
+    return {
+        "cpu_count": os.cpu_count(),
+        "cpu_model": _cpu_model(),
+        "memory_gb": _memory_gb(),
+        "load_average": {"before": load_before, "after": load_average()},
+        "platform": platform.platform(),
+        "python": platform.python_version(),
+        "grpcio": grpc.__version__,
+        "psycopg": psycopg.__version__,
+        "postgres": postgres_facts(server_url),
+    }
+
+
+def write_results(out: Path, report: dict[str, Any], markdown: str) -> Path:
+    """Writes the JSON report to `out` and the markdown beside it; prints the markdown."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=2) + "\n")
+    markdown_path = out.with_suffix(".md")
+    markdown_path.write_text(markdown)
+    print(markdown)
+    return markdown_path

@@ -13,12 +13,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
-import platform
 import random
 import secrets
-import subprocess
 import sys
 import time
 import uuid
@@ -29,7 +26,6 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import psycopg
 from engram.v1 import lifecycle_pb2
 
 from engram_server import __version__
@@ -181,11 +177,7 @@ def options_from(args: argparse.Namespace) -> Options:
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
     result = asyncio.run(run(options))
-    options.out.parent.mkdir(parents=True, exist_ok=True)
-    options.out.write_text(json.dumps(result.report, indent=2) + "\n")
-    markdown_path = options.out.with_suffix(".md")
-    markdown_path.write_text(result.markdown)
-    print(result.markdown)
+    markdown_path = harness.write_results(options.out, result.report, result.markdown)
     print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
     return 0
 
@@ -218,7 +210,7 @@ def _scratch_database(server_url: str, prefix: str) -> Iterator[str]:
 async def run(options: Options) -> Result:
     say = _Progress(options.quiet)
     started_at = datetime.now(UTC)
-    load_before = _load_average()
+    load_before = harness.load_average()
     wall_start = time.perf_counter()
     tag = secrets.token_hex(4)
     with contextlib.ExitStack() as stack:
@@ -255,11 +247,11 @@ async def run(options: Options) -> Result:
                 with contextlib.suppress(grpc.aio.AioRpcError):
                     await side.delete_tenants()
             await side.close()
-    machine = _machine(options.database_url, load_before)
+    machine = harness.machine_facts(options.database_url, load_before)
     report_json: dict[str, Any] = {
         "benchmark": "lifecycle",
         "engram_version": __version__,
-        "git_commit": _git_commit(),
+        "git_commit": harness.git_commit(),
         "started_at": started_at.isoformat(timespec="seconds"),
         "duration_seconds": round(time.perf_counter() - wall_start, 1),
         "machine": machine,
@@ -495,34 +487,3 @@ def _method(server_mode: str, settled_engram: bool, idle_batches: int) -> dict[s
             " checkpoint land inside the timed calls."
         ),
     }
-
-
-def _machine(server_url: str, load_before: list[float]) -> dict[str, Any]:
-    return {
-        "cpu_count": os.cpu_count(),
-        # Other work on the machine skews every figure; the load average (1, 5 and
-        # 15 minutes) before and after the run says how much.
-        "load_average": {"before": load_before, "after": _load_average()},
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "grpcio": grpc.__version__,
-        "psycopg": psycopg.__version__,
-        "postgres": harness.postgres_facts(server_url),
-    }
-
-
-def _load_average() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return []
-
-
-def _git_commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return out.stdout.strip()

@@ -15,9 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
 import os
-import platform
 import shutil
 import signal
 import subprocess
@@ -30,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import grpc
-import psycopg
 from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc, types_pb2
 
 from engram_server import __version__
@@ -157,12 +154,7 @@ def options_from(args: argparse.Namespace) -> Options:
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
     report_json = asyncio.run(run(options))
-    options.out.parent.mkdir(parents=True, exist_ok=True)
-    options.out.write_text(json.dumps(report_json, indent=2) + "\n")
-    text = markdown(report_json)
-    markdown_path = options.out.with_suffix(".md")
-    markdown_path.write_text(text)
-    print(text)
+    markdown_path = harness.write_results(options.out, report_json, markdown(report_json))
     print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
     return 0
 
@@ -351,7 +343,7 @@ def _profiling(pid: int, path: Path | None) -> Iterator[None]:
 async def run(options: Options) -> dict[str, Any]:
     say = _Progress(options.quiet)
     started_at = datetime.now(UTC)
-    load_before = _load_average()
+    load_before = harness.load_average()
     wall_start = time.perf_counter()
     with contextlib.ExitStack() as stack:
         engram_url = ""
@@ -387,10 +379,10 @@ async def run(options: Options) -> dict[str, Any]:
     report_json: dict[str, Any] = {
         "benchmark": "recall",
         "engram_version": __version__,
-        "git_commit": _git_commit(),
+        "git_commit": harness.git_commit(),
         "started_at": started_at.isoformat(timespec="seconds"),
         "duration_seconds": round(time.perf_counter() - wall_start, 1),
-        "machine": _machine(options.database_url, load_before),
+        "machine": harness.machine_facts(options.database_url, load_before),
         "server": {
             "embedding_model": status.embedding_model,
             "embedding_dimension": status.embedding_dimension,
@@ -664,54 +656,3 @@ def _method(server_mode: str) -> dict[str, str]:
             " alternating; warm-up questions are not counted."
         ),
     }
-
-
-def _machine(server_url: str, load_before: list[float]) -> dict[str, Any]:
-    return {
-        "cpu_count": os.cpu_count(),
-        "cpu_model": _cpu_model(),
-        "memory_gb": _memory_gb(),
-        "load_average": {"before": load_before, "after": _load_average()},
-        "platform": platform.platform(),
-        "python": platform.python_version(),
-        "grpcio": grpc.__version__,
-        "psycopg": psycopg.__version__,
-        "postgres": harness.postgres_facts(server_url),
-    }
-
-
-def _cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown"
-
-
-def _memory_gb() -> float:
-    try:
-        for line in Path("/proc/meminfo").read_text().splitlines():
-            if line.startswith("MemTotal:"):
-                return round(int(line.split()[1]) / 1024 / 1024, 1)
-    except OSError:
-        pass
-    return 0.0
-
-
-def _load_average() -> list[float]:
-    try:
-        return [round(x, 2) for x in os.getloadavg()]
-    except OSError:
-        return []
-
-
-def _git_commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return out.stdout.strip()

@@ -39,7 +39,7 @@ from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, recall_pb2, recall_pb2_
 from engram_server import __version__
 from engram_server.bench import corpus, harness
 from engram_server.bench.engram_side import EngramSide, EngramTenant
-from engram_server.bench.recall import _git_commit, _load_average, _machine, _profiling, _py_spy
+from engram_server.bench.recall import _profiling, _py_spy
 from engram_server.bench.stats import Latency
 
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -150,11 +150,8 @@ def options_from(args: argparse.Namespace) -> Options:
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
     report = asyncio.run(run(options))
-    options.out.parent.mkdir(parents=True, exist_ok=True)
-    options.out.write_text(json.dumps(report, indent=2) + "\n")
-    text = markdown(report)
-    options.out.with_suffix(".md").write_text(text)
-    print(text)
+    markdown_path = harness.write_results(options.out, report, markdown(report))
+    print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
     return 0
 
 
@@ -358,7 +355,7 @@ def _profile_path(options: Options, phase: str, wanted: bool) -> Path | None:
 async def run(options: Options) -> dict[str, Any]:
     clock = time.monotonic()
     started_at = datetime.now(UTC)
-    load_before = _load_average()
+    load_before = harness.load_average()
     with contextlib.ExitStack() as stack:
         server_pid = 0
         if options.address:
@@ -408,9 +405,9 @@ async def run(options: Options) -> dict[str, Any]:
     return {
         "benchmark": "working_memory",
         "engram_version": __version__,
-        "git_commit": _git_commit(),
+        "git_commit": harness.git_commit(),
         "started_at": started_at.isoformat(timespec="seconds"),
-        "machine": _machine(options.database_url, load_before),
+        "machine": harness.machine_facts(options.database_url, load_before),
         "server": mode,
         "config": {
             "sizes": list(options.sizes),

@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
-import subprocess
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from engram_server import __version__
+from engram_server.bench.harness import git_commit
 from engram_server.evaluation import bm25, dataset
 from engram_server.evaluation.runner import NDCG_K, EngramRun, SystemScores, compare
 
@@ -50,7 +50,7 @@ def build(
     return {
         "benchmark": "recall-quality",
         "engram_version": __version__,
-        "git_commit": _git_commit(),
+        "git_commit": git_commit(),
         "started_at": started_at.isoformat(timespec="seconds"),
         "duration_seconds": round(duration_seconds, 1),
         "machine": {
@@ -237,13 +237,3 @@ def _quantile(sorted_values: Sequence[float], q: float) -> float:
 
 def _ms(seconds: float) -> float:
     return round(seconds * 1000, 2)
-
-
-def _git_commit() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"], capture_output=True, text=True, timeout=5, check=True
-        )
-    except (OSError, subprocess.SubprocessError):
-        return ""
-    return out.stdout.strip()
