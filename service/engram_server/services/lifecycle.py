@@ -223,23 +223,35 @@ class LifecycleService:
 
         # Privacy boundary (services/privacy_gate.py): a proposal carrying a
         # credential is dropped before anything stores or logs it; personal data
-        # is redacted before validation, hashing and storage. The kept proposals
-        # re-enter this method (they screen clean) and the results are merged.
+        # is redacted before validation, hashing and storage.
         from engram_server.services import privacy_gate
 
         gate = await privacy_gate.screen_proposals(
             self, principal.tenant_id, proposals, field_prefix=field_prefix, batch=batch
         )
-        if gate.changed:
-            written = (
-                await self.propose(
-                    principal, gate.kept, key, field_prefix=field_prefix, batch=batch
-                )
-                if gate.kept
-                else []
+        if not gate.changed:
+            return await self._propose_screened(principal, proposals, key, batch=batch)
+        written = (
+            await self._propose_screened(
+                principal, gate.kept, key, batch=batch, positions=gate.kept_index
             )
-            return gate.merge(written)
+            if gate.kept
+            else []
+        )
+        return gate.merge(written)
 
+    async def _propose_screened(
+        self,
+        principal: Principal,
+        proposals: Sequence[Proposal],
+        key: RequestKey | None,
+        *,
+        batch: bool,
+        positions: Sequence[int] | None = None,
+    ) -> list[ProposalResult]:
+        """Validators, near-duplicate checks and the write, for proposals that passed
+        the privacy boundary. `positions` maps them back to the request's indexes
+        (when the boundary dropped some) so errors name the caller's field."""
         tenant = principal.tenant_id
         limits = await self._limits_for({p.space for p in proposals}, tenant)
         if key is not None and any(limits[p.space].policy.webhooks for p in proposals):
@@ -248,12 +260,12 @@ class LifecycleService:
             if replay is not None:
                 async with self.db.tenant_tx(tenant) as conn:
                     return await self._results_from_record(conn, replay)
-        v = Violations()
         for i, p in enumerate(proposals):
             quota = limits[p.space].quota_max_content_bytes
             if quota and len(p.content.encode()) > quota:
+                at = positions[i] if positions is not None else i
                 raise ResourceExhausted(
-                    f"content of {f'proposals[{i}]' if batch else 'proposal'} exceeds the"
+                    f"content of {f'proposals[{at}]' if batch else 'proposal'} exceeds the"
                     f" tenant quota of {quota} bytes",
                     "max_content_bytes",
                     f"tenants/{tenant}",
