@@ -215,9 +215,9 @@ class DreamService:
                 return []
             return [(m, Status.SUPERSEDED, {"superseded_by": keeper.id}, f"dream: {action.reason}")]
 
-        # `_transition` is the lifecycle's one audited transition transaction (row
-        # lock, state machine check, SUPERSEDES edge, outbox, audit).
-        changed = await self.lifecycle._transition(principal, target.id, None, decide)
+        # The lifecycle's one audited transition transaction (row lock, state
+        # machine check, SUPERSEDES edge, outbox, audit).
+        changed = await self.lifecycle.apply_transition(principal, target.id, None, decide)
         return bool(changed)
 
     async def _tag(self, principal: Principal, action: PlannedAction) -> bool:

@@ -660,14 +660,15 @@ class LifecycleService:
             raise NotFound(MEMORY, memory_name(memory_id))
         return memory
 
-    async def _transition(
+    async def apply_transition(
         self,
         principal: Principal,
         memory_id: uuid.UUID,
         key: RequestKey | None,
         decide: Any,
     ) -> list[Memory]:
-        """Runs one transition transaction; `decide(memory)` returns the changes.
+        """Runs one audited transition transaction; `decide(conn, memory)` returns
+        the changes. Confirm, reject, retract and Dream's deprecations all go through it.
 
         `decide` returns a list of (memory, new_status, changes, reason) tuples,
         so a cascade can move several memories in the same transaction.
@@ -740,7 +741,7 @@ class LifecycleService:
             plan.append((m, Status.ACTIVE, {}, reason or "confirmed"))
             return plan
 
-        return (await self._transition(principal, memory_id, key, decide))[0]
+        return (await self.apply_transition(principal, memory_id, key, decide))[0]
 
     async def reject(
         self, principal: Principal, memory_id: uuid.UUID, reason: str, key: RequestKey | None
@@ -763,7 +764,7 @@ class LifecycleService:
                 ]
             return [(m, Status.REJECTED, {}, note)]
 
-        return (await self._transition(principal, memory_id, key, decide))[0]
+        return (await self.apply_transition(principal, memory_id, key, decide))[0]
 
     async def retract(
         self,
@@ -812,7 +813,7 @@ class LifecycleService:
                         )
             return plan
 
-        changed = await self._transition(principal, memory_id, key, decide)
+        changed = await self.apply_transition(principal, memory_id, key, decide)
         return changed[0], changed[1:]
 
     def _check_reason_and_key(self, reason: str, key: RequestKey | None, *, required: bool) -> None:
