@@ -53,7 +53,7 @@ def _query(
     )
 
 
-def _hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
+def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
     b = h.breakdown
     badge = h.memory.evidence_level.value.lower()
     return recall_pb2.RecallHit(
@@ -104,7 +104,7 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
             current_principal().tenant_id, q, self._deadline(context)
         )
         return recall_pb2.RecallResponse(
-            hits=[_hit_to_proto(h) for h in result.hits],
+            hits=[hit_to_proto(h) for h in result.hits],
             pending_index_items=result.pending_index_items,
             embedding_model=result.embedding_model,
         )
@@ -187,5 +187,5 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
         from engram_server.api.engage import engage_handler
 
         return await engage_handler(self.ctx, self.runtime).engage(
-            current_principal().tenant_id, request, self._deadline(context), _hit_to_proto
+            current_principal().tenant_id, request, self._deadline(context), hit_to_proto
         )

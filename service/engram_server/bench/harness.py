@@ -8,12 +8,14 @@ import json
 import os
 import platform
 import secrets
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -234,3 +236,37 @@ def write_results(out: Path, report: dict[str, Any], markdown: str) -> Path:
     markdown_path.write_text(markdown)
     print(markdown)
     return markdown_path
+
+
+# -- profiling ---------------------------------------------------------------
+
+
+def py_spy() -> str:
+    """py-spy on PATH, or installed beside this interpreter (a virtualenv's bin/)."""
+    beside = Path(sys.executable).parent / "py-spy"
+    return shutil.which("py-spy") or (str(beside) if beside.exists() else "")
+
+
+@contextlib.contextmanager
+def profiling(pid: int, path: Path | None) -> Iterator[None]:
+    """py-spy records `pid` for the duration of the block (when a path is given)."""
+    if path is None:
+        yield
+        return
+    path.parent.mkdir(parents=True, exist_ok=True)
+    recorder = subprocess.Popen(
+        [py_spy(), "record", "--pid", str(pid), "--format", "raw", "--rate", "250",
+         "--output", str(path)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    time.sleep(1.0)  # py-spy attaches before the first timed call
+    try:
+        yield
+    finally:
+        recorder.send_signal(signal.SIGINT)
+        try:
+            recorder.wait(30)
+        except subprocess.TimeoutExpired:
+            recorder.kill()
+            recorder.wait()

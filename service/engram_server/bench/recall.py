@@ -16,12 +16,9 @@ import argparse
 import asyncio
 import contextlib
 import os
-import shutil
-import signal
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -130,7 +127,7 @@ def options_from(args: argparse.Namespace) -> Options:
         raise ValueError("--address needs --api-key (a platform-admin key) or $ENGRAM_API_KEY")
     if args.profile and args.address:
         raise ValueError("--profile needs a server started by the bench (no --address)")
-    if args.profile and not _py_spy():
+    if args.profile and not harness.py_spy():
         raise ValueError("--profile needs py-spy on PATH (pip install py-spy)")
     return Options(
         address=args.address or "",
@@ -309,37 +306,6 @@ def _wait_seconds(count: int) -> float:
     return 60.0 + DRAIN_SECONDS_PER_MEMORY * count
 
 
-def _py_spy() -> str:
-    """py-spy on PATH, or installed beside this interpreter (a virtualenv's bin/)."""
-    beside = Path(sys.executable).parent / "py-spy"
-    return shutil.which("py-spy") or (str(beside) if beside.exists() else "")
-
-
-@contextlib.contextmanager
-def _profiling(pid: int, path: Path | None) -> Iterator[None]:
-    """py-spy records `pid` for the duration of the block (when a path is given)."""
-    if path is None:
-        yield
-        return
-    path.parent.mkdir(parents=True, exist_ok=True)
-    recorder = subprocess.Popen(
-        [_py_spy(), "record", "--pid", str(pid), "--format", "raw", "--rate", "250",
-         "--output", str(path)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )  # fmt: skip
-    time.sleep(1.0)  # py-spy attaches before the first timed call
-    try:
-        yield
-    finally:
-        recorder.send_signal(signal.SIGINT)
-        try:
-            recorder.wait(30)
-        except subprocess.TimeoutExpired:
-            recorder.kill()
-            recorder.wait()
-
-
 async def run(options: Options) -> dict[str, Any]:
     say = _Progress(options.quiet)
     started_at = datetime.now(UTC)
@@ -454,7 +420,7 @@ async def _measure(
         say(f"{size:,}: first Recall after the load took {first_seconds:.2f} s")
         profile = options.profile if size == options.sizes[-1] else None
         say(f"{size:,}: {options.queries} questions, Recall and BM25 alternating")
-        with _profiling(server_pid, profile):
+        with harness.profiling(server_pid, profile):
             level = await _questions(options, measured, bm25, questions, size, indexing)
         level.bm25_build_seconds = build_seconds
         level.extra["first_recall_after_load_seconds"] = round(first_seconds, 3)

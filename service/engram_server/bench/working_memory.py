@@ -39,7 +39,6 @@ from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, recall_pb2, recall_pb2_
 from engram_server import __version__
 from engram_server.bench import corpus, harness
 from engram_server.bench.engram_side import EngramSide, EngramTenant
-from engram_server.bench.recall import _profiling, _py_spy
 from engram_server.bench.stats import Latency
 
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -124,7 +123,7 @@ def options_from(args: argparse.Namespace) -> Options:
     api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
     if args.address and not api_key:
         raise ValueError("--address needs --api-key (a platform-admin key)")
-    if args.profile and (args.address or not _py_spy()):
+    if args.profile and (args.address or not harness.py_spy()):
         raise ValueError("--profile needs a server started by the bench and py-spy on PATH")
     return Options(
         address=args.address or "",
@@ -388,13 +387,13 @@ async def run(options: Options) -> dict[str, Any]:
                     loaded = size
                     _say(options.quiet, clock, f"{size:,} searchable after {seconds:.0f}s")
                     profile = _profile_path(options, "engage", size == options.sizes[-1])
-                    with _profiling(server_pid, profile):
+                    with harness.profiling(server_pid, profile):
                         level = await _engage_level(options, tenant, recall, questions, size)
                     levels.append(level)
                     _say(options.quiet, clock, f"{size:,}: Engage {level['engage']}")
             _say(options.quiet, clock, f"AppendMessage x{options.appends:,}")
             appender = await side.new_tenant("append")
-            with _profiling(server_pid, _profile_path(options, "append", True)):
+            with harness.profiling(server_pid, _profile_path(options, "append", True)):
                 append = await _append_throughput(options, address, appender)
             _say(options.quiet, clock, f"AppendMessage {append['messages_per_second']}/s")
         finally:
