@@ -319,3 +319,34 @@ async def test_forgetting_is_configurable_per_space(make_tenant: Any) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=bad))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_a_failing_dense_leg_fails_the_recall_after_the_lexical_leg_settles(
+    app: Any, make_tenant: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram_server.services.recall import RecallQuery
+
+    t = await make_tenant()
+    await _load(t, "kb", FACTS)
+    await _recall_stub(t).Recall(
+        recall_pb2.RecallRequest(query="peanuts", spaces=["kb"], consistency=RYW)
+    )
+    service = app.recall.service
+    lexical_runs: list[str] = []
+    real_lexical_leg = service._lexical_leg
+
+    async def recorded_lexical_leg(*args: Any) -> Any:
+        result = await real_lexical_leg(*args)
+        lexical_runs.append("done")
+        return result
+
+    async def broken_embedding(text: str) -> Any:
+        raise RuntimeError("embedder down")
+
+    monkeypatch.setattr(service, "_lexical_leg", recorded_lexical_leg)
+    monkeypatch.setattr(service.embedder, "embed_query", broken_embedding)
+    with pytest.raises(RuntimeError, match="embedder down"):
+        await service.recall(t.tenant_id, RecallQuery(query="peanuts", spaces=("kb",)), None)
+    # The lexical leg (search and hydration) ran to its end instead of being cut off
+    # inside a database round trip.
+    assert lexical_runs == ["done"]

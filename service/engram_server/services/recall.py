@@ -20,7 +20,7 @@ from typing import Any
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lexical.analyzer import analyze
-from engram_server.lexical.sparse import query_sparse_vector
+from engram_server.lexical.sparse import SparseVector, query_sparse_vector
 from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory, Status
 from engram_server.lifecycle.validation import check_space
 from engram_server.platform.background import BackgroundTask
@@ -231,34 +231,50 @@ class RecallService:
             min_evidence_level=min_rank or None,
         )
 
+    async def _lexical_leg(
+        self, tenant: str, sparse: SparseVector, flt: IndexFilter, limit: int
+    ) -> tuple[list[ScoredPoint], dict[uuid.UUID, dict[str, Any]]]:
+        """The lexical leg's candidates, and their rows."""
+        points = await self.index.search(tenant, None, sparse, flt, limit)
+        rows = await self._hydrate(tenant, [p.id for p in points]) if points else {}
+        return list(points), rows
+
+    async def _hydrate(self, tenant: str, ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+        """Candidates' rows by id, each with its forgetting settings (its space's
+        policy, else the tenant default), in one round trip (BEGIN, tenant scope,
+        query and COMMIT sent together). The rows, not the index, are the truth: a
+        memory retracted after it was indexed is dropped by its status here."""
+        rows = await self.db.tenant_read(tenant, _HYDRATE, (ids,))
+        return {row["id"]: row for row in rows}
+
     async def _ranked(self, tenant: str, q: RecallQuery) -> list[Hit]:
         flt = self._filter(q)
         text = q.query.strip() or q.slot_key
         limit = max(CANDIDATES_PER_LEG, q.k * 4)
         sparse = query_sparse_vector(text)
-        # The lexical leg needs no model: it searches the index while the query is
-        # embedded (inference runs outside the GIL); the dense leg follows.
+        # The lexical leg needs no model: it searches the index and hydrates its
+        # candidates from PostgreSQL while the query is embedded (inference runs
+        # outside the GIL); the dense leg follows and hydrates only what the lexical
+        # leg did not already bring.
         lexical = (
-            asyncio.ensure_future(self.index.search(tenant, None, sparse, flt, limit))
-            if sparse
-            else None
+            asyncio.ensure_future(self._lexical_leg(tenant, sparse, flt, limit)) if sparse else None
         )
         try:
             dense = await self.embedder.embed_query(text)
             dense_points = await self.index.search(tenant, dense.tolist(), None, flt, limit)
-            sparse_points = await lexical if lexical is not None else []
+            sparse_points, by_id = await lexical if lexical is not None else ([], {})
         except BaseException:
             if lexical is not None:
-                lexical.cancel()
+                # Let it finish rather than cancel it inside a database round trip;
+                # its own failure, if any, is not the one to report.
+                await asyncio.gather(lexical, return_exceptions=True)
             raise
+        missing = [p.id for p in dense_points if p.id not in by_id]
+        if missing:
+            by_id.update(await self._hydrate(tenant, missing))
         points = combine_legs(dense_points, sparse_points)
         if not points:
             return []
-        # One round trip (BEGIN, tenant scope, query and COMMIT sent together): the
-        # candidates and each one's forgetting settings (its space's policy, else
-        # the tenant default).
-        rows = await self.db.tenant_read(tenant, _HYDRATE, ([p.id for p in points],))
-        by_id = {row["id"]: row for row in rows}
         candidates = [
             Candidate(p.id, p.dense_score, p.sparse_score, p.dense_rank, p.sparse_rank)
             for p in points
