@@ -142,41 +142,64 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
     )
 
 
+# Domain enum -> proto number, looked up once: `Enum.Value(name)` per field and per
+# memory is a measurable share of converting a batch's results.
+_KIND_NUMBERS = {k: types_pb2.MemoryKind.Value(f"MEMORY_KIND_{k.value}") for k in Kind}
+_EVIDENCE_NUMBERS = {
+    e: types_pb2.EvidenceLevel.Value(f"EVIDENCE_LEVEL_{e.value}") for e in EvidenceLevel
+}
+_STATUS_NUMBERS = {s: types_pb2.MemoryStatus.Value(f"MEMORY_STATUS_{s.value}") for s in Status}
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _set_time(ts: Timestamp, dt: datetime) -> None:
+    """`ts.FromDatetime(dt)` for an aware datetime, without its time-tuple round trip."""
+    if dt.tzinfo is None:  # naive times are UTC, as FromDatetime takes them
+        dt = dt.replace(tzinfo=UTC)
+    delta = dt - _EPOCH
+    ts.seconds = delta.days * 86400 + delta.seconds
+    ts.nanos = delta.microseconds * 1000
+
+
 def memory_to_proto(m: Memory) -> types_pb2.Memory:
     out = types_pb2.Memory(
         name=m.name,
         space=m.space,
         session=m.session,
         thread=m.thread,
-        kind=types_pb2.MemoryKind.Value(f"MEMORY_KIND_{m.kind.value}"),
+        kind=_KIND_NUMBERS[m.kind],
         content=m.content,
         source=m.source,
         agent=m.agent,
         confidence=m.confidence,
         importance=m.importance,
-        evidence_level=types_pb2.EvidenceLevel.Value(f"EVIDENCE_LEVEL_{m.evidence_level.value}"),
-        tags=list(m.tags),
+        evidence_level=_EVIDENCE_NUMBERS[m.evidence_level],
+        tags=m.tags,
         slot_key=m.slot_key,
         topic=m.topic,
-        depends_on=[memory_name(d) for d in m.depends_on],
-        status=status_to_proto(m.status),
-        create_time=dt_to_ts(m.create_time),
-        update_time=dt_to_ts(m.update_time),
-        expire_time=dt_to_ts(m.expire_time),
-        retract_time=dt_to_ts(m.retract_time),
+        status=_STATUS_NUMBERS[m.status],
         retraction_reason=m.retraction_reason,
         content_hash=m.content_hash,
         etag=m.etag,
         revision=m.revision,
-        superseded_by=memory_name(m.superseded_by) if m.superseded_by else "",
-        validation_notes=list(m.validation_notes),
+        validation_notes=m.validation_notes,
         attributes=m.attributes,
+        access_count=m.access_count,
     )
+    if m.depends_on:
+        out.depends_on.extend(memory_name(d) for d in m.depends_on)
+    if m.superseded_by:
+        out.superseded_by = memory_name(m.superseded_by)
+    _set_time(out.create_time, m.create_time)
+    _set_time(out.update_time, m.update_time)
+    if m.expire_time is not None:
+        _set_time(out.expire_time, m.expire_time)
+    if m.retract_time is not None:
+        _set_time(out.retract_time, m.retract_time)
+    if m.last_access_time is not None:
+        _set_time(out.last_access_time, m.last_access_time)
     if m.structured_content is not None:
         out.structured_content.CopyFrom(dict_to_struct(m.structured_content))
-    out.access_count = m.access_count
-    if m.last_access_time is not None:
-        out.last_access_time.FromDatetime(m.last_access_time)
     return out
 
 
