@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -350,3 +351,45 @@ async def test_a_failing_dense_leg_fails_the_recall_after_the_lexical_leg_settle
     # The lexical leg (search and hydration) ran to its end instead of being cut off
     # inside a database round trip.
     assert lexical_runs == ["done"]
+
+
+async def test_hydration_plans_primary_key_probes_without_statistics(
+    make_tenant: Any, raw_pg: Any
+) -> None:
+    from engram_server.services.recall import _HYDRATE
+
+    t = await make_tenant()
+    # A tenant that grew by 20,000 memories since the last ANALYZE (rows written
+    # directly: only the plan is under test), with no column statistics at all.
+    await raw_pg.execute(
+        "INSERT INTO memories (tenant_id, id, space, kind, content, confidence, importance,"
+        " status, content_hash)"
+        " SELECT %s, gen_random_uuid(), 'kb', 'SEMANTIC', 'fact ' || n, 0.5, 0.5, 'ACTIVE',"
+        " md5(n::text) FROM generate_series(1, 20000) AS n",
+        (t.tenant_id,),
+    )
+    await raw_pg.execute("DELETE FROM pg_statistic WHERE starelid = 'memories'::regclass")
+    cur = await raw_pg.execute(
+        "SELECT id FROM memories WHERE tenant_id = %s LIMIT 128", (t.tenant_id,)
+    )
+    ids = [row[0] for row in await cur.fetchall()]
+    await raw_pg.execute("BEGIN")
+    try:
+        await raw_pg.execute("SET LOCAL ROLE engram_app")
+        await raw_pg.execute("SELECT set_config('engram.tenant_id', %s, true)", (t.tenant_id,))
+        cur = await raw_pg.execute(f"EXPLAIN (FORMAT JSON) {_HYDRATE}", (ids,))
+        plan = (await cur.fetchone())[0][0]["Plan"]
+        cur = await raw_pg.execute(_HYDRATE, (ids,))
+        assert len(await cur.fetchall()) == len(ids)
+    finally:
+        await raw_pg.execute("ROLLBACK")
+    memory_scans = [
+        (node["Node Type"], node.get("Index Name"))
+        for node in _plan_nodes(plan)
+        if node.get("Relation Name") == "memories"
+    ]
+    assert memory_scans == [("Index Scan", "memories_pkey")], json.dumps(plan)
+
+
+def _plan_nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
+    return [node, *(n for child in node.get("Plans", []) for n in _plan_nodes(child))]

@@ -182,7 +182,8 @@ class RecallService:
             return None
         async with self.db.tenant_tx(tenant) as conn:
             cur = await conn.execute(
-                "SELECT id, content FROM memories WHERE id = ANY(%s) AND status = 'ACTIVE'",
+                f"SELECT id, content FROM ({store.by_ids_sql('id, content, status')}) AS c"
+                " WHERE status = 'ACTIVE'",
                 (ids,),
             )
             rows = await cur.fetchall()
@@ -328,11 +329,10 @@ class RecallService:
 _KINDS = {kind.value: kind for kind in Kind}
 _EVIDENCE = {level.value: level for level in EvidenceLevel}
 _HYDRATE = (
-    f"SELECT {store.MEMORY_COLUMNS}, p.policy AS space_policy"
-    " FROM memories LEFT JOIN LATERAL ("
-    "   SELECT policy FROM policies WHERE policies.space IN (memories.space, '')"
+    "SELECT c.*, p.policy AS space_policy"
+    f" FROM ({store.by_ids_sql(store.MEMORY_COLUMNS)}) AS c LEFT JOIN LATERAL ("
+    "   SELECT policy FROM policies WHERE policies.space IN (c.space, '')"
     "   ORDER BY policies.space DESC LIMIT 1) p ON true"
-    " WHERE memories.id = ANY(%s)"
 )
 
 

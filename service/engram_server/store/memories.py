@@ -37,6 +37,23 @@ MEMORY_COLUMNS = (
 AUDIT_CHANNEL = "engram_audit"
 
 
+def by_ids_sql(columns: str) -> str:
+    """SELECT `columns` of the memories whose ids are the one array parameter, as
+    `m`: one primary-key probe per id.
+
+    `WHERE id = ANY(ids)` reads the same rows, but its plan rests on the tenant's
+    row-count estimate: a tenant that grew since the last ANALYZE looks small, and
+    PostgreSQL then scans all its rows instead (measured: 5 ms instead of 0.8 for 128
+    ids at 10k memories, growing with the tenant). A per-id lateral look-up on the
+    whole key plans the same whatever the statistics say. (OFFSET 0 keeps the planner
+    from flattening it back into a join.)
+    """
+    return (
+        f"SELECT m.* FROM unnest(%s::uuid[]) AS wanted(id) CROSS JOIN LATERAL"
+        f" (SELECT {columns} FROM memories WHERE memories.id = wanted.id OFFSET 0) AS m"
+    )
+
+
 # Enum members by stored value: a dict look-up is several times cheaper than the
 # Enum constructor, and every read converts each row.
 _KINDS = {k.value: k for k in Kind}
