@@ -193,3 +193,42 @@ async def test_failed_pipelined_transaction_rolls_back_and_frees_the_connection(
             row = await cur.fetchone()
             assert row is not None and not row["t"]
             await conn.rollback()
+
+
+async def test_plain_writes_send_the_audit_with_the_insert_and_duplicates_fall_back(
+    make_tenant: Any, raw_pg: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram_server.store import memories as store
+
+    calls: list[str] = []
+    inside_append: list[bool] = []
+    real_send, real_append = store.send_append_audit, store.append_audit
+
+    async def send_append_audit(*args: Any, **kwargs: Any) -> Any:
+        if not inside_append:  # append_audit sends through it too
+            calls.append("sent with the insert")
+        return await real_send(*args, **kwargs)
+
+    async def append_audit(*args: Any, **kwargs: Any) -> Any:
+        calls.append("after reading the insert")
+        inside_append.append(True)
+        try:
+            return await real_append(*args, **kwargs)
+        finally:
+            inside_append.pop()
+
+    monkeypatch.setattr(store, "send_append_audit", send_append_audit)
+    monkeypatch.setattr(store, "append_audit", append_audit)
+    t = await make_tenant()
+    first = await propose(t.lifecycle, "spec", "a plain new fact")
+    assert first.outcome == ACCEPTED
+    assert calls == ["sent with the insert"]
+    calls.clear()
+    again = await propose(t.lifecycle, "spec", "a  plain new fact ")
+    assert again.outcome == DUPLICATE and again.memory.name == first.memory.name
+    # The speculative transaction was abandoned whole; the redo found the duplicate.
+    assert calls == ["sent with the insert", "after reading the insert"]
+    assert await count_rows(raw_pg, "memories", t.tenant_id) == 1
+    assert await count_rows(raw_pg, "outbox", t.tenant_id) == 1
+    assert await _audit_seqs(raw_pg, t.tenant_id) == [1, 2]
+    assert await _live_count(raw_pg, t.tenant_id) == 1

@@ -73,6 +73,10 @@ class _WriteRace(Exception):
     """A concurrent transaction changed what this write was based on."""
 
 
+class _SpeculationMissed(Exception):
+    """A speculative write met content that is already live: redo it with the look-up."""
+
+
 def _results_record(results: Sequence[ProposalResult]) -> dict[str, Any]:
     return {
         "results": [
@@ -302,6 +306,7 @@ class LifecycleService:
         """
         tenant = principal.tenant_id
         now = datetime.now(UTC)
+        speculate = True
         for _ in range(WRITE_ATTEMPTS):
             try:
                 async with self.db.tenant_tx(tenant, pipeline=True) as conn:
@@ -309,13 +314,16 @@ class LifecycleService:
                     if replay is not None:
                         return await self._results_from_record(conn, replay)
                     results = await self._write_proposals(
-                        conn, principal, proposals, failures, limits, now, key, near
+                        conn, principal, proposals, failures, limits, now, key, near, speculate
                     )
                     if key is not None:
                         await store.save_request_result(
                             conn, key.request_id, _results_record(results)
                         )
                 return results
+            except _SpeculationMissed:
+                speculate = False
+                continue
             except _WriteRace:
                 continue
             except psycopg.errors.UniqueViolation as exc:
@@ -352,6 +360,7 @@ class LifecycleService:
         now: datetime,
         key: RequestKey | None,
         near: dict[int, uuid.UUID] | None = None,
+        speculate: bool = True,
     ) -> list[ProposalResult]:
         tenant = principal.tenant_id
         await self._check_dependencies(conn, proposals)
@@ -402,102 +411,75 @@ class LifecycleService:
             )
 
         to_insert, displaced = await self._supersede_slots(conn, proposals, to_insert)
-        inserted = {m.id: m for m in await store.insert_memories(conn, tenant, to_insert)}
-        if len(inserted) != len(to_insert):
-            skipped = [n for n in to_insert if n.id not in inserted]
-            found = (
-                await self._live_by_hash(
-                    conn, [(n.proposal.space, n.content_hash) for n in skipped]
-                )
-                if optimistic
-                else {}
-            )
-            if len(found) != len(skipped):
-                # A concurrent transaction committed identical content first (or
-                # changed it again since): start over, so that this proposal
-                # becomes a DUPLICATE of what is live then.
-                raise _WriteRace
-            # Content already live (committed before this insert, or by a
-            # transaction it waited for): DUPLICATEs of those memories, exactly
-            # as if the lookup had run first. Nothing else was written for them.
-            existing.update(found)
-            for slot in found:
-                del first_in_batch[slot]
-
         request_id = key.request_id if key else ""
-        drafts: list[store.AuditDraft] = []
-        edges: list[store.NewEdge] = []
-        live_delta = -len(displaced)
-        for holder, winner in displaced:
-            reason = f"slot {holder.slot_key} taken by {memory_name(winner)}"
-            drafts.append(
-                store.AuditDraft(
-                    AuditAction.TRANSITION,
-                    holder.id,
-                    holder.space,
-                    Status.ACTIVE,
-                    Status.SUPERSEDED,
-                    principal.actor,
-                    reason,
-                    request_id,
-                )
-            )
-            edges.append(store.NewEdge(winner, holder.id, "SUPERSEDES", reason, "supersession"))
-        for m in inserted.values():
-            reason = "; ".join(m.validation_notes)
-            drafts.append(
-                store.AuditDraft(
-                    AuditAction.TRANSITION,
-                    m.id,
-                    m.space,
-                    None,
-                    Status.PROPOSED,
-                    principal.actor,
-                    "proposed",
-                    request_id,
-                )
-            )
-            first = Status.ACTIVE if m.status == Status.SUPERSEDED else m.status
-            drafts.append(
-                store.AuditDraft(
-                    AuditAction.TRANSITION,
-                    m.id,
-                    m.space,
-                    Status.PROPOSED,
-                    first,
-                    principal.actor,
-                    reason or "all validators passed",
-                    request_id,
-                )
-            )
-            if m.status == Status.SUPERSEDED and m.superseded_by is not None:
-                note = (
-                    f"slot {m.slot_key} taken by {memory_name(m.superseded_by)} in the same batch"
-                )
-                drafts.append(
-                    store.AuditDraft(
-                        AuditAction.TRANSITION,
-                        m.id,
-                        m.space,
-                        Status.ACTIVE,
-                        Status.SUPERSEDED,
-                        principal.actor,
-                        note,
-                        request_id,
+        if optimistic and speculate and to_insert:
+            # The common case (plain new content, nothing displaced): every row
+            # is expected to go in, so the audit rows, the outbox entries and the
+            # counters are sent in the same round trip as the insert instead of
+            # after reading it. Should any content turn out to be live already,
+            # the transaction is abandoned and redone with the look-up first.
+            cursor = await store.send_insert_memories(conn, tenant, to_insert)
+            drafts, edges, live_delta = self._proposal_audit(
+                principal,
+                [],
+                [
+                    (
+                        n.id,
+                        n.proposal.space,
+                        n.status,
+                        n.validation_notes,
+                        n.superseded_by,
+                        n.proposal.slot_key,
                     )
+                    for n in to_insert
+                ],
+                request_id,
+            )
+            await store.insert_edges(conn, tenant, edges)
+            await store.enqueue_outbox(conn, tenant, [n.id for n in to_insert], "upsert")
+            audit = await store.send_append_audit(conn, tenant, drafts, live_delta, entries=False)
+            inserted = {m.id: m for m in map(store.row_to_memory, await cursor.fetchall())}
+            if len(inserted) != len(to_insert):
+                raise _SpeculationMissed
+            _, live, max_live = await store.read_append_audit(audit, tenant)
+        else:
+            inserted = {m.id: m for m in await store.insert_memories(conn, tenant, to_insert)}
+            if len(inserted) != len(to_insert):
+                skipped = [n for n in to_insert if n.id not in inserted]
+                found = (
+                    await self._live_by_hash(
+                        conn, [(n.proposal.space, n.content_hash) for n in skipped]
+                    )
+                    if optimistic
+                    else {}
                 )
-                edges.append(
-                    store.NewEdge(m.superseded_by, m.id, "SUPERSEDES", note, "supersession")
-                )
-            if m.status in LIVE_STATUSES:
-                live_delta += 1
-        await store.insert_edges(conn, tenant, edges)
-        await store.enqueue_outbox(
-            conn, tenant, [*(h.id for h, _ in displaced), *inserted], "upsert"
-        )
-        _, live, max_live = await store.append_audit(
-            conn, tenant, drafts, live_delta, entries=False
-        )
+                if len(found) != len(skipped):
+                    # A concurrent transaction committed identical content first (or
+                    # changed it again since): start over, so that this proposal
+                    # becomes a DUPLICATE of what is live then.
+                    raise _WriteRace
+                # Content already live (committed before this insert, or by a
+                # transaction it waited for): DUPLICATEs of those memories, exactly
+                # as if the lookup had run first. Nothing else was written for them.
+                existing.update(found)
+                for slot in found:
+                    del first_in_batch[slot]
+            drafts, edges, live_delta = self._proposal_audit(
+                principal,
+                displaced,
+                [
+                    (m.id, m.space, m.status, m.validation_notes, m.superseded_by, m.slot_key)
+                    for m in inserted.values()
+                ],
+                request_id,
+            )
+            await store.insert_edges(conn, tenant, edges)
+            await store.enqueue_outbox(
+                conn, tenant, [*(h.id for h, _ in displaced), *inserted], "upsert"
+            )
+            _, live, max_live = await store.append_audit(
+                conn, tenant, drafts, live_delta, entries=False
+            )
         if max_live and live > max_live:
             raise ResourceExhausted(
                 f"tenant would hold {live} live memories; the quota is {max_live}",
@@ -526,6 +508,82 @@ class LifecycleService:
             else:
                 results.append(ProposalResult(Outcome.DUPLICATE, existing[slot]))
         return results
+
+    def _proposal_audit(
+        self,
+        principal: Principal,
+        displaced: Sequence[tuple[Memory, uuid.UUID]],
+        written: Sequence[tuple[uuid.UUID, str, Status, tuple[str, ...], uuid.UUID | None, str]],
+        request_id: str,
+    ) -> tuple[list[store.AuditDraft], list[store.NewEdge], int]:
+        """Audit rows, SUPERSEDES edges and the live-count change of a proposal
+        write: `displaced` slot holders and their winners, and each written memory
+        as (id, space, status, validation notes, superseded_by, slot key)."""
+        drafts: list[store.AuditDraft] = []
+        edges: list[store.NewEdge] = []
+        live_delta = -len(displaced)
+        for holder, winner in displaced:
+            reason = f"slot {holder.slot_key} taken by {memory_name(winner)}"
+            drafts.append(
+                store.AuditDraft(
+                    AuditAction.TRANSITION,
+                    holder.id,
+                    holder.space,
+                    Status.ACTIVE,
+                    Status.SUPERSEDED,
+                    principal.actor,
+                    reason,
+                    request_id,
+                )
+            )
+            edges.append(store.NewEdge(winner, holder.id, "SUPERSEDES", reason, "supersession"))
+        for memory_id, space, status, notes, superseded_by, slot_key in written:
+            reason = "; ".join(notes)
+            drafts.append(
+                store.AuditDraft(
+                    AuditAction.TRANSITION,
+                    memory_id,
+                    space,
+                    None,
+                    Status.PROPOSED,
+                    principal.actor,
+                    "proposed",
+                    request_id,
+                )
+            )
+            first = Status.ACTIVE if status == Status.SUPERSEDED else status
+            drafts.append(
+                store.AuditDraft(
+                    AuditAction.TRANSITION,
+                    memory_id,
+                    space,
+                    Status.PROPOSED,
+                    first,
+                    principal.actor,
+                    reason or "all validators passed",
+                    request_id,
+                )
+            )
+            if status == Status.SUPERSEDED and superseded_by is not None:
+                note = f"slot {slot_key} taken by {memory_name(superseded_by)} in the same batch"
+                drafts.append(
+                    store.AuditDraft(
+                        AuditAction.TRANSITION,
+                        memory_id,
+                        space,
+                        Status.ACTIVE,
+                        Status.SUPERSEDED,
+                        principal.actor,
+                        note,
+                        request_id,
+                    )
+                )
+                edges.append(
+                    store.NewEdge(superseded_by, memory_id, "SUPERSEDES", note, "supersession")
+                )
+            if status in LIVE_STATUSES:
+                live_delta += 1
+        return drafts, edges, live_delta
 
     async def _live_by_hash(
         self, conn: Conn, slots: Sequence[tuple[str, str]]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from psycopg import AsyncCursor
 from psycopg.types.json import Jsonb
 
 from engram_server.lifecycle.model import (
@@ -348,15 +349,17 @@ SELECT {MEMORY_COLUMNS} FROM ins
 """
 
 
-async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
-    """Inserts memories plus their first revision snapshot, in one statement.
+async def send_insert_memories(
+    conn: Conn, tenant_id: str, items: Sequence[NewMemory]
+) -> AsyncCursor[dict[str, Any]]:
+    """Sends the insert of memories plus their first revision snapshot (one
+    statement) and returns its cursor unread: in pipeline mode later statements
+    travel in the same round trip. `items` must not be empty.
 
     Identical live content racing in from another transaction, or already live
     in the space, is skipped (ON CONFLICT on the dedup index); callers compare the
     returned ids with theirs.
     """
-    if not items:
-        return []
     records = []
     for item in items:
         p = item.proposal
@@ -387,7 +390,15 @@ async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]
                 "attributes": p.attributes,
             }
         )
-    cur = await conn.execute(_INSERT_MEMORIES_SQL, (Jsonb(records),))
+    return await conn.execute(_INSERT_MEMORIES_SQL, (Jsonb(records),))
+
+
+async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
+    """Inserts memories plus their first revision snapshot; returns those inserted
+    (see `send_insert_memories` for what is skipped)."""
+    if not items:
+        return []
+    cur = await send_insert_memories(conn, tenant_id, items)
     return [row_to_memory(r) for r in await cur.fetchall()]
 
 
@@ -575,6 +586,19 @@ async def append_audit(
     takes is held until commit, which is what makes sequence order equal commit
     order. Counter, rows and the audit notice are one statement, one round trip.
     """
+    cur = await send_append_audit(conn, tenant_id, drafts, live_delta, entries=entries)
+    return await read_append_audit(cur, tenant_id)
+
+
+async def send_append_audit(
+    conn: Conn,
+    tenant_id: str,
+    drafts: Sequence[AuditDraft],
+    live_delta: int = 0,
+    *,
+    entries: bool = True,
+) -> AsyncCursor[dict[str, Any]]:
+    """`append_audit`'s statement, sent and not read (see `read_append_audit`)."""
     rows = [
         {
             "action": d.action.value,
@@ -589,7 +613,7 @@ async def append_audit(
         }
         for d in drafts
     ]
-    cur = await conn.execute(
+    return await conn.execute(
         _APPEND_AUDIT_SQL,
         {
             "n": len(drafts),
@@ -600,6 +624,12 @@ async def append_audit(
             "entries": entries and bool(drafts),
         },
     )
+
+
+async def read_append_audit(
+    cur: AsyncCursor[dict[str, Any]], tenant_id: str
+) -> tuple[list[AuditEntry], int, int]:
+    """The result of a `send_append_audit` statement, as `append_audit` returns it."""
     state = await cur.fetchone()
     if state is None:
         raise RuntimeError(f"tenant {tenant_id!r} has no state row")
