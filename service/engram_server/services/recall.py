@@ -49,7 +49,11 @@ log = logging.getLogger(__name__)
 
 MAX_K = 100
 DEFAULT_K = 10
-CANDIDATES_PER_LEG = 64
+# Candidates each leg brings to ranking: at least this many, and 4k. Every candidate
+# is read back from PostgreSQL and scored, so the count is latency; on `engram eval`
+# 32 (40 at k=10) ranks as well as 64 did (nDCG@10 0.638 against 0.636, MRR 0.603
+# against 0.602) at about 1 ms less per recall.
+CANDIDATES_PER_LEG = 32
 MAX_QUERY_CHARS = 4096
 
 
