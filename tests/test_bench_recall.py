@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from engram_server.bench import corpus, main
-from engram_server.bench.recall import distinct_questions
+from engram_server.bench.recall import distinct_questions, questions_per_size
 
 TOY = [
     "recall",
@@ -79,3 +79,11 @@ def test_bench_recall_rejects_bad_options(tmp_path: Path) -> None:
         main(["recall", "--sizes", "100,50", "--out", str(tmp_path / "x.json")])
     with pytest.raises(SystemExit):
         main(["recall", "--address", "127.0.0.1:1", "--out", str(tmp_path / "x.json")])
+
+
+def test_each_size_asks_questions_no_other_size_asked() -> None:
+    sets = questions_per_size("seed-q", 120, 3)
+    assert [len(s) for s in sets] == [120, 120, 120]
+    asked = [q for s in sets for q in s]
+    assert len(set(asked)) == len(asked)
+    assert sets == questions_per_size("seed-q", 120, 3)  # reproducible

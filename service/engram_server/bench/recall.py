@@ -275,6 +275,14 @@ class _Tenant:
         return elapsed, [h.memory.name for h in response.hits]
 
 
+def questions_per_size(seed: str, per_size: int, sizes: int) -> list[list[str]]:
+    """`sizes` lists of `per_size` questions, no question in two lists: a question an
+    earlier size asked would be answered from the server's query-vector cache and
+    skip the query embedding."""
+    pool = distinct_questions(seed, per_size * sizes)
+    return [pool[i * per_size : (i + 1) * per_size] for i in range(sizes)]
+
+
 def distinct_questions(seed: str, count: int) -> list[str]:
     """`count` different questions, in a reproducible order: a repeated question
     could be answered from a cache and would not measure the query embedding."""
@@ -400,9 +408,11 @@ async def _measure(
         say(f"neighbours searchable: {neighbour_indexing.rate:,.0f} memories/s")
 
     all_contents = corpus.memories(f"{options.seed}-m", options.sizes[-1])
-    questions = distinct_questions(f"{options.seed}-q", options.warmup + options.queries)
+    question_sets = questions_per_size(
+        f"{options.seed}-q", options.warmup + options.queries, len(options.sizes)
+    )
     levels: list[Level] = []
-    for size in options.sizes:
+    for size, questions in zip(options.sizes, question_sets, strict=True):
         top_up = all_contents[len(measured.contents) : size]
         say(f"{size:,}: writing {len(top_up):,} memories and waiting until searchable")
         indexing = await _load(measured, top_up, options.batch_size)
@@ -615,7 +625,7 @@ def _method(server_mode: str) -> dict[str, str]:
             " GetIndexStatus reports no pending item (polled every"
             f" {POLL_SECONDS} s). Then VACUUM (ANALYZE) and CHECKPOINT on the server's"
             " database, one untimed Recall (reported separately), and every question"
-            " (all distinct, so none is answered from the server's query-vector"
+            " (all distinct, across sizes too, so none is answered from the server's query-vector"
             " cache) is asked sequentially from one client: a"
             " Recall (k as configured, default consistency = eventual, access tracking"
             " on) timed round trip through grpc.aio, then the same question to BM25,"

@@ -39,6 +39,7 @@ from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, recall_pb2, recall_pb2_
 from engram_server import __version__
 from engram_server.bench import corpus, harness
 from engram_server.bench.engram_side import EngramSide, EngramTenant
+from engram_server.bench.recall import questions_per_size
 from engram_server.bench.stats import Latency
 
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
@@ -379,9 +380,11 @@ async def run(options: Options) -> dict[str, Any]:
             if not options.skip_engage:
                 tenant = await side.new_tenant("engage")
                 contents = corpus.memories(f"{options.seed}-wm", options.sizes[-1])
-                questions = corpus.queries(f"{options.seed}-q", options.warmup + options.questions)
+                question_sets = questions_per_size(
+                    f"{options.seed}-q", options.warmup + options.questions, len(options.sizes)
+                )
                 loaded = 0
-                for size in options.sizes:
+                for size, questions in zip(options.sizes, question_sets, strict=True):
                     _say(options.quiet, clock, f"loading to {size:,} memories")
                     seconds = await _load(tenant, recall, contents[loaded:size], options.batch_size)
                     loaded = size
