@@ -74,7 +74,7 @@ class _WriteRace(Exception):
 
 
 class _SpeculationMissed(Exception):
-    """A speculative write met content that is already live: redo it with the look-up."""
+    """A speculative write met content that is already live: redo it step by step."""
 
 
 def _results_record(results: Sequence[ProposalResult]) -> dict[str, Any]:
@@ -417,7 +417,8 @@ class LifecycleService:
             # is expected to go in, so the audit rows, the outbox entries and the
             # counters are sent in the same round trip as the insert instead of
             # after reading it. Should any content turn out to be live already,
-            # the transaction is abandoned and redone with the look-up first.
+            # the transaction is abandoned and redone step by step (insert, read it,
+            # look up what it skipped, then the audit).
             cursor = await store.send_insert_memories(conn, tenant, to_insert)
             drafts, edges, live_delta = self._proposal_audit(
                 principal,
