@@ -21,30 +21,27 @@ def build_parser() -> argparse.ArgumentParser:
         prog="engram bench", description="Measure Engram against the PostgreSQL floor."
     )
     benchmarks = parser.add_subparsers(dest="benchmark", metavar="BENCHMARK", required=True)
-    p = benchmarks.add_parser(
-        "lifecycle",
-        help="Propose, BatchPropose, Get and List latency/throughput vs plain psycopg",
-        description=lifecycle.__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    lifecycle.add_arguments(p)
-    p.set_defaults(handler=lifecycle.run_command)
-    p = benchmarks.add_parser(
-        "recall",
-        help="Indexing throughput and Recall latency vs an in-process BM25",
-        description=recall.__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    recall.add_arguments(p)
-    p.set_defaults(handler=recall.run_command)
-    p = benchmarks.add_parser(
-        "working-memory",
-        help="Engage latency (vs Recall) and AppendMessage throughput (vs Redis RPUSH)",
-        description=working_memory.__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    working_memory.add_arguments(p)
-    p.set_defaults(handler=working_memory.run_command)
+    for name, module, summary in (
+        (
+            "lifecycle",
+            lifecycle,
+            "Propose, BatchPropose, Get and List latency/throughput vs plain psycopg",
+        ),
+        ("recall", recall, "Indexing throughput and Recall latency vs an in-process BM25"),
+        (
+            "working-memory",
+            working_memory,
+            "Engage latency (vs Recall) and AppendMessage throughput (vs Redis RPUSH)",
+        ),
+    ):
+        p = benchmarks.add_parser(
+            name,
+            help=summary,
+            description=module.__doc__,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(p)
+        p.set_defaults(handler=module.run_command)
     return parser
 
 

@@ -229,12 +229,14 @@ def machine_facts(server_url: str, load_before: list[float]) -> dict[str, Any]:
 
 
 def write_results(out: Path, report: dict[str, Any], markdown: str) -> Path:
-    """Writes the JSON report to `out` and the markdown beside it; prints the markdown."""
+    """Writes the JSON report to `out` and the markdown beside it; prints the markdown,
+    and where both went on stderr."""
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     markdown_path = out.with_suffix(".md")
     markdown_path.write_text(markdown)
     print(markdown)
+    print(f"results: {out} and {markdown_path}", file=sys.stderr)
     return markdown_path
 
 

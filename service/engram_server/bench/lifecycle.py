@@ -177,8 +177,7 @@ def options_from(args: argparse.Namespace) -> Options:
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
     result = asyncio.run(run(options))
-    markdown_path = harness.write_results(options.out, result.report, result.markdown)
-    print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
+    harness.write_results(options.out, result.report, result.markdown)
     return 0
 
 

@@ -151,8 +151,7 @@ def options_from(args: argparse.Namespace) -> Options:
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
     report_json = asyncio.run(run(options))
-    markdown_path = harness.write_results(options.out, report_json, markdown(report_json))
-    print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
+    harness.write_results(options.out, report_json, markdown(report_json))
     return 0
 
 

@@ -150,8 +150,7 @@ def options_from(args: argparse.Namespace) -> Options:
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
     report = asyncio.run(run(options))
-    markdown_path = harness.write_results(options.out, report, markdown(report))
-    print(f"results: {options.out} and {markdown_path}", file=sys.stderr)
+    harness.write_results(options.out, report, markdown(report))
     return 0
 
 

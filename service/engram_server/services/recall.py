@@ -1,9 +1,10 @@
 """Recall: hybrid retrieval over the vector index, ranked with memory signals.
 
 A query runs two legs in the index (dense MiniLM vectors and BM25 sparse vectors,
-both tenant-filtered by the adapter), the candidates are hydrated from PostgreSQL
-in one round trip (the source of truth: a memory retracted a moment ago is
-dropped even if the index has not caught up), and ranked by recall/scoring.py.
+both tenant-filtered by the adapter), the candidates are read back from PostgreSQL
+(the lexical leg's while the query is embedded, the dense leg's rest after; the
+database is the source of truth: a memory retracted a moment ago is dropped even
+if the index has not caught up), and ranked by recall/scoring.py.
 """
 
 from __future__ import annotations
