@@ -41,7 +41,8 @@ from engram_server.store.embedding_cache import PostgresEmbeddingCache
 
 @pytest.fixture(scope="module")
 async def minilm() -> AsyncIterator[MiniLMEmbedder]:
-    embedder = MiniLMEmbedder(threads=1)
+    # The exact kernels: queries and stored memories through the same graph.
+    embedder = MiniLMEmbedder(threads=1, query_kernels="exact")
     await embedder.load()
     yield embedder
     await embedder.close()
@@ -212,11 +213,11 @@ async def test_minilm_concurrent_calls_agree_with_sequential_ones(
         np.testing.assert_allclose(matrix, await minilm.embed(group), atol=1e-6)
 
 
-async def test_minilm_query_session_equals_batch_session(minilm: MiniLMEmbedder) -> None:
-    # Queries run on their own single-thread session, batches on a multi-thread
-    # one: both must give the same vectors (the index mixes them).
-    assert minilm.batch_threads >= 1
-    two_threads = MiniLMEmbedder(threads=2, batch_threads=2)
+async def test_minilm_exact_query_session_equals_batch_session() -> None:
+    # With the exact kernels a query runs the shipped graph on its own session and
+    # must give the vectors the batch session stores (the index mixes them).
+    exact = MiniLMEmbedder(threads=1, query_kernels="exact")
+    two_threads = MiniLMEmbedder(threads=2, batch_threads=2, query_kernels="exact")
     texts = [
         "who is leading the billing migration?",
         "Priya moved the onboarding review to Thursday at 3pm.",
@@ -225,11 +226,92 @@ async def test_minilm_query_session_equals_batch_session(minilm: MiniLMEmbedder)
     try:
         batched = await two_threads.embed(texts)
         for row, text in zip(batched, texts, strict=True):
-            single = await minilm.embed_query(text)
+            single = await exact.embed_query(text)
             assert _cos(single, row) >= 0.9999
             assert _cos(await two_threads.embed_query(text), single) >= 0.9999
     finally:
+        await exact.close()
         await two_threads.close()
+
+
+_QUERY_TEXTS = [
+    "who is leading the billing migration?",
+    "Priya moved the onboarding review to Thursday at 3pm.",
+    "Заказ отправлен вчера, трек-номер пришлю позже",
+    "ok",
+    "I was thinking about what we discussed yesterday regarding the deployment "
+    "pipeline and whether Bob should own the rollback plan for the Q3 release",
+]
+
+
+@pytest.mark.parametrize(("kernels", "floor"), [("blockwise", 0.99), ("dynamic", 0.95)])
+async def test_minilm_integer_query_kernels_stay_close_to_the_stored_vectors(
+    minilm: MiniLMEmbedder, kernels: str, floor: float
+) -> None:
+    # Integer kernels quantise activations, so query vectors move a little; stored
+    # memories are embedded by the exact graph whatever the query kernels.
+    embedder = MiniLMEmbedder(threads=1, query_kernels=kernels)
+    try:
+        stored = await embedder.embed(_QUERY_TEXTS)
+        np.testing.assert_allclose(stored, await minilm.embed(_QUERY_TEXTS), atol=1e-6)
+        cosines = [
+            _cos(await embedder.embed_query(text), row)
+            for text, row in zip(_QUERY_TEXTS, stored, strict=True)
+        ]
+        assert min(cosines) >= floor, cosines
+        assert max(cosines) < 0.99999, "the integer kernels did not run"
+        for text in _QUERY_TEXTS:
+            vector = await embedder.embed_query(text)
+            assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
+    finally:
+        await embedder.close()
+
+
+async def test_minilm_integer_queries_rank_paraphrases_first() -> None:
+    embedder = MiniLMEmbedder(threads=1)  # the default kernels
+    assert embedder.query_kernels == "blockwise"
+    documents = [
+        "Alice cannot eat peanuts because of an allergy.",
+        "The billing migration is led by Priya.",
+        "Our office moved to the fourth floor.",
+    ]
+    queries = ["Is Alice allergic to anything?", "Who leads the billing migration?", "Which floor?"]
+    try:
+        stored = await embedder.embed(documents)
+        for expected, query in enumerate(queries):
+            scores = stored @ await embedder.embed_query(query)
+            assert int(np.argmax(scores)) == expected, (query, scores)
+    finally:
+        await embedder.close()
+
+
+def test_query_kernel_rewrite_replaces_every_int8_weight_product() -> None:
+    import onnx
+    from engram_server.embeddings import int8_kernels
+    from engram_server.embeddings.minilm import _MODEL_LOCATIONS, _find_packaged_file
+
+    path = _find_packaged_file(_MODEL_LOCATIONS, "model.onnx")
+    assert int8_kernels.rewrite_for_queries(path, "exact") == str(path)
+    shipped = onnx.load(str(path))
+    weight_products = sum(
+        1 for n in shipped.graph.node if n.op_type == "MatMul" and "Transpose" not in n.input[1]
+    )
+    for kernels, op in (("blockwise", "MatMulNBits"), ("dynamic", "DynamicQuantizeMatMul")):
+        rewritten = onnx.ModelProto.FromString(int8_kernels.rewrite_for_queries(path, kernels))
+        ops = [n.op_type for n in rewritten.graph.node]
+        assert ops.count(op) == 36  # six layers of q, k, v, output and two feed-forward
+        # Only the attention products over activations stay float32 MatMuls, and the
+        # only int8 tensors still widened to float32 are the embedding tables.
+        assert ops.count("MatMul") == 12
+        widened = [
+            n.input[0]
+            for n in rewritten.graph.node
+            if n.op_type == "Cast" and n.input[0].endswith("_q")
+        ]
+        assert widened and all(name.startswith("inner.embeddings.") for name in widened)
+    assert weight_products >= 36
+    with pytest.raises(ValueError, match="query kernels"):
+        int8_kernels.rewrite_for_queries(path, "fp16")
 
 
 async def test_minilm_rejects_a_lone_string_and_bad_settings(minilm: MiniLMEmbedder) -> None:
@@ -243,6 +325,8 @@ async def test_minilm_rejects_a_lone_string_and_bad_settings(minilm: MiniLMEmbed
         MiniLMEmbedder(threads=0)
     with pytest.raises(ValueError):
         MiniLMEmbedder(max_tokens=1000)
+    with pytest.raises(ValueError, match="query_kernels"):
+        MiniLMEmbedder(query_kernels="fast")
 
 
 async def test_minilm_refuses_a_model_file_that_does_not_match(tmp_path: Any) -> None:

@@ -99,7 +99,12 @@ class SpawnedServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
+        # The caller's own ENGRAM_* settings (its database, its keys) stay out of the
+        # scratch server; a settings file named by ENGRAM_CONFIG is passed on, so a
+        # run can compare settings. The variables below override the file.
         env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+        if os.environ.get("ENGRAM_CONFIG"):
+            env["ENGRAM_CONFIG"] = os.environ["ENGRAM_CONFIG"]
         env.update(
             ENGRAM_DATABASE_URL=self.database_url,
             ENGRAM_REDIS_URL=self.redis_url,

@@ -26,6 +26,7 @@ def build_embedder(settings: Settings) -> Embedder:
         return MiniLMEmbedder(
             threads=max(1, settings.embedding_threads),
             batch_threads=settings.embedding_index_threads or None,
+            query_kernels=settings.embedding_query_kernels,
         )
     if provider == "openai":
         if not settings.embedding_url:
