@@ -827,3 +827,30 @@ async def test_deleting_a_tenant_drops_its_cache(
     )
     remaining = await cursor.fetchone()
     assert remaining is not None and remaining[0] == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no thread priorities here")
+async def test_minilm_batch_threads_yield_to_the_rest_of_the_process() -> None:
+    # Indexing batches are background work: their threads run nicer than the
+    # thread serving calls, so a query embedding or a handler keeps its core.
+    import threading
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    embedder = MiniLMEmbedder(threads=1, batch_threads=2, query_kernels="exact")
+    try:
+        loop = asyncio.get_running_loop()
+        mine = niceness()
+        for purpose in ("batches", "runs"):
+            theirs = await loop.run_in_executor(embedder._pool(purpose), niceness)
+            assert theirs == min(19, mine + 10)
+        assert niceness() == mine  # the caller keeps its own priority
+        # Batches still embed (runs on the nicer threads, rows in input order).
+        texts = [f"text {i} about something else entirely" * (i % 4 + 1) for i in range(40)]
+        matrix = await embedder.embed(texts)
+        for i in (0, 17, 39):
+            single = await embedder.embed_query(texts[i])
+            assert _cos(matrix[i], single) >= 0.9999
+    finally:
+        await embedder.close()

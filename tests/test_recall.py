@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -351,6 +352,65 @@ async def test_a_failing_dense_leg_fails_the_recall_after_the_lexical_leg_settle
     # The lexical leg (search and hydration) ran to its end instead of being cut off
     # inside a database round trip.
     assert lexical_runs == ["done"]
+
+
+async def test_dense_rows_are_read_beside_a_slow_lexical_leg(
+    app: Any, make_tenant: Any, raw_pg: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # When the lexical leg is still reading its rows as the dense search returns,
+    # the dense leg reads its own at the same time; the answer must be the one the
+    # sequential reads give, with a memory retracted after indexing still dropped.
+    from engram_server.services.recall import RecallQuery
+
+    t = await make_tenant()
+    loaded = await _load(t, "kb", FACTS)
+    query = RecallQuery(
+        query="who is allergic to peanuts",
+        spaces=("kb",),
+        k=len(FACTS),
+        now=datetime.now(UTC),  # same instant, same recency: scores comparable
+        track_access=False,
+    )
+    await _recall_stub(t).Recall(
+        recall_pb2.RecallRequest(query=query.query, spaces=["kb"], consistency=RYW)
+    )
+    service = app.recall.service
+    sequential = await service.recall(t.tenant_id, query, None)
+    assert len(sequential.hits) >= 2
+
+    events: list[str] = []
+    real_hydrate = service._hydrate
+    real_lexical_leg = service._lexical_leg
+
+    async def counted_hydrate(tenant: str, ids: list[Any]) -> Any:
+        events.append("read")
+        return await real_hydrate(tenant, ids)
+
+    async def slow_lexical_leg(*args: Any) -> Any:
+        await asyncio.sleep(0.2)  # outlasts the embedding and the dense search
+        events.append("lexical leg")
+        return await real_lexical_leg(*args)
+
+    monkeypatch.setattr(service, "_hydrate", counted_hydrate)
+    monkeypatch.setattr(service, "_lexical_leg", slow_lexical_leg)
+    overlapped = await service.recall(t.tenant_id, query, None)
+    # The dense leg's read began while the lexical leg was still searching; the
+    # lexical leg then read its own, and nothing was read after both.
+    assert events == ["read", "lexical leg", "read"]
+    assert [(h.memory.id, h.breakdown.final) for h in overlapped.hits] == [
+        (h.memory.id, h.breakdown.final) for h in sequential.hits
+    ]
+
+    # The rows stay the truth on this path too: retract the top hit in PostgreSQL
+    # only (the index still holds it) and it is not recalled.
+    top = sequential.hits[0].memory
+    await raw_pg.execute(
+        "UPDATE memories SET status = 'RETRACTED' WHERE tenant_id = %s AND id = %s",
+        (t.tenant_id, top.id),
+    )
+    after = await service.recall(t.tenant_id, query, None)
+    assert top.id not in {h.memory.id for h in after.hits}
+    assert loaded  # the memories were accepted
 
 
 async def test_hydration_plans_primary_key_probes_without_statistics(

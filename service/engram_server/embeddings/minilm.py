@@ -29,6 +29,7 @@ are the same bit for bit.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import importlib.util
 import os
@@ -61,6 +62,10 @@ DEFAULT_MAX_TOKENS = 256
 # texts a run is the fastest (about 1.4x one text a run, 5% ahead of 32); 64 are
 # slower again.
 DEFAULT_BATCH_SIZE = 16
+# How much nicer than the process the batch-embedding threads run (Linux
+# niceness steps): 10 leaves them about a tenth of a core another thread wants,
+# and all of any core no one else wants.
+BACKGROUND_NICENESS = 10
 # Kernels of the search-query session (see `int8_kernels`); stored memories are
 # always embedded by the graph as shipped.
 DEFAULT_QUERY_KERNELS = "blockwise"
@@ -145,8 +150,8 @@ class MiniLMEmbedder:
         self._tokenizer_sha256 = tokenizer_sha256
         self._lock = threading.Lock()
         self._loaded: _Loaded | None = None
-        # Parallel inference runs of a batch (created on the first batch that needs it).
-        self._runners: ThreadPoolExecutor | None = None
+        # Batch embedding's threads (see `_pool`).
+        self._pools: dict[str, ThreadPoolExecutor] = {}
 
     @property
     def name(self) -> str:
@@ -166,7 +171,8 @@ class MiniLMEmbedder:
         batch = _as_text_list(texts)
         if not batch:
             return empty_matrix(DIMENSION)
-        return await asyncio.to_thread(self.embed_sync, batch)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool("batches"), self.embed_sync, batch)
 
     async def embed_query(self, text: str) -> Vector:
         if not isinstance(text, str):
@@ -177,9 +183,9 @@ class MiniLMEmbedder:
         # Runs in flight keep their own reference; the next call loads again.
         with self._lock:
             self._loaded = None
-            runners, self._runners = self._runners, None
-        if runners is not None:
-            runners.shutdown(wait=False)  # queued runs still finish
+            pools, self._pools = self._pools, {}
+        for pool in pools.values():
+            pool.shutdown(wait=False)  # queued runs still finish
 
     # -- synchronous core (runs in a worker thread) ---------------------------------
 
@@ -214,16 +220,27 @@ class MiniLMEmbedder:
         else:
             # Each run writes its own rows of `out`; inference releases the GIL.
             # list() waits for every run and re-raises the first failure.
-            list(self._runner_pool().map(run, runs))
+            list(self._pool("runs").map(run, runs))
         return out
 
-    def _runner_pool(self) -> ThreadPoolExecutor:
+    def _pool(self, purpose: str) -> ThreadPoolExecutor:
+        """The threads of batch embedding, created on first use: "batches" call
+        `embed_sync`, "runs" carry a batch's parallel inference runs (separate
+        pools, so a batch waiting for its runs never holds a thread they need).
+
+        Both run below the process's priority: batches are background indexing,
+        and on a machine with few cores they would otherwise take the CPU from
+        the calls being served (the search-query embedding included)."""
         with self._lock:
-            if self._runners is None:
-                self._runners = ThreadPoolExecutor(
-                    self.batch_threads, thread_name_prefix="engram-embed"
+            pool = self._pools.get(purpose)
+            if pool is None:
+                pool = ThreadPoolExecutor(
+                    self.batch_threads,
+                    thread_name_prefix=f"engram-embed-{purpose}",
+                    initializer=lower_thread_priority,
                 )
-            return self._runners
+                self._pools[purpose] = pool
+            return pool
 
     def _ensure_loaded(self) -> _Loaded:
         loaded = self._loaded
@@ -301,6 +318,18 @@ def _run(session: Any, loaded: _Loaded, ids_lists: list[list[int]], width: int) 
     weights = mask[..., None].astype(np.float32)
     pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
     return l2_normalise(pooled)
+
+
+def lower_thread_priority() -> None:
+    """Makes the calling thread `BACKGROUND_NICENESS` steps nicer than it is.
+
+    On Linux a thread id names one thread, so only this thread yields; elsewhere
+    (or where the call is refused) the thread simply keeps its priority.
+    """
+    with contextlib.suppress(AttributeError, OSError):
+        thread = threading.get_native_id()
+        current = os.getpriority(os.PRIO_PROCESS, thread)
+        os.setpriority(os.PRIO_PROCESS, thread, min(19, current + BACKGROUND_NICENESS))
 
 
 def _as_text_list(texts: Sequence[str]) -> list[str]:

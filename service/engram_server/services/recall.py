@@ -260,20 +260,30 @@ class RecallService:
         sparse = query_sparse_vector(text)
         # The lexical leg needs no model: it searches the index and hydrates its
         # candidates from PostgreSQL while the query is embedded (inference runs
-        # outside the GIL); the dense leg follows and hydrates only what the lexical
-        # leg did not already bring.
+        # outside the GIL). The dense leg follows; if the lexical leg is still
+        # reading its rows by then, the dense leg reads its own at the same time
+        # (a candidate both legs found is read twice, which costs less than waiting),
+        # else it reads only what the lexical leg did not bring.
         lexical = (
             asyncio.ensure_future(self._lexical_leg(tenant, sparse, flt, limit)) if sparse else None
         )
+        dense_rows: asyncio.Future[dict[uuid.UUID, dict[str, Any]]] | None = None
         try:
             dense = await self.embedder.embed_query(text)
             dense_points = await self.index.search(tenant, dense.tolist(), None, flt, limit)
+            if lexical is not None and not lexical.done() and dense_points:
+                dense_rows = asyncio.ensure_future(
+                    self._hydrate(tenant, [p.id for p in dense_points])
+                )
             sparse_points, by_id = await lexical if lexical is not None else ([], {})
+            if dense_rows is not None:
+                by_id.update(await dense_rows)
         except BaseException:
-            if lexical is not None:
-                # Let it finish rather than cancel it inside a database round trip;
-                # its own failure, if any, is not the one to report.
-                await asyncio.gather(lexical, return_exceptions=True)
+            # Let reads in flight finish rather than cancel them inside a database
+            # round trip; their own failures, if any, are not the one to report.
+            await asyncio.gather(
+                *(f for f in (lexical, dense_rows) if f is not None), return_exceptions=True
+            )
             raise
         missing = [p.id for p in dense_points if p.id not in by_id]
         if missing:
