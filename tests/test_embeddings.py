@@ -269,7 +269,7 @@ async def test_minilm_integer_query_kernels_stay_close_to_the_stored_vectors(
 
 async def test_minilm_integer_queries_rank_paraphrases_first() -> None:
     embedder = MiniLMEmbedder(threads=1)  # the default kernels
-    assert embedder.query_kernels == "blockwise"
+    assert embedder.query_kernels == "dynamic"
     documents = [
         "Alice cannot eat peanuts because of an allergy.",
         "The billing migration is led by Priya.",

@@ -10,14 +10,18 @@ directly and multiplies in integers makes a query 1.5-2x cheaper.
 The integer kernels also quantise the activations, so their vectors are close to,
 not equal to, the float32 graph's. Only search queries use them: stored memories
 are always embedded by the unchanged graph, so the index never mixes vectors and
-a query's small deviation moves only its own scores (`engram eval` measures the
-effect on ranking). The kernels:
+a query's small deviation moves only its own scores. Measured over the 491
+questions and 500 turns of the eval set (cosine to the exact vector), and on
+`engram eval`'s ranking:
 
-- `exact`: the graph as shipped (float32 matrix products).
+- `exact`: the graph as shipped (float32 matrix products); nDCG@10 0.638.
 - `blockwise`: `MatMulNBits` with 8-bit weights, activations quantised per block
-  of 128 values (cosine to the exact vector >= 0.999 on the eval's queries).
-- `dynamic`: `DynamicQuantizeMatMul`, activations quantised per tensor (cheapest;
-  cosine about 0.995).
+  of 128 values; about 1.6x cheaper; cosine median 0.999, lowest 0.993;
+  nDCG@10 0.635.
+- `dynamic` (the default): `DynamicQuantizeMatMul`, activations quantised per
+  tensor; about 2x cheaper (a chat turn of 36 word pieces inside a loaded server:
+  6.5 ms, against 8.4 ms blockwise); cosine median 0.994, lowest 0.968;
+  nDCG@10 0.635.
 """
 
 from __future__ import annotations

@@ -79,10 +79,10 @@ class Settings:
     # an indexing batch in parallel (0: one per CPU core).
     embedding_threads: int = 1
     embedding_index_threads: int = 0
-    # Matrix kernels of the in-process model for search queries: "blockwise" (int8,
-    # activations quantised per block of 128), "dynamic" (int8, per tensor) or
+    # Matrix kernels of the in-process model for search queries: "dynamic" (int8,
+    # activations quantised per tensor), "blockwise" (int8, per block of 128) or
     # "exact" (float32, as shipped). Stored memories always use "exact".
-    embedding_query_kernels: str = "blockwise"
+    embedding_query_kernels: str = "dynamic"
     # Recent search queries whose vectors are kept in memory (0: none).
     embedding_query_cache_size: int = 1024
     # Per-request timeout of the remote API, in seconds.
