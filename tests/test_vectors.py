@@ -390,3 +390,68 @@ async def test_edge_persists_across_reopen(tmp_path: Path) -> None:
         assert await second.count(TENANT) == 3
     finally:
         await second.close()
+
+
+async def test_edge_search_during_a_recreate_waits_for_the_new_shard(tmp_path: Path) -> None:
+    # Searches run on the event loop's thread, except while the shard itself is
+    # being replaced: then they queue behind the replacement and read the new one.
+    import asyncio
+
+    index = EdgeVectorIndex(tmp_path / "vectors")
+    await index.ensure_collection(DIM, MODEL)
+    try:
+        old = point(TENANT, "written before the rebuild")
+        await index.upsert([old])
+        assert await ids_found(index, TENANT, "rebuild") == {old.id}
+
+        rebuild = asyncio.ensure_future(index.recreate_collection(DIM, MODEL))
+        await asyncio.sleep(0)  # the rebuild has begun; the search below must not race it
+        during = await ids_found(index, TENANT, "rebuild")
+        await rebuild
+        assert during == set()  # answered by the new, empty shard, without an error
+
+        new = point(TENANT, "written after the rebuild")
+        await index.upsert([new])
+        assert await ids_found(index, TENANT, "rebuild") == {new.id}
+    finally:
+        await index.close()
+
+
+async def test_edge_searches_run_beside_writes_and_the_graph_build(tmp_path: Path) -> None:
+    # Searches on the loop's thread while the engine thread writes and the optimizer
+    # thread builds graphs: every search answers, and what was written is found.
+    import asyncio
+
+    index = EdgeVectorIndex(tmp_path / "vectors")
+    await index.ensure_collection(DIM, MODEL)
+    try:
+        written: list[IndexPoint] = []
+
+        async def writer() -> None:
+            for batch in range(20):
+                points = [
+                    point(TENANT, f"note {batch} {i} about concurrency", dense=(1.0, i, batch, 0.5))
+                    for i in range(25)
+                ]
+                await index.upsert(points)
+                written.extend(points)
+                if batch == 10:
+                    await index.optimize()
+
+        async def reader() -> int:
+            answered = 0
+            while len(written) < 500:
+                await index.search(
+                    TENANT, [0.5, 0.5, 0.5, 0.5], query_sparse_vector("concurrency"), limit=20
+                )
+                answered += 1
+                await asyncio.sleep(0)
+            return answered
+
+        _, answered = await asyncio.gather(writer(), reader())
+        assert answered > 0
+        assert await index.count(TENANT) == 500
+        found = await index.search(TENANT, None, query_sparse_vector("concurrency"), limit=1000)
+        assert {h.id for h in found} == {p.id for p in written}
+    finally:
+        await index.close()
