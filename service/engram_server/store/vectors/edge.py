@@ -4,13 +4,16 @@ One shard under `<path>/shard` holds every tenant; `<path>/engram-index.json` re
 the embedding model and dimension it was built for. Updates go through the engine's
 write-ahead log, so a restart (even after a crash) finds every acknowledged write.
 
-Engine calls are synchronous and, in qdrant-edge-py 0.9, hold the GIL while they run.
-They go through a one-thread executor so coroutines never interleave calls, and the
-event loop is only ever blocked for as long as one call runs (measured on 2 cores at
-100k points, see bench/results/vector_index.md: a filtered search 1-3 ms, an upsert
-chunk of 32 points a few ms). The exception is `optimize()`, which builds the HNSW
-graphs: it holds the GIL for its whole run (about a minute for 100k new points), so it
-runs only when the caller decides (the indexing worker, when the backlog is empty).
+Engine calls are synchronous and, in qdrant-edge-py 0.9, hold the GIL for most of
+their run. Writes and the shard's own opening, replacing and closing go through a
+one-thread executor, so they never interleave with one another; searches run on the
+event loop's thread, where they block the loop no longer than they would hold the GIL
+from another thread anyway (measured on 2 cores at 100k points, see
+bench/results/vector_index.md: a filtered search 1-3 ms, an upsert chunk of 32 points
+a few ms); the engine's own locks keep a search and a write apart. The exception is
+`optimize()`, which builds the HNSW graphs: it holds the GIL for its whole run (about
+a minute for 100k new points), so it runs only when the caller decides (the indexing
+worker, when the backlog is empty).
 Until then new points are served by exact search over the tenant's filtered points:
 fine for tens of thousands of points, tens of milliseconds at 100k.
 
@@ -313,9 +316,9 @@ class EdgeVectorIndex:
             # On the event loop's own thread. The engine holds the GIL for most of
             # a search (the loop thread ran at about a quarter of its speed beside
             # one), so a search on another thread bought no parallelism and cost
-            # two thread hand-offs: 1.5-2.5 ms per Recall on two loaded cores. The
-            # engine takes its own locks against the writes and the graph build
-            # running on the other threads.
+            # two thread hand-offs (about 0.5 ms per Recall of a short question on
+            # two loaded cores). The engine takes its own locks against the writes
+            # and the graph build running on the other threads.
             results = self._require().query_batch(batch)
         legs = iter(results)
         dense_hits = _hits(next(legs)) if dense_vector is not None else []
