@@ -833,8 +833,6 @@ async def test_deleting_a_tenant_drops_its_cache(
 async def test_minilm_batch_threads_yield_to_the_rest_of_the_process() -> None:
     # Indexing batches are background work: their threads run nicer than the
     # thread serving calls, so a query embedding or a handler keeps its core.
-    import threading
-
     def niceness() -> int:
         return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 

@@ -3,6 +3,7 @@ and qdrant-client's local mode (the server adapter's code paths)."""
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -392,66 +393,67 @@ async def test_edge_persists_across_reopen(tmp_path: Path) -> None:
         await second.close()
 
 
-async def test_edge_search_during_a_recreate_waits_for_the_new_shard(tmp_path: Path) -> None:
+@pytest.fixture
+async def edge(tmp_path: Path) -> AsyncIterator[EdgeVectorIndex]:
+    """A fresh embedded index of its own (not shared: these tests reshape it)."""
+    index = EdgeVectorIndex(tmp_path / "vectors")
+    await index.ensure_collection(DIM, MODEL)
+    try:
+        yield index
+    finally:
+        await index.close()
+
+
+async def test_edge_search_during_a_recreate_waits_for_the_new_shard(
+    edge: EdgeVectorIndex,
+) -> None:
     # Searches run on the event loop's thread, except while the shard itself is
     # being replaced: then they queue behind the replacement and read the new one.
-    import asyncio
+    old = point(TENANT, "written before the rebuild")
+    await edge.upsert([old])
+    assert await ids_found(edge, TENANT, "rebuild") == {old.id}
 
-    index = EdgeVectorIndex(tmp_path / "vectors")
-    await index.ensure_collection(DIM, MODEL)
-    try:
-        old = point(TENANT, "written before the rebuild")
-        await index.upsert([old])
-        assert await ids_found(index, TENANT, "rebuild") == {old.id}
+    rebuild = asyncio.ensure_future(edge.recreate_collection(DIM, MODEL))
+    await asyncio.sleep(0)  # the rebuild has begun; the search below must not race it
+    during = await ids_found(edge, TENANT, "rebuild")
+    await rebuild
+    assert during == set()  # answered by the new, empty shard, without an error
 
-        rebuild = asyncio.ensure_future(index.recreate_collection(DIM, MODEL))
-        await asyncio.sleep(0)  # the rebuild has begun; the search below must not race it
-        during = await ids_found(index, TENANT, "rebuild")
-        await rebuild
-        assert during == set()  # answered by the new, empty shard, without an error
-
-        new = point(TENANT, "written after the rebuild")
-        await index.upsert([new])
-        assert await ids_found(index, TENANT, "rebuild") == {new.id}
-    finally:
-        await index.close()
+    new = point(TENANT, "written after the rebuild")
+    await edge.upsert([new])
+    assert await ids_found(edge, TENANT, "rebuild") == {new.id}
 
 
-async def test_edge_searches_run_beside_writes_and_the_graph_build(tmp_path: Path) -> None:
+async def test_edge_searches_run_beside_writes_and_the_graph_build(
+    edge: EdgeVectorIndex,
+) -> None:
     # Searches on the loop's thread while the engine thread writes and the optimizer
     # thread builds graphs: every search answers, and what was written is found.
-    import asyncio
+    written: list[IndexPoint] = []
 
-    index = EdgeVectorIndex(tmp_path / "vectors")
-    await index.ensure_collection(DIM, MODEL)
-    try:
-        written: list[IndexPoint] = []
+    async def writer() -> None:
+        for batch in range(20):
+            points = [
+                point(TENANT, f"note {batch} {i} about concurrency", dense=(1.0, i, batch, 0.5))
+                for i in range(25)
+            ]
+            await edge.upsert(points)
+            written.extend(points)
+            if batch == 10:
+                await edge.optimize()
 
-        async def writer() -> None:
-            for batch in range(20):
-                points = [
-                    point(TENANT, f"note {batch} {i} about concurrency", dense=(1.0, i, batch, 0.5))
-                    for i in range(25)
-                ]
-                await index.upsert(points)
-                written.extend(points)
-                if batch == 10:
-                    await index.optimize()
+    async def reader() -> int:
+        answered = 0
+        while len(written) < 500:
+            await edge.search(
+                TENANT, [0.5, 0.5, 0.5, 0.5], query_sparse_vector("concurrency"), limit=20
+            )
+            answered += 1
+            await asyncio.sleep(0)
+        return answered
 
-        async def reader() -> int:
-            answered = 0
-            while len(written) < 500:
-                await index.search(
-                    TENANT, [0.5, 0.5, 0.5, 0.5], query_sparse_vector("concurrency"), limit=20
-                )
-                answered += 1
-                await asyncio.sleep(0)
-            return answered
-
-        _, answered = await asyncio.gather(writer(), reader())
-        assert answered > 0
-        assert await index.count(TENANT) == 500
-        found = await index.search(TENANT, None, query_sparse_vector("concurrency"), limit=1000)
-        assert {h.id for h in found} == {p.id for p in written}
-    finally:
-        await index.close()
+    _, answered = await asyncio.gather(writer(), reader())
+    assert answered > 0
+    assert await edge.count(TENANT) == 500
+    found = await edge.search(TENANT, None, query_sparse_vector("concurrency"), limit=1000)
+    assert {h.id for h in found} == {p.id for p in written}
