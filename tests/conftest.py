@@ -8,6 +8,7 @@ database `engram_test_<hex>` that is dropped at the end.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import secrets
 import shutil
@@ -58,6 +59,15 @@ def _tcp_answers(url: str) -> bool:
             return True
     except OSError:
         return False
+
+
+def pytest_asyncio_loop_factories(
+    config: pytest.Config, item: pytest.Item
+) -> dict[str, Callable[[], asyncio.AbstractEventLoop]]:
+    """The suite runs on the loop `engram serve` runs on by default (uvloop)."""
+    import uvloop
+
+    return {"uvloop": uvloop.new_event_loop}
 
 
 @pytest.fixture(scope="session")

@@ -463,12 +463,11 @@ async def test_serve_without_urls_outside_dev_mode_is_a_clear_error(settings: Se
         await serve(bare, dev=False)
 
 
+# The real entry point (`engram serve --dev`), event loop choice included.
 _SERVE_SCRIPT = """
-import asyncio, logging, sys
-from engram_server.platform.config import load_settings
-from engram_server.platform.server import serve
-logging.basicConfig(level=logging.INFO, stream=sys.stderr)
-asyncio.run(serve(load_settings(), dev=True))
+import sys
+from engram_server.cli import main
+sys.exit(main(["serve", "--dev"]))
 """
 
 
@@ -518,8 +517,9 @@ async def test_dev_mode_starts_embedded_stores_prints_a_key_and_drains(tmp_path:
             assert {"tenants/dev", "tenants/default"} <= {t.name for t in tenants.tenants}
         process.send_signal(signal.SIGTERM)
         async with asyncio.timeout(60):
-            code = await process.wait()
-        assert code == 0
+            _, stderr = await process.communicate()
+        assert process.returncode == 0
+        assert "(event loop: uvloop)" in stderr.decode()
     finally:
         if process.returncode is None:
             process.kill()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import importlib
 import importlib.util
 import json
@@ -83,6 +82,8 @@ def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from engram_server.platform.eventloop import check_event_loop
+    from engram_server.platform.eventloop import run as run_on_loop
     from engram_server.platform.server import serve as run_server
 
     settings = _settings(args, listen=args.listen)
@@ -91,7 +92,11 @@ def serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        asyncio.run(run_server(settings, dev=args.dev))
+        check_event_loop(settings.event_loop)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+    try:
+        run_on_loop(run_server(settings, dev=args.dev), settings.event_loop)
     except KeyboardInterrupt:
         # The server drains on SIGINT itself; a second Ctrl-C lands here.
         return 130

@@ -47,6 +47,9 @@ class Settings:
     migrate_on_start: bool = True
     # Log level of the server.
     log_level: str = "INFO"
+    # Event loop of the server: "uvloop" (libuv; falls back to the standard loop
+    # where uvloop is not installed) or "asyncio" (the standard library's).
+    event_loop: str = "uvloop"
     # Vector index: "edge" (embedded Qdrant engine under data_dir, one replica) or
     # "qdrant" (a Qdrant server or cluster at qdrant_url, any number of replicas).
     vector_backend: str = "edge"

@@ -52,6 +52,7 @@ from engram_server.platform import auth
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
 from engram_server.platform.embedded import EmbeddedServices, start_embedded
+from engram_server.platform.eventloop import loop_name
 from engram_server.platform.interceptors import server_interceptors
 from engram_server.platform.notify import Notifier
 from engram_server.platform.scopes import ScopeTable
@@ -213,7 +214,9 @@ class EngramServer:
         self.port = port
         for name in ["", *self.service_names]:
             await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
-        log.info("serving on %s", self.address)
+        log.info(
+            "serving on %s (event loop: %s)", self.address, loop_name(asyncio.get_running_loop())
+        )
         return port
 
     async def stop(self, grace: float | None = None) -> None:
