@@ -453,3 +453,25 @@ async def test_hydration_plans_primary_key_probes_without_statistics(
 
 def _plan_nodes(node: dict[str, Any]) -> list[dict[str, Any]]:
     return [node, *(n for child in node.get("Plans", []) for n in _plan_nodes(child))]
+
+
+async def test_candidate_ids_bind_as_one_array_literal(app: Any, make_tenant: Any) -> None:
+    import uuid
+
+    from engram_server.store import memories as store
+
+    t = await make_tenant()
+    other = await make_tenant()
+    mine = await _load(t, "kb", FACTS[:3])
+    theirs = await _load(other, "kb", FACTS[3:4])
+    ids = [uuid.UUID(m.name.rsplit("/", 1)[-1]) for m in [*mine, *theirs]]
+    literal = store.uuid_array_literal(ids)
+    assert literal == "{" + ",".join(str(i) for i in ids) + "}"
+    rows = await app.db.tenant_read(t.tenant_id, store.by_ids_sql("id, content"), (literal,))
+    # The rows come back in the order asked, and the other tenant's id finds nothing.
+    assert [r["id"] for r in rows] == ids[:3]
+    assert [r["content"] for r in rows] == FACTS[:3]
+    assert store.uuid_array_literal([]) == "{}"
+    assert await app.db.tenant_read(t.tenant_id, store.by_ids_sql("id"), ("{}",)) == []
+    with pytest.raises(TypeError, match="expected a UUID, got str"):
+        store.uuid_array_literal([str(ids[0])])

@@ -55,6 +55,19 @@ def by_ids_sql(columns: str) -> str:
     )
 
 
+def uuid_array_literal(ids: Iterable[uuid.UUID]) -> str:
+    """`ids` as one PostgreSQL array literal (`{...}`), for a `%s::uuid[]` parameter
+    bound client-side: one string to quote instead of a list psycopg adapts and
+    quotes element by element (measured: about 5 % of a Recall's CPU for its
+    candidates' ids). Only UUID objects are accepted, whose text is hex and dashes."""
+    parts = []
+    for memory_id in ids:
+        if not isinstance(memory_id, uuid.UUID):
+            raise TypeError(f"expected a UUID, got {type(memory_id).__name__}")
+        parts.append(str(memory_id))
+    return "{" + ",".join(parts) + "}"
+
+
 # Enum members by stored value: a dict look-up is several times cheaper than the
 # Enum constructor, and every read converts each row.
 _KINDS = {k.value: k for k in Kind}
