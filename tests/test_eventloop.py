@@ -16,12 +16,12 @@ async def _running_loop_name() -> str:
 
 def test_uvloop_is_the_default() -> None:
     assert load_settings(env={}).event_loop == "uvloop"
-    assert run(_running_loop_name(), "uvloop") == "uvloop"
+    assert run(_running_loop_name(), loop_factory("uvloop")) == "uvloop"
 
 
 def test_asyncio_runs_the_standard_loop() -> None:
     assert loop_factory("asyncio") is None
-    assert run(_running_loop_name(), "asyncio") == "asyncio"
+    assert run(_running_loop_name(), loop_factory("asyncio")) == "asyncio"
     assert load_settings(env={"ENGRAM_EVENT_LOOP": "asyncio"}).event_loop == "asyncio"
 
 

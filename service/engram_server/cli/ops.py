@@ -82,7 +82,7 @@ def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
 
 
 def serve(args: argparse.Namespace) -> int:
-    from engram_server.platform.eventloop import check_event_loop
+    from engram_server.platform.eventloop import loop_factory
     from engram_server.platform.eventloop import run as run_on_loop
     from engram_server.platform.server import serve as run_server
 
@@ -92,11 +92,11 @@ def serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     try:
-        check_event_loop(settings.event_loop)
+        factory = loop_factory(settings.event_loop)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     try:
-        run_on_loop(run_server(settings, dev=args.dev), settings.event_loop)
+        run_on_loop(run_server(settings, dev=args.dev), factory)
     except KeyboardInterrupt:
         # The server drains on SIGINT itself; a second Ctrl-C lands here.
         return 130

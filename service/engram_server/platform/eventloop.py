@@ -47,7 +47,7 @@ def loop_name(loop: asyncio.AbstractEventLoop) -> str:
     return "uvloop" if type(loop).__module__.startswith("uvloop") else "asyncio"
 
 
-def run(main: Coroutine[Any, Any, T], choice: str) -> T:
-    """Runs `main` to completion on a new loop of the chosen kind."""
-    with asyncio.Runner(loop_factory=loop_factory(choice)) as runner:
+def run(main: Coroutine[Any, Any, T], factory: Callable[[], asyncio.AbstractEventLoop] | None) -> T:
+    """Runs `main` to completion on a new loop from `factory` (see `loop_factory`)."""
+    with asyncio.Runner(loop_factory=factory) as runner:
         return runner.run(main)
