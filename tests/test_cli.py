@@ -42,7 +42,7 @@ def test_help_runs_as_a_real_process() -> None:
         [*command, "--help"], capture_output=True, text=True, timeout=60, check=False
     )
     assert done.returncode == 0, done.stderr
-    for name in ("serve", "migrate", "config", "admin", "memory"):
+    for name in ("serve", "migrate", "config", "admin", "memory", "session"):
         assert name in done.stdout
 
 
@@ -310,3 +310,71 @@ def test_bench_and_eval_are_handed_to_their_module(
         main(["--help"])
     listed = capsys.readouterr().out
     assert "bench" in listed and "eval" not in listed
+
+
+async def test_session_commands_import_show_list_clear(
+    server: Any, make_tenant: Any, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    tenant = await make_tenant()
+    conn = ("--address", server.address, "--api-key", tenant.secret)
+    transcript = tmp_path / "chat.jsonl"
+    transcript.write_text(
+        "\n".join(
+            [
+                json.dumps(
+                    {"role": "user", "content": "Hi, I am Ana.", "metadata": {"via": "web"}}
+                ),
+                json.dumps(
+                    {"role": "assistant", "content": "Hello Ana!", "time": "2026-05-01T10:00:00Z"}
+                ),
+                "",
+                json.dumps({"role": "robot", "content": "beep"}),
+                json.dumps({"content": "Call me on ana@example.org"}),
+            ]
+        )
+        + "\n"
+    )
+    code, out, err = await run(
+        capsys, "session", "import", "users/ana", "chat-1", str(transcript), *conn
+    )
+    assert code == 1  # one message refused
+    assert "line 4: INVALID_ARGUMENT" in err and "message.role" in err
+    assert out.strip() == "buffered 3 of 4 messages in users/ana / chat-1; 1 refused"
+
+    code, out, _ = await run(capsys, "session", "window", "users/ana", "chat-1", *conn)
+    assert code == 0
+    lines = out.splitlines()
+    assert "Hi, I am Ana." in lines[0] and "assistant" in lines[1]
+    assert "[EMAIL]" in lines[2] and "ana@example.org" not in out
+    assert lines[-1].startswith("(3 messages")
+
+    code, out, _ = await run(
+        capsys, "session", "window", "users/ana", "chat-1", "--last", "1", "--json", *conn
+    )
+    window = json.loads(out)
+    assert [m["index"] for m in window["messages"]] == [2]
+
+    # Plain text from stdin-like files, one message per line, with --role.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("first note\n\nsecond note\n")
+    code, out, _ = await run(
+        capsys, "session", "import", "users/ana", "notes", str(notes), "--text", "--role",
+        "system", "--json", *conn,
+    )  # fmt: skip
+    assert code == 0
+    results = json_lines(out)
+    assert [r["line"] for r in results] == [1, 3]
+    assert [r["message"]["role"] for r in results] == ["system", "system"]
+
+    code, out, _ = await run(capsys, "session", "list", "users/ana", *conn)
+    assert {line.split()[0] for line in out.splitlines()} == {"chat-1", "notes"}
+    code, out, _ = await run(capsys, "session", "clear", "users/ana", "notes", *conn)
+    assert out.strip() == "cleared 2 messages"
+
+    # A malformed line stops the import before anything is sent.
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"content": "fine"}) + "\nnot json\n")
+    code, _, err = await run(capsys, "session", "import", "users/ana", "bad", str(bad), *conn)
+    assert code == 2 and "line 2: not JSON" in err
+    code, out, _ = await run(capsys, "session", "list", "users/ana", *conn)
+    assert "bad" not in out.split()

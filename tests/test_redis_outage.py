@@ -12,6 +12,7 @@ import dataclasses
 import shutil
 import socket
 import subprocess
+import threading
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -208,3 +209,93 @@ async def test_sdk_retries_through_a_short_outage(
             with pytest.raises(engram.Unavailable) as info:
                 await once.append_message(SPACE, "sdk", "refused")
             assert "working memory unavailable" in str(info.value)
+
+
+async def test_message_stream_ends_unavailable_and_the_sdk_resends(
+    make_tenant: MakeTenant, dedicated_redis: DedicatedRedis, outage_server: str
+) -> None:
+    tenant = await make_tenant()
+    channel = open_channel(outage_server, tenant.secret)
+    stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+    try:
+        # A raw stream: what was acknowledged stays, the stream ends UNAVAILABLE.
+        acknowledged = []
+        call = stub.AppendMessages()
+        for i in range(5):
+            await call.write(_streamed("raw", f"turn {i}", f"raw-{i}"))
+            response = await call.read()
+            acknowledged.extend(r.request_id for r in response.results)
+        dedicated_redis.kill()
+        await call.write(_streamed("raw", "lost?", "raw-down"))
+        with pytest.raises(grpc.aio.AioRpcError) as info:
+            await call.read()
+        assert info.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert "working memory unavailable" in (info.value.details() or "")
+        assert acknowledged == [f"raw-{i}" for i in range(5)]
+        dedicated_redis.start()
+        window = await stub.GetSessionWindow(
+            lifecycle_pb2.GetSessionWindowRequest(space=SPACE, session="raw")
+        )
+        assert [m.content for m in window.messages] == [f"turn {i}" for i in range(5)]
+    finally:
+        await channel.close()
+
+    # The SDK: Redis dies halfway through the caller's messages and comes back;
+    # the SDK reopens the stream, resends what was not answered, and every
+    # message is buffered once, in order.
+    async with engram.AsyncClient(outage_server, tenant.secret, max_attempts=10) as client:
+        restarted: list[asyncio.Task[None]] = []
+
+        async def messages() -> AsyncIterator[str]:
+            for i in range(40):
+                if i == 20:
+                    await asyncio.to_thread(dedicated_redis.kill)
+
+                    async def restart_soon() -> None:
+                        await asyncio.sleep(0.8)
+                        await asyncio.to_thread(dedicated_redis.start)
+
+                    restarted.append(asyncio.create_task(restart_soon()))
+                yield f"message {i}"
+
+        results = [r async for r in client.append_messages(SPACE, "sdk-stream", messages())]
+        await restarted[0]
+        assert len(results) == 40
+        assert all(isinstance(r, engram.AppendResult) and r.message for r in results)
+        window = await client.get_session_window(SPACE, "sdk-stream")
+        assert [m.content for m in window.messages] == [f"message {i}" for i in range(40)]
+        assert [m.index for m in window.messages] == list(range(40))
+
+
+def _streamed(session: str, text: str, rid: str) -> lifecycle_pb2.AppendMessagesRequest:
+    return lifecycle_pb2.AppendMessagesRequest(
+        space=SPACE,
+        session=session,
+        message=lifecycle_pb2.SessionMessage(role="user", content=text),
+        request_id=rid,
+    )
+
+
+async def test_sync_sdk_resends_a_cut_message_stream(
+    make_tenant: MakeTenant, dedicated_redis: DedicatedRedis, outage_server: str
+) -> None:
+    tenant = await make_tenant()
+
+    def scenario() -> list[str]:
+        restart = threading.Timer(0.8, dedicated_redis.start)
+
+        def messages() -> Iterator[str]:
+            for i in range(30):
+                if i == 10:
+                    dedicated_redis.kill()
+                    restart.start()
+                yield f"sync {i}"
+
+        with engram.Client(outage_server, tenant.secret, max_attempts=10) as client:
+            results = list(client.append_messages(SPACE, "sync-stream", messages()))
+            restart.join()
+            assert len(results) == 30
+            assert all(isinstance(r, engram.AppendResult) and r.message for r in results)
+            return [m.content for m in client.get_session_window(SPACE, "sync-stream").messages]
+
+    assert await asyncio.to_thread(scenario) == [f"sync {i}" for i in range(30)]

@@ -16,7 +16,12 @@ from engram_server.errors import InvalidArgument
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
 from engram_server.recall.tokens import count_tokens
-from engram_server.services.working_memory import BufferedMessage, WorkingMemory
+from engram_server.services.working_memory import (
+    AppendResult,
+    BufferedMessage,
+    PendingAppend,
+    WorkingMemory,
+)
 from engram_server.store.redis import tenant_prefix
 from engram_server.store.working_memory import WorkingMemoryStore
 from google.rpc import error_details_pb2
@@ -417,6 +422,71 @@ async def test_service_validation_names_fields(app: AppContext, settings: Settin
         "message.role",
         "message.content",
     }
+
+
+async def test_append_many_groups_sessions_and_keeps_each_order(
+    app: AppContext, settings: Settings
+) -> None:
+    wm = _wm(app, settings, working_memory_max_messages=4, working_memory_max_tokens=0)
+    tenant = _tenant()
+    appends = [
+        PendingAppend(SPACE, session, _message(f"{session}-{i}"), f"{session}-r{i}")
+        for i in range(6)
+        for session in ("x", "y")
+    ]
+    # The same request id twice in one batch: the second is a replay of the first.
+    appends.append(PendingAppend(SPACE, "x", _message("x-5"), "x-r5"))
+    results = await wm.append_many(tenant, appends)
+    assert len(results) == len(appends)
+    assert all(isinstance(r, AppendResult) for r in results)
+    contents = [r.message.content for r in results if isinstance(r, AppendResult)]
+    assert contents == [a.message.content for a in appends]
+    replay = results[-1]
+    assert isinstance(replay, AppendResult) and replay.replayed
+    assert replay.message == results[-3].message  # x-5, appended just before
+    # Caps apply per message, as with single appends: the oldest two went.
+    for session in ("x", "y"):
+        window = await wm.window(tenant, SPACE, session)
+        assert [m.content for m in window.messages] == [f"{session}-{i}" for i in range(2, 6)]
+        assert [m.index for m in window.messages] == [2, 3, 4, 5]
+    trimmed = [r.trimmed for r in results if isinstance(r, AppendResult) and not r.replayed]
+    assert trimmed == [0] * 8 + [1] * 4
+    await app.redis.purge_tenant(tenant)
+
+
+async def test_append_many_survives_a_flushed_script_cache(
+    app: AppContext, settings: Settings
+) -> None:
+    wm = _wm(app, settings)
+    tenant = _tenant()
+    await wm.append(tenant, SPACE, "s", _message("before"))
+    await app.redis.client.script_flush()
+    results = await wm.append_many(
+        tenant,
+        [PendingAppend(SPACE, "s", _message(f"after {i}"), f"r{i}", f"fp{i}") for i in range(3)],
+    )
+    assert [r.message.index for r in results if isinstance(r, AppendResult)] == [1, 2, 3]
+    # A request id used for another request (another fingerprint) fails that
+    # message alone.
+    mixed = await wm.append_many(
+        tenant,
+        [
+            PendingAppend(SPACE, "s", _message("different"), "r0", "fp-other"),
+            PendingAppend(SPACE, "s", _message("new"), "r9", "fp9"),
+        ],
+    )
+    assert isinstance(mixed[0], InvalidArgument)
+    assert [v.field for v in mixed[0].violations] == ["request_id"]
+    assert isinstance(mixed[1], AppendResult) and mixed[1].message.index == 4
+    window = await wm.window(tenant, SPACE, "s")
+    assert [m.content for m in window.messages] == [
+        "before",
+        "after 0",
+        "after 1",
+        "after 2",
+        "new",
+    ]
+    await app.redis.purge_tenant(tenant)
 
 
 # -- the benchmark's own code path (tiny sizes; figures come from `engram bench`) -----

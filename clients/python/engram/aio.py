@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from types import TracebackType
 from typing import Any, TypeVar
@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import grpc
 import grpc.aio
 
-from engram import _auth, _requests, errors
+from engram import _auth, _message_stream, _requests, errors
 from engram import _convert as c
 from engram import types as t
 from engram._retry import RetryPolicy
@@ -381,6 +381,48 @@ class AsyncClient:
         return c.append_out(
             await self._transport.unary(self._stub.AppendMessage, request, retryable=True)
         )
+
+    def append_messages(
+        self,
+        space: str,
+        session: str,
+        messages: Iterable[t.SessionMessage | str] | AsyncIterable[t.SessionMessage | str],
+    ) -> AsyncIterator[t.AppendResult | errors.EngramError]:
+        """Appends many messages over one stream (AppendMessages); `messages` may be
+        a plain or an async iterable. See `Client.append_messages`."""
+        return self._append_messages(_message_stream.AsyncOutbox(space, session, messages))
+
+    async def _append_messages(
+        self, outbox: _message_stream.AsyncOutbox
+    ) -> AsyncIterator[t.AppendResult | errors.EngramError]:
+        retry = self._transport.retry
+        failures = 0
+        try:
+            while True:
+                call = self._stub.AppendMessages(
+                    outbox.requests(), metadata=self._transport.metadata
+                )
+                try:
+                    async for response in call:
+                        failures = 0
+                        for result in response.results:
+                            outbox.acknowledge()
+                            yield _message_stream.result_out(result)
+                    return
+                except grpc.RpcError as rpc_error:
+                    error = errors.from_rpc_error(rpc_error)
+                    code = error.code
+                    if _message_stream.lost_status(rpc_error):
+                        code = grpc.StatusCode.UNAVAILABLE
+                    if retry.should_retry(code, True, failures):
+                        await asyncio.sleep(retry.delay(failures))
+                        failures += 1
+                        continue
+                    raise error from rpc_error
+                finally:
+                    call.cancel()
+        finally:
+            outbox.close()
 
     async def get_session_window(
         self, space: str, session: str, *, last_n: int = 0

@@ -11,7 +11,7 @@ from typing import Any, Protocol, TypeVar
 
 import grpc
 
-from engram import _auth, _requests, errors
+from engram import _auth, _message_stream, _requests, errors
 from engram import _convert as c
 from engram import types as t
 from engram._retry import RetryPolicy
@@ -408,6 +408,47 @@ class Client:
         return c.append_out(
             self._transport.unary(self._stub.AppendMessage, request, retryable=True)
         )
+
+    def append_messages(
+        self, space: str, session: str, messages: Iterable[t.SessionMessage | str]
+    ) -> Iterator[t.AppendResult | errors.EngramError]:
+        """Appends many messages over one stream (AppendMessages), without a round
+        trip per message: for importing a conversation or streaming a live one.
+
+        Yields one item per message, in order, as the server answers: the
+        `AppendResult`, or the error AppendMessage would have raised for that
+        message (returned, not raised: the others go on). A bare string is a user
+        message. Each message gets a request id, and a stream cut by UNAVAILABLE
+        is reopened with the unanswered messages resent, so none is buffered twice
+        or lost. Only errors that end the stream (authentication, an outage longer
+        than the retries) are raised.
+        """
+        outbox = _message_stream.SyncOutbox(space, session, messages)
+        return self._append_messages(outbox)
+
+    def _append_messages(
+        self, outbox: _message_stream.SyncOutbox
+    ) -> Iterator[t.AppendResult | errors.EngramError]:
+        retry = self._transport.retry
+        failures = 0
+        while True:
+            call = self._stub.AppendMessages(outbox.requests(), metadata=self._transport.metadata)
+            try:
+                for response in call:
+                    failures = 0
+                    for result in response.results:
+                        outbox.acknowledge()
+                        yield _message_stream.result_out(result)
+                return
+            except grpc.RpcError as rpc_error:
+                error = errors.from_rpc_error(rpc_error)
+                if retry.should_retry(error.code, True, failures):
+                    time.sleep(retry.delay(failures))
+                    failures += 1
+                    continue
+                raise error from rpc_error
+            finally:
+                call.cancel()
 
     def get_session_window(self, space: str, session: str, *, last_n: int = 0) -> t.SessionWindow:
         """The last `last_n` buffered messages (0: all), oldest first."""

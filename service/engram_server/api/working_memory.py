@@ -7,25 +7,34 @@ key; a session of another tenant is simply an empty, unknown session.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import asyncio
+from collections.abc import AsyncIterator, Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 import grpc
 from engram.v1 import lifecycle_pb2
 from google.protobuf.message import Message
 
 from engram_server.api import convert
-from engram_server.errors import Unavailable, Violations
+from engram_server.errors import EngramError, InvalidArgument, Unavailable, Violations
 from engram_server.lifecycle.validation import check_proposal, check_request_id
 from engram_server.platform.context import AppContext
+from engram_server.platform.errors_mapping import to_rich_status
 from engram_server.platform.principal import current_principal
 from engram_server.privacy.model import PrivacyFinding
 from engram_server.services.engage import Buffered, buffer_message
 from engram_server.services.lifecycle import LifecycleService
+from engram_server.services.message_stream import StreamedMessage, buffer_messages
 from engram_server.services.working_memory import BufferedMessage, WorkingMemory
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
+T = TypeVar("T")
+
+# AppendMessages: the most requests answered by one response (and appended in one
+# Redis round trip), and how many may be read ahead of the one being handled.
+STREAM_BATCH_MAX = 128
+STREAM_READ_AHEAD = 512
 
 
 def message_from_proto(m: lifecycle_pb2.SessionMessage) -> BufferedMessage:
@@ -77,6 +86,91 @@ def fingerprint_of(method: str, request: Message) -> str:
     return key.fingerprint if key is not None else ""
 
 
+def appended_to_proto(buffered: Buffered) -> lifecycle_pb2.AppendMessageResponse:
+    response = lifecycle_pb2.AppendMessageResponse(
+        buffered_messages=buffered.buffered_messages,
+        buffered_tokens=buffered.buffered_tokens,
+        privacy_findings=findings_to_proto(buffered.findings),
+    )
+    if buffered.result is not None:
+        response.message.CopyFrom(message_to_proto(buffered.result.message))
+    return response
+
+
+def streamed_message(request: lifecycle_pb2.AppendMessagesRequest) -> StreamedMessage:
+    """One stream request, with the request id and fingerprint AppendMessage would
+    give the same fields, so a message may be retried through either RPC."""
+    as_unary = lifecycle_pb2.AppendMessageRequest(
+        space=request.space,
+        session=request.session,
+        message=request.message if request.HasField("message") else None,
+        request_id=request.request_id,
+    )
+    return StreamedMessage(
+        space=request.space,
+        session=request.session,
+        message=message_from_proto(request.message) if request.HasField("message") else None,
+        request_id=request_id_for("append", request.request_id),
+        fingerprint=fingerprint_of("AppendMessage", as_unary),
+    )
+
+
+def stream_error(exc: EngramError) -> lifecycle_pb2.AppendMessageError:
+    """The status AppendMessage would have ended with, as one stream result."""
+    status = to_rich_status(exc)
+    error = lifecycle_pb2.AppendMessageError(code=status.code, message=status.message)
+    if isinstance(exc, InvalidArgument):
+        error.field_violations.extend(
+            lifecycle_pb2.AppendMessageFieldViolation(field=v.field, description=v.description)
+            for v in exc.violations
+        )
+    return error
+
+
+async def read_batches(requests: AsyncIterator[T], max_batch: int) -> AsyncIterator[list[T]]:
+    """The stream's requests in batches of whatever arrived while the previous
+    batch was being handled (at least one, at most `max_batch`).
+
+    A reader task keeps pulling requests off the stream while the caller works,
+    bounded by `STREAM_READ_AHEAD` so a fast sender meets flow control instead of
+    filling memory.
+    """
+    queue: asyncio.Queue[T | None] = asyncio.Queue(maxsize=STREAM_READ_AHEAD)
+    failure: list[BaseException] = []
+
+    async def read() -> None:
+        # Cancellation (the consumer is gone) ends the task at once; anything else
+        # that ends the stream is handed to the consumer after what was read.
+        try:
+            async for request in requests:
+                await queue.put(request)
+        except Exception as exc:
+            failure.append(exc)
+        await queue.put(None)
+
+    reader = asyncio.create_task(read())
+    try:
+        while True:
+            first = await queue.get()
+            if first is None:
+                break
+            batch = [first]
+            ended = False
+            while len(batch) < max_batch and not queue.empty():
+                request = queue.get_nowait()
+                if request is None:
+                    ended = True
+                    break
+                batch.append(request)
+            yield batch
+            if ended:
+                break
+        if failure:
+            raise failure[0]
+    finally:
+        reader.cancel()
+
+
 class WorkingMemoryMethods:
     ctx: AppContext
     service: LifecycleService
@@ -103,14 +197,33 @@ class WorkingMemoryMethods:
             request_id_for("append", request.request_id),
             fingerprint=fingerprint_of("AppendMessage", request),
         )
-        response = lifecycle_pb2.AppendMessageResponse(
-            buffered_messages=buffered.buffered_messages,
-            buffered_tokens=buffered.buffered_tokens,
-            privacy_findings=findings_to_proto(buffered.findings),
-        )
-        if buffered.result is not None:
-            response.message.CopyFrom(message_to_proto(buffered.result.message))
-        return response
+        return appended_to_proto(buffered)
+
+    async def AppendMessages(
+        self,
+        request_iterator: AsyncIterator[lifecycle_pb2.AppendMessagesRequest],
+        context: Ctx,
+    ) -> AsyncIterator[lifecycle_pb2.AppendMessagesResponse]:
+        wm = working_memory_of(self.ctx)
+        tenant = current_principal().tenant_id
+        sequence = 0
+        async for batch in read_batches(request_iterator, STREAM_BATCH_MAX):
+            outcomes = await buffer_messages(
+                self.service,
+                wm,
+                self.ctx.rate_limit,
+                tenant,
+                [streamed_message(request) for request in batch],
+            )
+            response = lifecycle_pb2.AppendMessagesResponse()
+            for request, outcome in zip(batch, outcomes, strict=True):
+                result = response.results.add(sequence=sequence, request_id=request.request_id)
+                sequence += 1
+                if isinstance(outcome, EngramError):
+                    result.error.CopyFrom(stream_error(outcome))
+                else:
+                    result.appended.CopyFrom(appended_to_proto(outcome))
+            yield response
 
     async def GetSessionWindow(
         self, request: lifecycle_pb2.GetSessionWindowRequest, context: Ctx

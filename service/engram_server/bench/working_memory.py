@@ -26,6 +26,7 @@ import os
 import sys
 import time
 import uuid
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -76,6 +77,7 @@ class Options:
     batch_size: int
     appends: int
     append_clients: int
+    stream_clients: int
     client_processes: int
     out: Path
     seed: int
@@ -99,6 +101,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--appends", type=int, default=20000, help="AppendMessage calls in all")
     parser.add_argument("--append-clients", type=int, default=32, help="concurrent appenders")
     parser.add_argument(
+        "--stream-clients",
+        type=int,
+        default=8,
+        help="concurrent AppendMessages streams (0: skip); they send --appends messages in all",
+    )
+    parser.add_argument(
         "--client-processes", type=int, default=2, help="processes the appenders run in"
     )
     parser.add_argument("--skip-engage", action="store_true", help="AppendMessage only")
@@ -107,7 +115,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile",
         help="with a started server: py-spy records it during the largest Engage level and"
-        " the AppendMessage run (raw stacks in <PROFILE>.engage.txt / <PROFILE>.append.txt);"
+        " the AppendMessage and AppendMessages runs (raw stacks in <PROFILE>.engage.txt,"
+        " <PROFILE>.append.txt and <PROFILE>.stream.txt);"
         " py-spy pauses the server at every sample, so profiled figures are slower",
     )
     parser.add_argument("--quiet", action="store_true")
@@ -119,6 +128,8 @@ def options_from(args: argparse.Namespace) -> Options:
         raise ValueError("--sizes must be positive and strictly ascending")
     if args.questions < 2 or args.appends < 1 or args.append_clients < 1:
         raise ValueError("--questions, --appends and --append-clients must be positive")
+    if args.stream_clients < 0:
+        raise ValueError("--stream-clients must not be negative")
     if not 1 <= args.client_processes <= args.append_clients:
         raise ValueError("--client-processes must be between 1 and --append-clients")
     api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
@@ -138,6 +149,7 @@ def options_from(args: argparse.Namespace) -> Options:
         batch_size=args.batch_size,
         appends=args.appends,
         append_clients=args.append_clients,
+        stream_clients=args.stream_clients,
         client_processes=args.client_processes,
         out=Path(args.out),
         seed=args.seed,
@@ -285,26 +297,114 @@ async def _append_clients(
             await channel.close()
 
 
-async def _append_throughput(
-    options: Options, address: str, tenant: EngramTenant
+def _stream_worker(
+    address: str, metadata: tuple[tuple[str, str], ...], clients: list[int], per_client: int
+) -> tuple[float, float, list[float]]:
+    """One client process: each of its clients streams its messages on one
+    AppendMessages call without waiting for results."""
+    return asyncio.run(_stream_clients(address, metadata, clients, per_client))
+
+
+async def _stream_clients(
+    address: str, metadata: tuple[tuple[str, str], ...], clients: list[int], per_client: int
+) -> tuple[float, float, list[float]]:
+    channels = [grpc.aio.insecure_channel(address) for _ in clients]
+    latencies: list[float] = []
+    run_id = uuid.uuid4().hex[:8]
+
+    async def streamer(client: int, channel: grpc.aio.Channel) -> None:
+        stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+        sent_at: list[float] = []
+
+        async def requests() -> AsyncIterator[lifecycle_pb2.AppendMessagesRequest]:
+            for n in range(per_client):
+                sent_at.append(time.perf_counter())
+                yield lifecycle_pb2.AppendMessagesRequest(
+                    space=SPACE,
+                    session=f"stream-{run_id}-{client}",
+                    message=lifecycle_pb2.SessionMessage(
+                        role="user" if n % 2 == 0 else "assistant",
+                        content=f"Turn {n}: the deployment of service {client} moves to Thursday.",
+                    ),
+                    request_id=f"s-{run_id}-{client}-{n}",
+                )
+
+        async for response in stub.AppendMessages(requests(), metadata=metadata):
+            now = time.perf_counter()
+            for result in response.results:
+                if result.HasField("error"):
+                    raise RuntimeError(f"append refused: {result.error.message}")
+                latencies.append(now - sent_at[result.sequence])
+
+    try:
+        await asyncio.gather(*(c.channel_ready() for c in channels))
+        started = time.time()
+        await asyncio.gather(*(streamer(c, ch) for c, ch in zip(clients, channels, strict=True)))
+        return started, time.time(), latencies
+    finally:
+        for channel in channels:
+            await channel.close()
+
+
+async def _stream_throughput(
+    options: Options, address: str, tenant: EngramTenant, floor: float
 ) -> dict[str, Any]:
-    per_client = max(1, options.appends // options.append_clients)
+    per_client = max(1, options.appends // options.stream_clients)
+    results = await _in_client_processes(
+        options, _stream_worker, address, tenant, options.stream_clients, per_client
+    )
+    total = per_client * options.stream_clients
+    wall = max(r[1] for r in results) - min(r[0] for r in results)
+    rate = total / wall
+    return {
+        "messages": total,
+        "streams": options.stream_clients,
+        "client_processes": options.client_processes,
+        "wall_seconds": round(wall, 3),
+        "messages_per_second": round(rate, 1),
+        "acknowledged_after": Latency.of([x for r in results for x in r[2]]).to_json(),
+        "redis_rpush_floor_per_second": round(floor, 1),
+        "ratio_floor_to_engram": round(floor / rate, 2),
+    }
+
+
+async def _in_client_processes(
+    options: Options,
+    worker: Callable[
+        [str, tuple[tuple[str, str], ...], list[int], int], tuple[float, float, list[float]]
+    ],
+    address: str,
+    tenant: EngramTenant,
+    clients: int,
+    per_client: int,
+) -> list[tuple[float, float, list[float]]]:
+    """Runs `clients` clients spread over the client processes; each process's
+    (start, end, latencies)."""
     groups = [
-        list(range(p, options.append_clients, options.client_processes))
-        for p in range(options.client_processes)
+        list(range(p, clients, options.client_processes)) for p in range(options.client_processes)
     ]
     loop = asyncio.get_running_loop()
     # Spawned, not forked: a forked child inherits this process's gRPC state and hangs.
     spawn = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(options.client_processes, spawn) as pool:
-        results = await asyncio.gather(
-            *(
-                loop.run_in_executor(
-                    pool, _append_worker, address, tenant.metadata, group, per_client
+        return list(
+            await asyncio.gather(
+                *(
+                    loop.run_in_executor(pool, worker, address, tenant.metadata, group, per_client)
+                    for group in groups
+                    if group
                 )
-                for group in groups
             )
         )
+
+
+async def _append_throughput(
+    options: Options, address: str, tenant: EngramTenant
+) -> dict[str, Any]:
+    per_client = max(1, options.appends // options.append_clients)
+    results = await _in_client_processes(
+        options, _append_worker, address, tenant, options.append_clients, per_client
+    )
     total = per_client * options.append_clients
     wall = max(r[1] for r in results) - min(r[0] for r in results)
     latencies = [x for r in results for x in r[2]]
@@ -398,6 +498,15 @@ async def run(options: Options) -> dict[str, Any]:
             with harness.profiling(server_pid, _profile_path(options, "append", True)):
                 append = await _append_throughput(options, address, appender)
             _say(options.quiet, clock, f"AppendMessage {append['messages_per_second']}/s")
+            stream: dict[str, Any] | None = None
+            if options.stream_clients:
+                _say(options.quiet, clock, f"AppendMessages x{options.appends:,}")
+                streamer = await side.new_tenant("stream")
+                with harness.profiling(server_pid, _profile_path(options, "stream", True)):
+                    stream = await _stream_throughput(
+                        options, address, streamer, append["redis_rpush_floor_per_second"]
+                    )
+                _say(options.quiet, clock, f"AppendMessages {stream['messages_per_second']}/s")
         finally:
             # Deleting the tenants also clears their Redis keys (the session buffers
             # and the appends' request ids, kept a day); dropping the scratch
@@ -419,15 +528,19 @@ async def run(options: Options) -> dict[str, Any]:
             "turns_per_session": options.turns_per_session,
             "appends": options.appends,
             "append_clients": options.append_clients,
+            "stream_clients": options.stream_clients,
             "client_processes": options.client_processes,
         },
         "engage": levels,
         "append": append,
-        "goals": _goals(levels, append),
+        "append_stream": stream,
+        "goals": _goals(levels, append, stream),
     }
 
 
-def _goals(levels: list[dict[str, Any]], append: dict[str, Any]) -> list[dict[str, Any]]:
+def _goals(
+    levels: list[dict[str, Any]], append: dict[str, Any], stream: dict[str, Any] | None
+) -> list[dict[str, Any]]:
     goals: list[dict[str, Any]] = []
     at_goal = [lv for lv in levels if lv["memories"] >= ENGAGE_GOAL_SIZE]
     if at_goal:
@@ -459,6 +572,16 @@ def _goals(levels: list[dict[str, Any]], append: dict[str, Any]) -> list[dict[st
             "met": rate >= APPEND_GOAL_PER_SECOND,
         }
     )
+    if stream is not None:
+        streamed = stream["messages_per_second"]
+        goals.append(
+            {
+                "goal": "AppendMessage throughput, streamed (AppendMessages)",
+                "target": f">= {APPEND_GOAL_PER_SECOND:,.0f}/s",
+                "measured": streamed,
+                "met": streamed >= APPEND_GOAL_PER_SECOND,
+            }
+        )
     return goals
 
 
@@ -500,6 +623,20 @@ def markdown(report: dict[str, Any]) -> str:
         f" {a['call']['p99_ms']:.2f} ms | {a['redis_rpush_floor_per_second']:,.0f}/s |"
         f" {a['ratio_floor_to_engram']:.2f}x |",
         "",
+    ]
+    st = report.get("append_stream")
+    if st:
+        lines += [
+            "| AppendMessages (stream) | streams | processes | messages/s |"
+            " acknowledged p50 | acknowledged p99 | Redis RPUSH floor | floor / Engram |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+            f"| {st['messages']:,} messages | {st['streams']} | {st['client_processes']} |"
+            f" {st['messages_per_second']:,.0f} | {st['acknowledged_after']['p50_ms']:.2f} ms |"
+            f" {st['acknowledged_after']['p99_ms']:.2f} ms |"
+            f" {st['redis_rpush_floor_per_second']:,.0f}/s | {st['ratio_floor_to_engram']:.2f}x |",
+            "",
+        ]
+    lines += [
         "| goal | target | measured | met |",
         "|---|---|---:|---|",
     ]

@@ -5,6 +5,7 @@
     engram config show               print the effective settings
     engram admin ...                 bootstrap, tenants, API keys, usage
     engram memory ...                propose, list, confirm, retract... over the SDK
+    engram session ...               import a transcript, show / list / clear buffers
     engram index status              the tenant's indexing backlog and model
     engram reindex                   rebuild the vector index from PostgreSQL
     engram dream --space S [--apply]  curate a space (Dream State)
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, dream, index, memory, ops
+from engram_server.cli import admin, dream, index, memory, ops, session
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -43,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parent = client_options()
     admin.register(commands, parent)
     memory.register(commands, parent)
+    session.register(commands, parent)
     index.register(commands, parent)
     dream.register(commands, parent)
     return parser

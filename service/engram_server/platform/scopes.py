@@ -56,6 +56,7 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "GetPolicy": READ,
         "SetPolicy": ADMIN,
         "AppendMessage": WRITE,
+        "AppendMessages": WRITE,
         "GetSessionWindow": READ,
         "ListSessions": READ,
         "ClearSession": WRITE,

@@ -15,16 +15,18 @@ from __future__ import annotations
 import asyncio
 import re
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.config import Settings
-from engram_server.recall.tokens import count_tokens
+from engram_server.recall.tokens import count_tokens, count_tokens_many
 from engram_server.store.redis import RedisStore
 from engram_server.store.working_memory import (
+    AppendItem,
+    AppendLimits,
     AppendOutcome,
     StoredEntry,
     WorkingMemoryStore,
@@ -53,6 +55,17 @@ class BufferedMessage:
     metadata: dict[str, str] = field(default_factory=dict)
     token_count: int = 0
     index: int = 0
+
+
+@dataclass(frozen=True)
+class PendingAppend:
+    """A validated, screened message waiting for `WorkingMemory.append_many`."""
+
+    space: str
+    session: str
+    message: BufferedMessage
+    request_id: str = ""
+    fingerprint: str = ""
 
 
 @dataclass(frozen=True)
@@ -126,10 +139,28 @@ def _to_message(entry: StoredEntry) -> BufferedMessage:
     )
 
 
+def _result(outcome: AppendOutcome | None) -> AppendResult:
+    if outcome is None:
+        raise InvalidArgument.field("request_id", "was already used for a different request")
+    return AppendResult(
+        message=_to_message(outcome.entry),
+        buffered_messages=outcome.buffered_messages,
+        buffered_tokens=outcome.buffered_tokens,
+        replayed=outcome.replayed,
+        trimmed=outcome.trimmed,
+    )
+
+
 async def _count(text: str) -> int:
     if len(text) <= _INLINE_TOKENIZE_BYTES:
         return count_tokens(text)
     return await asyncio.to_thread(count_tokens, text)
+
+
+async def _count_many(texts: list[str]) -> list[int]:
+    if sum(len(t) for t in texts) <= _INLINE_TOKENIZE_BYTES * 4:
+        return count_tokens_many(texts)
+    return await asyncio.to_thread(count_tokens_many, texts)
 
 
 class WorkingMemory:
@@ -199,41 +230,68 @@ class WorkingMemory:
         the same id and fingerprint replays, the same id with another is refused.
         """
         self.validate_append(space, session, message, request_id, path=path)
-        time = message.time
-        if time.tzinfo is None:
-            time = time.replace(tzinfo=UTC)
-        now_ms = int(datetime.now(UTC).timestamp() * 1000)
-        body = {
-            "role": message.role,
-            "content": message.content,
-            "time_ms": int(time.timestamp() * 1000),
-            "metadata": dict(message.metadata),
-        }
-        # Without a client request id the append still gets one: the Redis client
-        # may resend a script after a dropped connection, and the id makes that
-        # resend a replay instead of a second copy.
-        outcome: AppendOutcome | None = await self.store.append(
-            tenant_id,
-            space,
-            session,
-            body=body,
-            tokens=await _count(message.content),
-            now_ms=now_ms,
-            request_id=request_id or f"auto-{uuid.uuid4().hex}",
+        item = self._item(
+            space, session, message, request_id, fingerprint, await _count(message.content)
+        )
+        return _result(await self.store.append(tenant_id, item, self._limits()))
+
+    async def append_many(
+        self, tenant_id: str, appends: Sequence[PendingAppend]
+    ) -> list[AppendResult | InvalidArgument]:
+        """Buffers already validated messages in order, in one Redis round trip.
+
+        Each append is atomic and idempotent on its own, as `append_result`'s is;
+        a request id reused for a different request fails that message alone.
+        """
+        counts = await _count_many([a.message.content for a in appends])
+        items = [
+            self._item(a.space, a.session, a.message, a.request_id, a.fingerprint, tokens)
+            for a, tokens in zip(appends, counts, strict=True)
+        ]
+        results: list[AppendResult | InvalidArgument] = []
+        for outcome in await self.store.append_many(tenant_id, items, self._limits()):
+            try:
+                results.append(_result(outcome))
+            except InvalidArgument as exc:
+                results.append(exc)
+        return results
+
+    def _limits(self) -> AppendLimits:
+        return AppendLimits(
+            now_ms=int(datetime.now(UTC).timestamp() * 1000),
             max_messages=max(0, self.settings.working_memory_max_messages),
             max_tokens=max(0, self.settings.working_memory_max_tokens),
             ttl_seconds=max(0, self.settings.working_memory_idle_ttl_seconds),
             request_ttl_seconds=REQUEST_ID_TTL_SECONDS,
-            fingerprint=fingerprint,
         )
-        if outcome is None:
-            raise InvalidArgument.field("request_id", "was already used for a different request")
-        return AppendResult(
-            message=_to_message(outcome.entry),
-            buffered_messages=outcome.buffered_messages,
-            buffered_tokens=outcome.buffered_tokens,
-            replayed=outcome.replayed,
-            trimmed=outcome.trimmed,
+
+    @staticmethod
+    def _item(
+        space: str,
+        session: str,
+        message: BufferedMessage,
+        request_id: str,
+        fingerprint: str,
+        tokens: int,
+    ) -> AppendItem:
+        time = message.time
+        if time.tzinfo is None:
+            time = time.replace(tzinfo=UTC)
+        # Without a client request id the append still gets one: the Redis client
+        # may resend a script after a dropped connection, and the id makes that
+        # resend a replay instead of a second copy.
+        return AppendItem(
+            space=space,
+            session=session,
+            body={
+                "role": message.role,
+                "content": message.content,
+                "time_ms": int(time.timestamp() * 1000),
+                "metadata": dict(message.metadata),
+            },
+            tokens=tokens,
+            request_id=request_id or f"auto-{uuid.uuid4().hex}",
+            fingerprint=fingerprint,
         )
 
     async def clear(self, tenant_id: str, space: str, session: str) -> int:

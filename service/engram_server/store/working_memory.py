@@ -22,12 +22,13 @@ and idempotency records `wm:req:<request_id>` / `wm:sent-req:<request_id>`.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engram_server.errors import Unavailable
@@ -35,48 +36,69 @@ from engram_server.store.redis import RedisStore, tenant_key
 
 T = TypeVar("T")
 
-# Appends: replay a known request id (refused when the id came with a different
-# request: the stored fingerprint differs), else push, trim oldest-first to the caps
-# (never the message just pushed), refresh the idle TTL, index the session and
-# record the outcome under the request id. One script, so a crash or a racing
-# append can never leave counters and list out of step.
+# Appends one or more messages to one session, in order. For each: replay a known
+# request id (refused when the id came with a different request: the stored
+# fingerprint differs), else push, trim oldest-first to the caps (never the
+# message just pushed) and record the outcome under the request id. Then, once,
+# stamp the session's last activity, index it and refresh the idle TTL. One
+# script, so a crash or a racing append can never leave counters and list out of
+# step; several messages per call, so a stream's batch costs one command.
+#
+# KEYS: msgs, meta, session index, sent set, then one request key per message.
+# ARGV: session, now_ms, max_messages, max_tokens, ttl, request_ttl, then per
+#       message: body JSON, tokens, fingerprint.
+# Returns per message {0 appended | 1 replayed | 2 refused, outcome}.
 _APPEND = """
-local prior = redis.call('GET', KEYS[4])
-if prior then
-  local sep = string.find(prior, '\\n', 1, true)
-  if string.sub(prior, 1, sep - 1) ~= ARGV[9] then return {2, ''} end
-  return {1, string.sub(prior, sep + 1)}
+local max_messages = tonumber(ARGV[3])
+local max_tokens = tonumber(ARGV[4])
+local request_ttl = tonumber(ARGV[6])
+local results = {}
+local appended = false
+for i = 1, #KEYS - 4 do
+  local request_key = KEYS[4 + i]
+  local body, tokens, fingerprint = ARGV[3 * i + 4], ARGV[3 * i + 5], ARGV[3 * i + 6]
+  local prior = redis.call('GET', request_key)
+  if prior then
+    local sep = string.find(prior, '\\n', 1, true)
+    if string.sub(prior, 1, sep - 1) ~= fingerprint then
+      results[i] = {2, ''}
+    else
+      results[i] = {1, string.sub(prior, sep + 1)}
+    end
+  else
+    local index = redis.call('HINCRBY', KEYS[2], 'next_index', 1) - 1
+    local entry = tokens .. '|' .. index .. '|' .. body
+    redis.call('RPUSH', KEYS[1], entry)
+    local total = redis.call('HINCRBY', KEYS[2], 'tokens', tonumber(tokens))
+    local count = redis.call('LLEN', KEYS[1])
+    local trimmed = 0
+    while count > 1 and ((max_messages > 0 and count > max_messages)
+                         or (max_tokens > 0 and total > max_tokens)) do
+      local oldest = redis.call('LPOP', KEYS[1])
+      local t = tonumber(string.match(oldest, '^(%d+)|'))
+      total = redis.call('HINCRBY', KEYS[2], 'tokens', -t)
+      count = count - 1
+      trimmed = trimmed + 1
+    end
+    local outcome = count .. '|' .. total .. '|' .. trimmed .. '|' .. entry
+    redis.call('SET', request_key, fingerprint .. '\\n' .. outcome, 'EX', request_ttl)
+    results[i] = {0, outcome}
+    appended = true
+  end
 end
-local tokens = tonumber(ARGV[3])
-local index = redis.call('HINCRBY', KEYS[2], 'next_index', 1) - 1
-local entry = ARGV[3] .. '|' .. index .. '|' .. ARGV[2]
-redis.call('RPUSH', KEYS[1], entry)
-local total = redis.call('HINCRBY', KEYS[2], 'tokens', tokens)
-local count = redis.call('LLEN', KEYS[1])
-local max_messages = tonumber(ARGV[5])
-local max_tokens = tonumber(ARGV[6])
-local trimmed = 0
-while count > 1 and ((max_messages > 0 and count > max_messages)
-                     or (max_tokens > 0 and total > max_tokens)) do
-  local oldest = redis.call('LPOP', KEYS[1])
-  local t = tonumber(string.match(oldest, '^(%d+)|'))
-  total = redis.call('HINCRBY', KEYS[2], 'tokens', -t)
-  count = count - 1
-  trimmed = trimmed + 1
+if appended then
+  redis.call('HSET', KEYS[2], 'last', ARGV[2])
+  redis.call('HDEL', KEYS[2], 'consolidated_as')
+  redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+  local ttl = tonumber(ARGV[5])
+  if ttl > 0 then
+    redis.call('EXPIRE', KEYS[1], ttl)
+    redis.call('EXPIRE', KEYS[2], ttl)
+    redis.call('EXPIRE', KEYS[3], ttl)
+    redis.call('EXPIRE', KEYS[4], ttl)
+  end
 end
-redis.call('HSET', KEYS[2], 'last', ARGV[4])
-redis.call('HDEL', KEYS[2], 'consolidated_as')
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
-local ttl = tonumber(ARGV[7])
-if ttl > 0 then
-  redis.call('EXPIRE', KEYS[1], ttl)
-  redis.call('EXPIRE', KEYS[2], ttl)
-  redis.call('EXPIRE', KEYS[3], ttl)
-  redis.call('EXPIRE', KEYS[5], ttl)
-end
-local outcome = count .. '|' .. total .. '|' .. trimmed .. '|' .. entry
-redis.call('SET', KEYS[4], ARGV[9] .. '\\n' .. outcome, 'EX', tonumber(ARGV[8]))
-return {0, outcome}
+return results
 """
 
 # Engage's sent set: the first call for a request id adds the names and records
@@ -121,6 +143,31 @@ class StoredEntry:
 
 
 @dataclass(frozen=True)
+class AppendItem:
+    """One message to append to a session."""
+
+    space: str
+    session: str
+    body: dict[str, Any]
+    tokens: int
+    # Always set: the caller's, or one made up per append (see WorkingMemory).
+    request_id: str
+    # Identifies the request the request id came with.
+    fingerprint: str = ""
+
+
+@dataclass(frozen=True)
+class AppendLimits:
+    """What every append of a call is held to."""
+
+    now_ms: int
+    max_messages: int
+    max_tokens: int
+    ttl_seconds: int
+    request_ttl_seconds: int
+
+
+@dataclass(frozen=True)
 class AppendOutcome:
     entry: StoredEntry
     buffered_messages: int
@@ -146,6 +193,21 @@ def parse_entry(raw: bytes | str) -> StoredEntry:
     text = raw.decode() if isinstance(raw, bytes) else raw
     tokens, index, body = text.split("|", 2)
     return StoredEntry(index=int(index), token_count=int(tokens), body=json.loads(body))
+
+
+def _outcome(reply: Any) -> AppendOutcome | None:
+    """Decodes the append script's reply (None: request id used for another request)."""
+    replayed, outcome = reply
+    if replayed == 2:
+        return None
+    count, total, trimmed, entry = _text(outcome).split("|", 3)
+    return AppendOutcome(
+        entry=parse_entry(entry),
+        buffered_messages=int(count),
+        buffered_tokens=int(total),
+        trimmed=int(trimmed),
+        replayed=bool(replayed),
+    )
 
 
 def _text(value: Any) -> str:
@@ -190,52 +252,80 @@ class WorkingMemoryStore:
 
     # -- operations ---------------------------------------------------------
 
-    async def append(
-        self,
-        tenant: str,
-        space: str,
-        session: str,
-        *,
-        body: dict[str, Any],
-        tokens: int,
-        now_ms: int,
-        request_id: str,
-        max_messages: int,
-        max_tokens: int,
-        ttl_seconds: int,
-        request_ttl_seconds: int,
-        fingerprint: str = "",
-    ) -> AppendOutcome | None:
-        """The outcome, or None when `request_id` was used for a different request."""
+    def _append_call(
+        self, tenant: str, items: Sequence[AppendItem], limits: AppendLimits
+    ) -> tuple[list[str], list[str | int]]:
+        """Keys and arguments of one append script call: `items` share one session."""
+        space, session = items[0].space, items[0].session
         keys = [
             self.session_key(tenant, space, session, "msgs"),
             self.session_key(tenant, space, session, "meta"),
             self.index_key(tenant, space),
-            self.request_key(tenant, "req", f"{_enc(space)}:{_enc(session)}:{request_id}"),
             self.session_key(tenant, space, session, "sent"),
         ]
         args: list[str | int] = [
             session,
-            json.dumps(body, separators=(",", ":"), ensure_ascii=False),
-            tokens,
-            now_ms,
-            max_messages,
-            max_tokens,
-            ttl_seconds,
-            request_ttl_seconds,
-            fingerprint,
+            limits.now_ms,
+            limits.max_messages,
+            limits.max_tokens,
+            limits.ttl_seconds,
+            limits.request_ttl_seconds,
         ]
-        replayed, outcome = await _guard(self._append(keys=keys, args=args))
-        if replayed == 2:
-            return None
-        count, total, trimmed, entry = _text(outcome).split("|", 3)
-        return AppendOutcome(
-            entry=parse_entry(entry),
-            buffered_messages=int(count),
-            buffered_tokens=int(total),
-            trimmed=int(trimmed),
-            replayed=bool(replayed),
-        )
+        prefix = f"{_enc(space)}:{_enc(session)}:"
+        for item in items:
+            keys.append(self.request_key(tenant, "req", prefix + item.request_id))
+            args.append(json.dumps(item.body, separators=(",", ":"), ensure_ascii=False))
+            args.append(item.tokens)
+            args.append(item.fingerprint)
+        return keys, args
+
+    async def append(
+        self, tenant: str, item: AppendItem, limits: AppendLimits
+    ) -> AppendOutcome | None:
+        """The outcome, or None when `item.request_id` was used for a different request."""
+        keys, args = self._append_call(tenant, [item], limits)
+        replies = await _guard(self._append(keys=keys, args=args))
+        return _outcome(replies[0])
+
+    async def append_many(
+        self, tenant: str, items: Sequence[AppendItem], limits: AppendLimits
+    ) -> list[AppendOutcome | None]:
+        """Appends `items` in one round trip; outcomes in the order given.
+
+        Items are grouped by session, one script call per session (its messages
+        in their order), the calls pipelined. Each call is atomic as `append` is;
+        the calls are not one transaction. Every item carries a request id, which
+        makes re-sending the pipeline (after Redis lost its script cache, or after
+        a dropped connection) a replay of what already ran.
+        """
+        if not items:
+            return []
+        groups: dict[tuple[str, str], list[int]] = {}
+        for i, item in enumerate(items):
+            groups.setdefault((item.space, item.session), []).append(i)
+        calls = [
+            self._append_call(tenant, [items[i] for i in positions], limits)
+            for positions in groups.values()
+        ]
+        sha = self._append.sha
+
+        async def run() -> list[Any]:
+            pipe = self.redis.client.pipeline(transaction=False)
+            for keys, args in calls:
+                pipe.evalsha(sha, len(keys), *keys, *args)
+            return list(await pipe.execute(raise_on_error=False))
+
+        replies = await _guard(run())
+        if any(isinstance(r, NoScriptError) for r in replies):
+            await _guard(self.redis.client.script_load(_APPEND))
+            replies = await _guard(run())
+        outcomes: list[AppendOutcome | None] = [None] * len(items)
+        for positions, reply in zip(groups.values(), replies, strict=True):
+            if isinstance(reply, Exception):
+                raise reply
+            for i, result in zip(positions, reply, strict=True):
+                outcomes[i] = _outcome(result)
+        return outcomes
 
     async def window(
         self, tenant: str, space: str, session: str, last_n: int

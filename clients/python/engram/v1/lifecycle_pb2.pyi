@@ -1417,6 +1417,174 @@ class AppendMessageResponse(_message.Message):
 Global___AppendMessageResponse: _TypeAlias = AppendMessageResponse  # noqa: Y015
 
 @_typing.final
+class AppendMessagesRequest(_message.Message):
+    """One message of an AppendMessages stream: the fields of AppendMessageRequest."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SPACE_FIELD_NUMBER: _builtins.int
+    SESSION_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    space: _builtins.str
+    """The space. Required."""
+    session: _builtins.str
+    """The session. Required."""
+    request_id: _builtins.str
+    """Idempotency key. The same key on AppendMessage or AppendMessages (with the
+    same fields) replays the first outcome, so a message whose response was lost
+    may be resent either way.
+    """
+    @_builtins.property
+    def message(self) -> Global___SessionMessage:
+        """The message. Required."""
+
+    def __init__(
+        self,
+        *,
+        space: _builtins.str = ...,
+        session: _builtins.str = ...,
+        message: Global___SessionMessage | None = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["message", b"message", "request_id", b"request_id", "session", b"session", "space", b"space"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AppendMessagesRequest: _TypeAlias = AppendMessagesRequest  # noqa: Y015
+
+@_typing.final
+class AppendMessageError(_message.Message):
+    """Why one streamed message was not buffered: what AppendMessage would have
+    answered for it as a call status.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CODE_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    FIELD_VIOLATIONS_FIELD_NUMBER: _builtins.int
+    code: _builtins.int
+    """The gRPC status code (google.rpc.Code numbering: 3 INVALID_ARGUMENT,
+    8 RESOURCE_EXHAUSTED, ...).
+    """
+    message: _builtins.str
+    """What went wrong, in words."""
+    @_builtins.property
+    def field_violations(self) -> _containers.RepeatedCompositeFieldContainer[Global___AppendMessageFieldViolation]:
+        """Fields at fault (INVALID_ARGUMENT), each with what is wrong."""
+
+    def __init__(
+        self,
+        *,
+        code: _builtins.int = ...,
+        message: _builtins.str = ...,
+        field_violations: _abc.Iterable[Global___AppendMessageFieldViolation] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "field_violations", b"field_violations", "message", b"message"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AppendMessageError: _TypeAlias = AppendMessageError  # noqa: Y015
+
+@_typing.final
+class AppendMessageFieldViolation(_message.Message):
+    """One bad field of a streamed message."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FIELD_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    field: _builtins.str
+    """The field path ("message.content", "request_id", ...)."""
+    description: _builtins.str
+    """What is wrong with it."""
+    def __init__(
+        self,
+        *,
+        field: _builtins.str = ...,
+        description: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "field", b"field"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AppendMessageFieldViolation: _TypeAlias = AppendMessageFieldViolation  # noqa: Y015
+
+@_typing.final
+class AppendMessagesResult(_message.Message):
+    """What became of one AppendMessages request."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEQUENCE_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    APPENDED_FIELD_NUMBER: _builtins.int
+    ERROR_FIELD_NUMBER: _builtins.int
+    sequence: _builtins.int
+    """Position of the request in the stream, from 0."""
+    request_id: _builtins.str
+    """The request's idempotency key, echoed."""
+    @_builtins.property
+    def appended(self) -> Global___AppendMessageResponse:
+        """What AppendMessage would have returned."""
+
+    @_builtins.property
+    def error(self) -> Global___AppendMessageError:
+        """Why the message was not buffered (nothing of it was)."""
+
+    def __init__(
+        self,
+        *,
+        sequence: _builtins.int = ...,
+        request_id: _builtins.str = ...,
+        appended: Global___AppendMessageResponse | None = ...,
+        error: Global___AppendMessageError | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["appended", b"appended", "error", b"error", "result", b"result"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["appended", b"appended", "error", b"error", "request_id", b"request_id", "result", b"result", "sequence", b"sequence"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_result: _TypeAlias = _typing.Literal["appended", "error"]  # noqa: Y015
+    _WhichOneofArgType_result: _TypeAlias = _typing.Literal["result", b"result"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_result) -> _WhichOneofReturnType_result | None: ...
+
+Global___AppendMessagesResult: _TypeAlias = AppendMessagesResult  # noqa: Y015
+
+@_typing.final
+class AppendMessagesResponse(_message.Message):
+    """Acknowledges the next requests of an AppendMessages stream, in order: the
+    server answers what it has read so far in one response, so a client sending
+    faster than one round trip per message gets fewer, larger responses.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESULTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def results(self) -> _containers.RepeatedCompositeFieldContainer[Global___AppendMessagesResult]:
+        """One per request, sequences consecutive across responses."""
+
+    def __init__(
+        self,
+        *,
+        results: _abc.Iterable[Global___AppendMessagesResult] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["results", b"results"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AppendMessagesResponse: _TypeAlias = AppendMessagesResponse  # noqa: Y015
+
+@_typing.final
 class GetSessionWindowRequest(_message.Message):
     """Request for GetSessionWindow."""
 

@@ -132,6 +132,11 @@ class LifecycleServiceStub:
                 request_serializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessageRequest.SerializeToString,
                 response_deserializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessageResponse.FromString,
                 _registered_method=True)
+        self.AppendMessages = channel.stream_stream(
+                '/engram.v1.LifecycleService/AppendMessages',
+                request_serializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessagesRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessagesResponse.FromString,
+                _registered_method=True)
         self.GetSessionWindow = channel.unary_unary(
                 '/engram.v1.LifecycleService/GetSessionWindow',
                 request_serializer=engram_dot_v1_dot_lifecycle__pb2.GetSessionWindowRequest.SerializeToString,
@@ -313,6 +318,21 @@ class LifecycleServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def AppendMessages(self, request_iterator, context):
+        """Appends a stream of messages, answering each request in order (one response
+        may acknowledge several): AppendMessage for agents that stream a conversation
+        (or import one) without a round trip per message. Each message is validated,
+        screened and buffered on its own exactly as AppendMessage does it, and counts
+        as one request against the tenant's rate quota; a message that fails gets its
+        error in its result and the stream goes on. The stream itself ends with an
+        error only when nothing more can succeed (authentication, Redis unreachable,
+        deadline): results received before that are stored; resend the rest with
+        their request ids.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def GetSessionWindow(self, request, context):
         """Reads a window of a session's buffer.
         """
@@ -449,6 +469,11 @@ def add_LifecycleServiceServicer_to_server(servicer, server):
                     servicer.AppendMessage,
                     request_deserializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessageRequest.FromString,
                     response_serializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessageResponse.SerializeToString,
+            ),
+            'AppendMessages': grpc.stream_stream_rpc_method_handler(
+                    servicer.AppendMessages,
+                    request_deserializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessagesRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_lifecycle__pb2.AppendMessagesResponse.SerializeToString,
             ),
             'GetSessionWindow': grpc.unary_unary_rpc_method_handler(
                     servicer.GetSessionWindow,
@@ -957,6 +982,33 @@ class LifecycleService:
             '/engram.v1.LifecycleService/AppendMessage',
             engram_dot_v1_dot_lifecycle__pb2.AppendMessageRequest.SerializeToString,
             engram_dot_v1_dot_lifecycle__pb2.AppendMessageResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AppendMessages(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/engram.v1.LifecycleService/AppendMessages',
+            engram_dot_v1_dot_lifecycle__pb2.AppendMessagesRequest.SerializeToString,
+            engram_dot_v1_dot_lifecycle__pb2.AppendMessagesResponse.FromString,
             options,
             channel_credentials,
             insecure,

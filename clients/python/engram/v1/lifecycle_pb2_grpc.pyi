@@ -98,6 +98,17 @@ class LifecycleServiceStub:
     """Replaces the validation policy of the tenant or of one space."""
     AppendMessage: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.AppendMessageRequest, _lifecycle_pb2.AppendMessageResponse]
     """Appends a message to a session's working-memory buffer."""
+    AppendMessages: _grpc.StreamStreamMultiCallable[_lifecycle_pb2.AppendMessagesRequest, _lifecycle_pb2.AppendMessagesResponse]
+    """Appends a stream of messages, answering each request in order (one response
+    may acknowledge several): AppendMessage for agents that stream a conversation
+    (or import one) without a round trip per message. Each message is validated,
+    screened and buffered on its own exactly as AppendMessage does it, and counts
+    as one request against the tenant's rate quota; a message that fails gets its
+    error in its result and the stream goes on. The stream itself ends with an
+    error only when nothing more can succeed (authentication, Redis unreachable,
+    deadline): results received before that are stored; resend the rest with
+    their request ids.
+    """
     GetSessionWindow: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.GetSessionWindowRequest, _lifecycle_pb2.GetSessionWindowResponse]
     """Reads a window of a session's buffer."""
     ListSessions: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.ListSessionsRequest, _lifecycle_pb2.ListSessionsResponse]
@@ -182,6 +193,17 @@ class LifecycleServiceAsyncStub(LifecycleServiceStub):
     """Replaces the validation policy of the tenant or of one space."""
     AppendMessage: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.AppendMessageRequest, _lifecycle_pb2.AppendMessageResponse]  # type: ignore[assignment]
     """Appends a message to a session's working-memory buffer."""
+    AppendMessages: _aio.StreamStreamMultiCallable[_lifecycle_pb2.AppendMessagesRequest, _lifecycle_pb2.AppendMessagesResponse]  # type: ignore[assignment]
+    """Appends a stream of messages, answering each request in order (one response
+    may acknowledge several): AppendMessage for agents that stream a conversation
+    (or import one) without a round trip per message. Each message is validated,
+    screened and buffered on its own exactly as AppendMessage does it, and counts
+    as one request against the tenant's rate quota; a message that fails gets its
+    error in its result and the stream goes on. The stream itself ends with an
+    error only when nothing more can succeed (authentication, Redis unreachable,
+    deadline): results received before that are stored; resend the rest with
+    their request ids.
+    """
     GetSessionWindow: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.GetSessionWindowRequest, _lifecycle_pb2.GetSessionWindowResponse]  # type: ignore[assignment]
     """Reads a window of a session's buffer."""
     ListSessions: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.ListSessionsRequest, _lifecycle_pb2.ListSessionsResponse]  # type: ignore[assignment]
@@ -365,6 +387,23 @@ class LifecycleServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lifecycle_pb2.AppendMessageResponse, _abc.Awaitable[_lifecycle_pb2.AppendMessageResponse]]:
         """Appends a message to a session's working-memory buffer."""
+
+    @_abc_1.abstractmethod
+    def AppendMessages(
+        self,
+        request_iterator: _MaybeAsyncIterator[_lifecycle_pb2.AppendMessagesRequest],
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_lifecycle_pb2.AppendMessagesResponse], _abc.AsyncIterator[_lifecycle_pb2.AppendMessagesResponse]]:
+        """Appends a stream of messages, answering each request in order (one response
+        may acknowledge several): AppendMessage for agents that stream a conversation
+        (or import one) without a round trip per message. Each message is validated,
+        screened and buffered on its own exactly as AppendMessage does it, and counts
+        as one request against the tenant's rate quota; a message that fails gets its
+        error in its result and the stream goes on. The stream itself ends with an
+        error only when nothing more can succeed (authentication, Redis unreachable,
+        deadline): results received before that are stored; resend the rest with
+        their request ids.
+        """
 
     @_abc_1.abstractmethod
     def GetSessionWindow(

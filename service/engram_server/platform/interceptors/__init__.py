@@ -47,11 +47,12 @@ def server_interceptors(
     tracing = (
         [server_tracing_interceptor(tracer_provider)] if tracing_enabled(tracer_provider) else []
     )
+    rate_limit = ctx.rate_limit = RateLimitInterceptor(ctx.db, ctx.redis)
     return [
         *tracing,
         CallGuard(
             AuthenticationInterceptor(Authenticator(ctx.db, ctx.settings.auth_cache_seconds)),
             ScopeInterceptor(scopes),
-            RateLimitInterceptor(ctx.db, ctx.redis),
+            rate_limit,
         ),
     ]

@@ -70,14 +70,15 @@ class RateLimitInterceptor(WrappingInterceptor):
         """Drops the cached quota so the next call reads it again."""
         self._quotas.pop(tenant_id, None)
 
-    async def _count(self, tenant_id: str) -> int | None:
-        """This second's call count of the tenant, or None if Redis is unusable."""
+    async def _count(self, tenant_id: str, requests: int = 1) -> int | None:
+        """Adds `requests` to this second's count of the tenant and returns the
+        count, or None if Redis is unusable."""
         if time.monotonic() < self._redis_down_until:
             return None
         key = tenant_key(tenant_id, "rate", str(int(time.time())))
         try:
             pipe = self._redis.client.pipeline(transaction=False)
-            pipe.incr(key)
+            pipe.incrby(key, requests)
             pipe.expire(key, 2)
             count, _ = await pipe.execute()
         except (RedisError, OSError) as exc:
@@ -93,15 +94,27 @@ class RateLimitInterceptor(WrappingInterceptor):
 
     async def check(self, tenant_id: str) -> None:
         """Counts one call of the tenant; raises ResourceExhausted over its quota."""
+        if await self.admit(tenant_id, 1) < 1:
+            raise self.exceeded(tenant_id, await self.quota(tenant_id))
+
+    async def admit(self, tenant_id: str, requests: int) -> int:
+        """Counts `requests` more requests of the tenant (the messages of a stream)
+        and returns how many of them, the first ones, fit in this second's quota."""
         limit = await self.quota(tenant_id)
-        if limit > 0:
-            count = await self._count(tenant_id)
-            if count is not None and count > limit:
-                raise ResourceExhausted(
-                    f"tenant request rate quota of {limit}/s exceeded",
-                    quota="requests_per_second",
-                    subject=f"tenants/{tenant_id}",
-                )
+        if limit <= 0 or requests <= 0:
+            return requests
+        count = await self._count(tenant_id, requests)
+        if count is None:
+            return requests
+        return max(0, min(requests, limit - (count - requests)))
+
+    @staticmethod
+    def exceeded(tenant_id: str, limit: int) -> ResourceExhausted:
+        return ResourceExhausted(
+            f"tenant request rate quota of {limit}/s exceeded",
+            quota="requests_per_second",
+            subject=f"tenants/{tenant_id}",
+        )
 
     @asynccontextmanager
     async def around(
