@@ -99,19 +99,16 @@ def appended_to_proto(buffered: Buffered) -> lifecycle_pb2.AppendMessageResponse
 
 def streamed_message(request: lifecycle_pb2.AppendMessagesRequest) -> StreamedMessage:
     """One stream request, with the request id and fingerprint AppendMessage would
-    give the same fields, so a message may be retried through either RPC."""
-    as_unary = lifecycle_pb2.AppendMessageRequest(
-        space=request.space,
-        session=request.session,
-        message=request.message if request.HasField("message") else None,
-        request_id=request.request_id,
-    )
+    give the same fields, so a message may be retried through either RPC. The two
+    request messages share field numbers and types, so their encodings (and with
+    them the fingerprints) are the same."""
+    has_message = request.HasField("message")
     return StreamedMessage(
         space=request.space,
         session=request.session,
-        message=message_from_proto(request.message) if request.HasField("message") else None,
+        message=message_from_proto(request.message) if has_message else None,
         request_id=request_id_for("append", request.request_id),
-        fingerprint=fingerprint_of("AppendMessage", as_unary),
+        fingerprint=fingerprint_of("AppendMessage", request),
     )
 
 

@@ -47,12 +47,16 @@ T = TypeVar("T")
 # KEYS: msgs, meta, session index, sent set, then one request key per message.
 # ARGV: session, now_ms, max_messages, max_tokens, ttl, request_ttl, then per
 #       message: body JSON, tokens, fingerprint.
-# Returns per message {0 appended | 1 replayed | 2 refused, outcome}.
+# Returns one string, a line per message: `<code>|<outcome>`, code 0 appended,
+# 1 replayed, 2 refused (request id used for another request; no outcome). One
+# string rather than nested arrays: a batch's reply is then one bulk string to
+# read instead of two replies per message. No line can contain a newline: the
+# body is JSON, which escapes them.
 _APPEND = """
 local max_messages = tonumber(ARGV[3])
 local max_tokens = tonumber(ARGV[4])
 local request_ttl = tonumber(ARGV[6])
-local results = {}
+local lines = {}
 local appended = false
 for i = 1, #KEYS - 4 do
   local request_key = KEYS[4 + i]
@@ -61,9 +65,9 @@ for i = 1, #KEYS - 4 do
   if prior then
     local sep = string.find(prior, '\\n', 1, true)
     if string.sub(prior, 1, sep - 1) ~= fingerprint then
-      results[i] = {2, ''}
+      lines[i] = '2|'
     else
-      results[i] = {1, string.sub(prior, sep + 1)}
+      lines[i] = '1|' .. string.sub(prior, sep + 1)
     end
   else
     local index = redis.call('HINCRBY', KEYS[2], 'next_index', 1) - 1
@@ -82,7 +86,7 @@ for i = 1, #KEYS - 4 do
     end
     local outcome = count .. '|' .. total .. '|' .. trimmed .. '|' .. entry
     redis.call('SET', request_key, fingerprint .. '\\n' .. outcome, 'EX', request_ttl)
-    results[i] = {0, outcome}
+    lines[i] = '0|' .. outcome
     appended = true
   end
 end
@@ -98,7 +102,7 @@ if appended then
     redis.call('EXPIRE', KEYS[4], ttl)
   end
 end
-return results
+return table.concat(lines, '\\n')
 """
 
 # Engage's sent set: the first call for a request id adds the names and records
@@ -195,19 +199,26 @@ def parse_entry(raw: bytes | str) -> StoredEntry:
     return StoredEntry(index=int(index), token_count=int(tokens), body=json.loads(body))
 
 
-def _outcome(reply: Any) -> AppendOutcome | None:
-    """Decodes the append script's reply (None: request id used for another request)."""
-    replayed, outcome = reply
-    if replayed == 2:
-        return None
-    count, total, trimmed, entry = _text(outcome).split("|", 3)
-    return AppendOutcome(
-        entry=parse_entry(entry),
-        buffered_messages=int(count),
-        buffered_tokens=int(total),
-        trimmed=int(trimmed),
-        replayed=bool(replayed),
-    )
+def _outcomes(reply: Any) -> list[AppendOutcome | None]:
+    """Decodes the append script's reply, one outcome per message (None: the
+    request id was used for another request)."""
+    outcomes: list[AppendOutcome | None] = []
+    for line in _text(reply).split("\n"):
+        code, rest = line.split("|", 1)
+        if code == "2":
+            outcomes.append(None)
+            continue
+        count, total, trimmed, tokens, index, body = rest.split("|", 5)
+        outcomes.append(
+            AppendOutcome(
+                entry=StoredEntry(index=int(index), token_count=int(tokens), body=json.loads(body)),
+                buffered_messages=int(count),
+                buffered_tokens=int(total),
+                trimmed=int(trimmed),
+                replayed=code == "1",
+            )
+        )
+    return outcomes
 
 
 def _text(value: Any) -> str:
@@ -284,8 +295,7 @@ class WorkingMemoryStore:
     ) -> AppendOutcome | None:
         """The outcome, or None when `item.request_id` was used for a different request."""
         keys, args = self._append_call(tenant, [item], limits)
-        replies = await _guard(self._append(keys=keys, args=args))
-        return _outcome(replies[0])
+        return _outcomes(await _guard(self._append(keys=keys, args=args)))[0]
 
     async def append_many(
         self, tenant: str, items: Sequence[AppendItem], limits: AppendLimits
@@ -323,8 +333,8 @@ class WorkingMemoryStore:
         for positions, reply in zip(groups.values(), replies, strict=True):
             if isinstance(reply, Exception):
                 raise reply
-            for i, result in zip(positions, reply, strict=True):
-                outcomes[i] = _outcome(result)
+            for i, outcome in zip(positions, _outcomes(reply), strict=True):
+                outcomes[i] = outcome
         return outcomes
 
     async def window(
