@@ -30,7 +30,9 @@ def _tokenizer() -> Tokenizer:
 def count_tokens(text: str) -> int:
     if not text:
         return 0
-    return count_tokens_many([text])[0]
+    # A single text stays on the calling thread (the batch call below may hand its
+    # work to the tokenizer's thread pool).
+    return len(_tokenizer().encode(text, add_special_tokens=False).ids)
 
 
 def count_tokens_many(texts: Sequence[str]) -> list[int]:
