@@ -107,6 +107,11 @@ def test_plain_codes(error: errors.EngramError, code: int) -> None:
     [
         psycopg.OperationalError("could not connect to server at 10.0.0.7"),
         RedisConnectionError("Error 111 connecting to redis-internal:6379"),
+        # uvloop, when redis-py writes to a connection Redis has just closed.
+        RuntimeError(
+            "unable to perform operation on <TCPTransport closed=True reading=False"
+            " 0x7f00 redis-internal>; the handler is closed"
+        ),
     ],
 )
 def test_escaped_store_failures_are_unavailable_without_their_text(error: Exception) -> None:
@@ -120,6 +125,8 @@ def test_anything_else_is_a_generic_internal() -> None:
     assert status.code == code_pb2.INTERNAL
     assert status.message == INTERNAL_MESSAGE
     assert list(status.details) == []
+    # Other runtime errors are bugs, not outages.
+    assert to_rich_status(RuntimeError("dictionary changed size")).code == code_pb2.INTERNAL
 
 
 def test_grpc_status_round_trips() -> None:

@@ -12,7 +12,7 @@ from pathlib import Path
 import grpc
 import pytest
 from engram.v1 import admin_pb2, lifecycle_pb2
-from engram_server.errors import InvalidArgument
+from engram_server.errors import InvalidArgument, Unavailable
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
 from engram_server.recall.tokens import count_tokens
@@ -23,7 +23,7 @@ from engram_server.services.working_memory import (
     WorkingMemory,
 )
 from engram_server.store.redis import tenant_prefix
-from engram_server.store.working_memory import WorkingMemoryStore
+from engram_server.store.working_memory import WorkingMemoryStore, _guard
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
@@ -517,3 +517,23 @@ async def test_bench_runs_against_a_running_server(
     assert report["append"]["messages"] == 40
     assert report["append"]["messages_per_second"] > 0
     assert "| AppendMessage |" in out.with_suffix(".md").read_text()
+
+
+async def test_a_connection_closed_under_a_write_is_unavailable() -> None:
+    # uvloop raises this (not an OSError) when redis-py writes to a connection the
+    # Redis server has just closed, e.g. while it restarts.
+    async def closed_transport() -> None:
+        raise RuntimeError(
+            "unable to perform operation on <TCPTransport closed=True reading=False>;"
+            " the handler is closed"
+        )
+
+    with pytest.raises(Unavailable) as info:
+        await _guard(closed_transport())
+    assert "working memory unavailable" in info.value.message
+
+    async def bug() -> None:
+        raise RuntimeError("something else")
+
+    with pytest.raises(RuntimeError):
+        await _guard(bug())

@@ -16,6 +16,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engram_server import errors
+from engram_server.store.redis import is_unreachable
 
 # ErrorInfo.domain for every error this server reports.
 ERROR_DOMAIN = "engram"
@@ -102,7 +103,9 @@ def to_rich_status(exc: BaseException) -> status_pb2.Status:
         return _status(code_pb2.RESOURCE_EXHAUSTED, exc.message, quota, _retry_info(1))
     if isinstance(exc, errors.Unavailable):
         return _status(code_pb2.UNAVAILABLE, exc.message, _retry_info(1))
-    if isinstance(exc, psycopg.OperationalError | RedisConnectionError | RedisTimeoutError):
+    if isinstance(exc, psycopg.OperationalError | RedisConnectionError | RedisTimeoutError) or (
+        isinstance(exc, RuntimeError) and is_unreachable(exc)
+    ):
         # A store failure that escaped the store adapters: retryable, but its text
         # (hosts, SQL) stays in the log.
         return _status(code_pb2.UNAVAILABLE, UNAVAILABLE_MESSAGE, _retry_info(1))

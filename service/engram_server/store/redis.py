@@ -16,6 +16,19 @@ from engram_server.errors import Unavailable
 KEY_ROOT = "engram"
 
 
+# uvloop's words when redis-py writes to a connection the server has just closed
+# (a Redis restart between connecting and sending): a RuntimeError that redis-py
+# does not turn into its ConnectionError.
+_CLOSED_TRANSPORT = "the handler is closed"
+
+
+def is_unreachable(exc: BaseException) -> bool:
+    """Whether `exc` means Redis cannot be reached right now (retrying later may work)."""
+    if isinstance(exc, RedisConnectionError | RedisTimeoutError | OSError):
+        return True
+    return isinstance(exc, RuntimeError) and _CLOSED_TRANSPORT in str(exc)
+
+
 def tenant_prefix(tenant_id: str) -> str:
     if not tenant_id or any(c in tenant_id for c in "{}:*?[]"):
         raise ValueError(f"unsafe tenant id for a Redis key: {tenant_id!r}")
@@ -43,7 +56,9 @@ class RedisStore:
     async def ping(self) -> None:
         try:
             await self.client.ping()
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except Exception as exc:
+            if not is_unreachable(exc):
+                raise
             raise Unavailable(f"redis unavailable: {exc}") from exc
 
     async def purge_tenant(self, tenant_id: str) -> int:
@@ -59,7 +74,9 @@ class RedisStore:
                     batch.clear()
             if batch:
                 deleted += int(await self.client.unlink(*batch))
-        except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        except Exception as exc:
+            if not is_unreachable(exc):
+                raise
             raise Unavailable(f"redis unavailable: {exc}") from exc
         return deleted
 

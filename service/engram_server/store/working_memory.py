@@ -27,12 +27,10 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote
 
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from engram_server.errors import Unavailable
-from engram_server.store.redis import RedisStore, tenant_key
+from engram_server.store.redis import RedisStore, is_unreachable, tenant_key
 
 T = TypeVar("T")
 
@@ -229,7 +227,9 @@ async def _guard(op: Awaitable[T]) -> T:
     """Turns a lost Redis connection into UNAVAILABLE with a message a caller can act on."""
     try:
         return await op
-    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+    except Exception as exc:
+        if not is_unreachable(exc):
+            raise
         raise Unavailable(
             f"working memory unavailable: Redis cannot be reached ({exc}); "
             "nothing was buffered or changed, retry with the same request_id"

@@ -23,7 +23,7 @@ from engram_server.platform.interceptors._wrap import WrappingInterceptor
 from engram_server.platform.principal import current_principal
 from engram_server.platform.scopes import is_public
 from engram_server.store.postgres import Database
-from engram_server.store.redis import RedisStore, tenant_key
+from engram_server.store.redis import RedisStore, is_unreachable, tenant_key
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,9 @@ class RateLimitInterceptor(WrappingInterceptor):
             pipe.incrby(key, requests)
             pipe.expire(key, 2)
             count, _ = await pipe.execute()
-        except (RedisError, OSError) as exc:
+        except Exception as exc:
+            if not (isinstance(exc, RedisError) or is_unreachable(exc)):
+                raise
             self._redis_down_until = time.monotonic() + self._redis_backoff_seconds
             if not self._redis_down_logged:
                 self._redis_down_logged = True
