@@ -268,11 +268,9 @@ async def test_message_stream_ends_unavailable_and_the_sdk_resends(
 
 
 def _streamed(session: str, text: str, rid: str) -> lifecycle_pb2.AppendMessagesRequest:
-    return lifecycle_pb2.AppendMessagesRequest(
-        space=SPACE,
-        session=session,
-        message=lifecycle_pb2.SessionMessage(role="user", content=text),
-        request_id=rid,
+    # The stream's request has AppendMessage's fields (and the same encoding).
+    return lifecycle_pb2.AppendMessagesRequest.FromString(
+        _append(session, text, rid).SerializeToString()
     )
 
 
