@@ -177,10 +177,7 @@ class WorkingMemoryMethods:
     ) -> lifecycle_pb2.AppendMessageResponse:
         wm = working_memory_of(self.ctx)
         if not request.HasField("message"):
-            v = Violations()
-            wm.check_target(v, request.space, request.session)
-            v.add("message", "required")
-            v.raise_if_any()
+            wm.validate_append(request.space, request.session, None, request.request_id)
         check = Violations()
         check_request_id(check, "request_id", request.request_id)
         check.raise_if_any()

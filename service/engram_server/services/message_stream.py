@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from engram_server.errors import EngramError, Unavailable, Violations
+from engram_server.errors import EngramError, Unavailable
 from engram_server.privacy.model import PrivacyFinding
 from engram_server.services.engage import Buffered, screen_message
 from engram_server.services.working_memory import (
@@ -128,11 +128,6 @@ async def buffer_messages(
 
 def _checked(wm: WorkingMemory, streamed: StreamedMessage) -> BufferedMessage:
     """The message, or InvalidArgument naming every bad field (as AppendMessage)."""
-    if streamed.message is None:
-        v = Violations()
-        wm.check_target(v, streamed.space, streamed.session)
-        v.add("message", "required")
-        v.raise_if_any()
-    assert streamed.message is not None
     wm.validate_append(streamed.space, streamed.session, streamed.message, streamed.request_id)
+    assert streamed.message is not None  # validate_append refuses a missing one
     return streamed.message

@@ -180,22 +180,26 @@ class WorkingMemory:
         self,
         space: str,
         session: str,
-        message: BufferedMessage,
+        message: BufferedMessage | None,
         request_id: str = "",
         *,
         path: str = "message",
     ) -> None:
-        """Raises InvalidArgument naming every bad field; nothing is written before."""
+        """Raises InvalidArgument naming every bad field (a missing message too);
+        nothing is written before."""
         v = Violations()
         self.check_target(v, space, session)
-        check_message(
-            v,
-            path,
-            message.role,
-            message.content,
-            message.metadata,
-            self.settings.working_memory_max_message_bytes,
-        )
+        if message is None:
+            v.add(path, "required")
+        else:
+            check_message(
+                v,
+                path,
+                message.role,
+                message.content,
+                message.metadata,
+                self.settings.working_memory_max_message_bytes,
+            )
         check_request_id(v, "request_id", request_id)
         v.raise_if_any()
 
