@@ -86,7 +86,23 @@ def lost_status(rpc_error: grpc.RpcError) -> bool:
     )
 
 
-class SyncOutbox:
+class _Outbox:
+    """What both outboxes share: the target, and turning the caller's next message
+    into a request that stays unacknowledged until its result arrives."""
+
+    def __init__(self, space: str, session: str) -> None:
+        self._space = space
+        self._session = session
+        self.unacknowledged: deque[lifecycle_pb2.AppendMessagesRequest] = deque()
+
+    def _take(self, message: object) -> lifecycle_pb2.AppendMessagesRequest:
+        assert isinstance(message, t.SessionMessage | str)
+        request = request_for(self._space, self._session, message)
+        self.unacknowledged.append(request)
+        return request
+
+
+class SyncOutbox(_Outbox):
     """Requests of one `Client.append_messages`, across the streams it opens.
 
     gRPC pulls a stream's requests on a thread of its own, and a failed stream's
@@ -96,12 +112,10 @@ class SyncOutbox:
     """
 
     def __init__(self, space: str, session: str, messages: Iterable[MessageIn]) -> None:
-        self._space = space
-        self._session = session
+        super().__init__(space, session)
         self._source = iter(messages)
         self._lock = threading.Lock()
         self._generation = 0
-        self.unacknowledged: deque[lifecycle_pb2.AppendMessagesRequest] = deque()
 
     def requests(self) -> Iterator[lifecycle_pb2.AppendMessagesRequest]:
         """A new stream's requests: the unacknowledged ones again, then the rest."""
@@ -122,9 +136,7 @@ class SyncOutbox:
                 message = next(self._source, _END)
                 if message is _END:
                     return
-                assert isinstance(message, t.SessionMessage | str)
-                request = request_for(self._space, self._session, message)
-                self.unacknowledged.append(request)
+                request = self._take(message)
             yield request
 
     def acknowledge(self) -> None:
@@ -132,7 +144,7 @@ class SyncOutbox:
             self.unacknowledged.popleft()
 
 
-class AsyncOutbox:
+class AsyncOutbox(_Outbox):
     """Requests of one `AsyncClient.append_messages`, across the streams it opens.
 
     The caller's next message is awaited through `asyncio.shield`: a stream that
@@ -144,11 +156,9 @@ class AsyncOutbox:
     def __init__(
         self, space: str, session: str, messages: Iterable[MessageIn] | AsyncIterable[MessageIn]
     ) -> None:
-        self._space = space
-        self._session = session
+        super().__init__(space, session)
         self._source: AsyncIterator[MessageIn] = _aiter(messages)
         self._next: asyncio.Future[object] | None = None
-        self.unacknowledged: deque[lifecycle_pb2.AppendMessagesRequest] = deque()
 
     async def requests(self) -> AsyncIterator[lifecycle_pb2.AppendMessagesRequest]:
         for request in list(self.unacknowledged):
@@ -160,10 +170,7 @@ class AsyncOutbox:
             self._next = None
             if message is _END:
                 return
-            assert isinstance(message, t.SessionMessage | str)
-            request = request_for(self._space, self._session, message)
-            self.unacknowledged.append(request)
-            yield request
+            yield self._take(message)
 
     def acknowledge(self) -> None:
         self.unacknowledged.popleft()
