@@ -58,7 +58,7 @@ def dt_to_ts(dt: datetime | None) -> Timestamp | None:
     if dt is None:
         return None
     ts = Timestamp()
-    ts.FromDatetime(dt)
+    set_time(ts, dt)
     return ts
 
 
@@ -152,7 +152,7 @@ _STATUS_NUMBERS = {s: types_pb2.MemoryStatus.Value(f"MEMORY_STATUS_{s.value}") f
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
-def _set_time(ts: Timestamp, dt: datetime) -> None:
+def set_time(ts: Timestamp, dt: datetime) -> None:
     """`ts.FromDatetime(dt)` for an aware datetime, without its time-tuple round trip."""
     if dt.tzinfo is None:  # naive times are UTC, as FromDatetime takes them
         dt = dt.replace(tzinfo=UTC)
@@ -190,14 +190,14 @@ def memory_to_proto(m: Memory) -> types_pb2.Memory:
         out.depends_on.extend(memory_name(d) for d in m.depends_on)
     if m.superseded_by:
         out.superseded_by = memory_name(m.superseded_by)
-    _set_time(out.create_time, m.create_time)
-    _set_time(out.update_time, m.update_time)
+    set_time(out.create_time, m.create_time)
+    set_time(out.update_time, m.update_time)
     if m.expire_time is not None:
-        _set_time(out.expire_time, m.expire_time)
+        set_time(out.expire_time, m.expire_time)
     if m.retract_time is not None:
-        _set_time(out.retract_time, m.retract_time)
+        set_time(out.retract_time, m.retract_time)
     if m.last_access_time is not None:
-        _set_time(out.last_access_time, m.last_access_time)
+        set_time(out.last_access_time, m.last_access_time)
     if m.structured_content is not None:
         out.structured_content.CopyFrom(dict_to_struct(m.structured_content))
     return out
@@ -264,11 +264,14 @@ def request_key(method: str, request: Message) -> RequestKey | None:
     request_id: str = getattr(request, "request_id", "")
     if not request_id:
         return None
-    body = type(request)()
-    body.CopyFrom(request)
-    body.ClearField("request_id")
-    fingerprint = hashlib.sha256(body.SerializeToString(deterministic=True)).hexdigest()
-    return RequestKey(request_id, method, fingerprint)
+    # The body without its request id: cleared and put back rather than copying
+    # the whole request (nothing else runs on the request in between).
+    request.ClearField("request_id")
+    try:
+        body = request.SerializeToString(deterministic=True)
+    finally:
+        request.request_id = request_id  # type: ignore[attr-defined]
+    return RequestKey(request_id, method, hashlib.sha256(body).hexdigest())
 
 
 def parse_policy_name(name: str) -> str:

@@ -47,14 +47,20 @@ def message_from_proto(m: lifecycle_pb2.SessionMessage) -> BufferedMessage:
 
 
 def message_to_proto(m: BufferedMessage) -> lifecycle_pb2.SessionMessage:
-    return lifecycle_pb2.SessionMessage(
-        role=m.role,
-        content=m.content,
-        time=convert.dt_to_ts(m.time),
-        metadata=m.metadata,
-        token_count=m.token_count,
-        index=m.index,
-    )
+    out = lifecycle_pb2.SessionMessage()
+    fill_message(out, m)
+    return out
+
+
+def fill_message(out: lifecycle_pb2.SessionMessage, m: BufferedMessage) -> None:
+    """Writes `m` into `out` in place (a response's field, without building a copy)."""
+    out.role = m.role
+    out.content = m.content
+    convert.set_time(out.time, m.time)
+    if m.metadata:
+        out.metadata.update(m.metadata)
+    out.token_count = m.token_count
+    out.index = m.index
 
 
 def findings_to_proto(
@@ -87,14 +93,18 @@ def fingerprint_of(method: str, request: Message) -> str:
 
 
 def appended_to_proto(buffered: Buffered) -> lifecycle_pb2.AppendMessageResponse:
-    response = lifecycle_pb2.AppendMessageResponse(
-        buffered_messages=buffered.buffered_messages,
-        buffered_tokens=buffered.buffered_tokens,
-        privacy_findings=findings_to_proto(buffered.findings),
-    )
-    if buffered.result is not None:
-        response.message.CopyFrom(message_to_proto(buffered.result.message))
+    response = lifecycle_pb2.AppendMessageResponse()
+    fill_appended(response, buffered)
     return response
+
+
+def fill_appended(out: lifecycle_pb2.AppendMessageResponse, buffered: Buffered) -> None:
+    out.buffered_messages = buffered.buffered_messages
+    out.buffered_tokens = buffered.buffered_tokens
+    if buffered.findings:
+        out.privacy_findings.extend(findings_to_proto(buffered.findings))
+    if buffered.result is not None:
+        fill_message(out.message, buffered.result.message)
 
 
 def streamed_message(request: lifecycle_pb2.AppendMessagesRequest) -> StreamedMessage:
@@ -216,7 +226,8 @@ class WorkingMemoryMethods:
                 if isinstance(outcome, EngramError):
                     result.error.CopyFrom(stream_error(outcome))
                 else:
-                    result.appended.CopyFrom(appended_to_proto(outcome))
+                    result.appended.SetInParent()  # set even when every field is empty
+                    fill_appended(result.appended, outcome)
             yield response
 
     async def GetSessionWindow(

@@ -46,7 +46,8 @@ T = TypeVar("T")
 # ARGV: session, now_ms, max_messages, max_tokens, ttl, request_ttl, then per
 #       message: body JSON, tokens, fingerprint.
 # Returns one string, a line per message: `<code>|<outcome>`, code 0 appended,
-# 1 replayed, 2 refused (request id used for another request; no outcome). One
+# 1 replayed, 2 refused (request id used for another request; no outcome); an
+# appended message's outcome leaves out the body the caller just sent. One
 # string rather than nested arrays: a batch's reply is then one bulk string to
 # read instead of two replies per message. No line can contain a newline: the
 # body is JSON, which escapes them.
@@ -82,9 +83,9 @@ for i = 1, #KEYS - 4 do
       count = count - 1
       trimmed = trimmed + 1
     end
-    local outcome = count .. '|' .. total .. '|' .. trimmed .. '|' .. entry
-    redis.call('SET', request_key, fingerprint .. '\\n' .. outcome, 'EX', request_ttl)
-    lines[i] = '0|' .. outcome
+    local counts = count .. '|' .. total .. '|' .. trimmed .. '|' .. tokens .. '|' .. index .. '|'
+    redis.call('SET', request_key, fingerprint .. '\\n' .. counts .. body, 'EX', request_ttl)
+    lines[i] = '0|' .. counts
     appended = true
   end
 end
@@ -197,19 +198,21 @@ def parse_entry(raw: bytes | str) -> StoredEntry:
     return StoredEntry(index=int(index), token_count=int(tokens), body=json.loads(body))
 
 
-def _outcomes(reply: Any) -> list[AppendOutcome | None]:
-    """Decodes the append script's reply, one outcome per message (None: the
-    request id was used for another request)."""
+def _outcomes(reply: Any, items: Sequence[AppendItem]) -> list[AppendOutcome | None]:
+    """Decodes the append script's reply to `items`, one outcome per message (None:
+    the request id was used for another request)."""
     outcomes: list[AppendOutcome | None] = []
-    for line in _text(reply).split("\n"):
+    for line, item in zip(_text(reply).split("\n"), items, strict=True):
         code, rest = line.split("|", 1)
         if code == "2":
             outcomes.append(None)
             continue
         count, total, trimmed, tokens, index, body = rest.split("|", 5)
+        # A new entry stores the body just sent; only a replay's must be read back.
+        stored = json.loads(body) if code == "1" else item.body
         outcomes.append(
             AppendOutcome(
-                entry=StoredEntry(index=int(index), token_count=int(tokens), body=json.loads(body)),
+                entry=StoredEntry(index=int(index), token_count=int(tokens), body=stored),
                 buffered_messages=int(count),
                 buffered_tokens=int(total),
                 trimmed=int(trimmed),
@@ -295,7 +298,7 @@ class WorkingMemoryStore:
     ) -> AppendOutcome | None:
         """The outcome, or None when `item.request_id` was used for a different request."""
         keys, args = self._append_call(tenant, [item], limits)
-        return _outcomes(await _guard(self._append(keys=keys, args=args)))[0]
+        return _outcomes(await _guard(self._append(keys=keys, args=args)), [item])[0]
 
     async def append_many(
         self, tenant: str, items: Sequence[AppendItem], limits: AppendLimits
@@ -333,7 +336,8 @@ class WorkingMemoryStore:
         for positions, reply in zip(groups.values(), replies, strict=True):
             if isinstance(reply, Exception):
                 raise reply
-            for i, outcome in zip(positions, _outcomes(reply), strict=True):
+            sent = [items[i] for i in positions]
+            for i, outcome in zip(positions, _outcomes(reply, sent), strict=True):
                 outcomes[i] = outcome
         return outcomes
 
