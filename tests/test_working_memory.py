@@ -486,6 +486,18 @@ async def test_append_many_survives_a_flushed_script_cache(
         "after 2",
         "new",
     ]
+    # Several sessions in one call go out as a pipeline, which reloads the script too.
+    await app.redis.client.script_flush()
+    spread = await wm.append_many(
+        tenant,
+        [PendingAppend(SPACE, f"s{i % 2}", _message(f"spread {i}"), f"q{i}", "") for i in range(4)],
+    )
+    assert [r.message.index for r in spread if isinstance(r, AppendResult)] == [0, 0, 1, 1]
+    for session in ("s0", "s1"):
+        window = await wm.window(tenant, SPACE, session)
+        assert [m.content for m in window.messages] == [
+            f"spread {i}" for i in range(4) if f"s{i % 2}" == session
+        ]
     await app.redis.purge_tenant(tenant)
 
 
