@@ -22,6 +22,7 @@ and idempotency records `wm:req:<request_id>` / `wm:sent-req:<request_id>`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Awaitable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -188,8 +189,15 @@ class SessionRow:
     last_activity_ms: int
 
 
+# Characters `quote` never escapes: most spaces, sessions and request ids are
+# made of them only, and a match is cheaper than quoting.
+_UNQUOTED = re.compile(r"[A-Za-z0-9_.~-]*")
+# `json.dumps` with arguments builds a new encoder on every call.
+_body_json = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False).encode
+
+
 def _enc(value: str) -> str:
-    return quote(value, safe="")
+    return value if _UNQUOTED.fullmatch(value) else quote(value, safe="")
 
 
 def parse_entry(raw: bytes | str) -> StoredEntry:
@@ -285,10 +293,12 @@ class WorkingMemoryStore:
             limits.ttl_seconds,
             limits.request_ttl_seconds,
         ]
-        prefix = f"{_enc(space)}:{_enc(session)}:"
+        # request_key(tenant, "req", f"{space}:{session}:{request_id}"), with the
+        # part every message shares built once (quoting is character by character).
+        shared = self.request_key(tenant, "req", f"{_enc(space)}:{_enc(session)}:")
         for item in items:
-            keys.append(self.request_key(tenant, "req", prefix + item.request_id))
-            args.append(json.dumps(item.body, separators=(",", ":"), ensure_ascii=False))
+            keys.append(shared + _enc(item.request_id))
+            args.append(_body_json(item.body))
             args.append(item.tokens)
             args.append(item.fingerprint)
         return keys, args
