@@ -333,16 +333,7 @@ class WorkingMemoryStore:
         sha = self._append.sha
 
         async def run() -> list[Any]:
-            client = self.redis.client
-            if len(calls) == 1:
-                # One session (a stream's usual batch): a plain command costs the
-                # client noticeably less than a pipeline of one.
-                keys, args = calls[0]
-                try:
-                    return [await client.evalsha(sha, len(keys), *keys, *args)]
-                except NoScriptError as exc:
-                    return [exc]
-            pipe = client.pipeline(transaction=False)
+            pipe = self.redis.client.pipeline(transaction=False)
             for keys, args in calls:
                 pipe.evalsha(sha, len(keys), *keys, *args)
             return list(await pipe.execute(raise_on_error=False))
