@@ -12,10 +12,10 @@ from engram.v1 import recall_pb2
 
 from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
 from engram_server.api.working_memory import (
+    fill_message,
     findings_to_proto,
     fingerprint_of,
     message_from_proto,
-    message_to_proto,
     working_memory_of,
 )
 from engram_server.errors import InvalidArgument, Violations
@@ -141,7 +141,7 @@ def response_to_proto(result: EngageResult, hit_to_proto: HitToProto) -> recall_
         hits=[hit_to_proto(h) for h in result.hits],
     )
     if buffered.result is not None:
-        response.message.CopyFrom(message_to_proto(buffered.result.message))
+        fill_message(response.message, buffered.result.message)
     if result.context is not None:
         response.context = result.context.text
         response.cited_memories.extend(result.context.cited)
