@@ -21,6 +21,7 @@ import pytest
 from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc
 from engram_server.cli import main
 from engram_server.lexical.sparse import query_sparse_vector
+from engram_server.services.recall_runtime import RecallRuntime
 from engram_server.services.reindex import IndexInUse, check_edge_unlocked, enqueue_all, reindex
 from engram_server.store.vectors import IndexFilter, IndexMismatch
 from engram_server.store.vectors.edge import EdgeVectorIndex
@@ -240,3 +241,46 @@ async def test_reindex_refuses_an_embedded_index_in_use(
     # Nothing was deleted from under the server.
     assert (Path(settings.data_dir) / "vectors" / "shard" / "wal").is_dir()
     assert await live.count("default") == tenants_before
+
+
+async def test_an_index_of_an_older_layout_is_rebuilt_at_start(
+    make_tenant: Any, settings: Any, server: Any, tmp_path: Path
+) -> None:
+    # A server whose embedded index was written by an older layout of the adapter
+    # (same model) does not refuse to start: it empties the index and queues every
+    # memory, and its worker refills it from PostgreSQL.
+    t = await make_tenant()
+    memories = await load(t, FACTS)
+    assert await recall_ids(t, "peanuts")  # read-your-writes: indexed by the live server
+    runtime = server.ctx.recall
+    embedder = runtime.embedder
+    old = EdgeVectorIndex(tmp_path / "vectors")
+    await old.ensure_collection(embedder.dimension, embedder.name)
+    await old.upsert([])
+    await old.close()
+    meta = tmp_path / "vectors" / "engram-index.json"
+    meta.write_text(json.dumps({**json.loads(meta.read_text()), "layout": 1}))
+
+    # The live server's worker pauses, so the upgraded runtime's does all the work
+    # (nothing of this tenant is pending any more: only the rebuild queues it).
+    await runtime.worker.stop()
+    upgraded = RecallRuntime.build(
+        dataclasses.replace(settings, data_dir=str(tmp_path)), server.ctx.db
+    )
+    notifier = server.ctx.notifier
+    await upgraded.start(notifier)
+    try:
+        for _ in range(600):
+            if await upgraded.index.count(t.tenant_id) == len(FACTS):
+                break
+            await asyncio.sleep(0.1)
+        assert await upgraded.index.count(t.tenant_id) == len(FACTS)
+        stored = json.loads(meta.read_text())
+        assert stored["layout"] != 1
+        hits = await upgraded.index.search(
+            t.tenant_id, None, query_sparse_vector("peanuts"), IndexFilter(spaces=("kb",)), 3
+        )
+        assert [h.id for h in hits] == [memory_id(memories[2].name)]
+    finally:
+        await upgraded.stop(notifier)
+        runtime.worker.start()

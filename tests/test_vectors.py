@@ -4,6 +4,7 @@ and qdrant-client's local mode (the server adapter's code paths)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import uuid
 from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
@@ -17,12 +18,14 @@ from engram_server.store.vectors import (
     IndexFilter,
     IndexMismatch,
     IndexPoint,
+    LayoutOutdated,
     VectorIndex,
     VectorUpdate,
     combine_legs,
 )
 from engram_server.store.vectors.edge import EdgeVectorIndex
 from engram_server.store.vectors.server import ServerVectorIndex
+from engram_server.store.vectors.term_stats import bm25_idf
 from qdrant_client import AsyncQdrantClient
 
 # qdrant-client's local mode warns that it ignores payload indexes and search tuning.
@@ -457,3 +460,169 @@ async def test_edge_searches_run_beside_writes_and_the_graph_build(
     assert await edge.count(TENANT) == 500
     found = await edge.search(TENANT, None, query_sparse_vector("concurrency"), limit=1000)
     assert {h.id for h in found} == {p.id for p in written}
+
+
+def okapi_scores(corpus: dict[uuid.UUID, str], query: str) -> dict[uuid.UUID, float]:
+    """Okapi BM25 of `query` over `corpus`, computed here from the stored
+    term-frequency weights and IDF over exactly these documents."""
+    docs = {i: sparse_vector(text) for i, text in corpus.items()}
+    df: dict[int, int] = {}
+    for vector in docs.values():
+        for dim in vector.indices:
+            df[dim] = df.get(dim, 0) + 1
+    q = query_sparse_vector(query)
+    scores = {}
+    for i, vector in docs.items():
+        weights = dict(zip(vector.indices, vector.values, strict=True))
+        total = sum(
+            bm25_idf(len(docs), df[dim]) * weights[dim] for dim in q.indices if dim in weights
+        )
+        if total:
+            scores[i] = total
+    return scores
+
+
+async def sparse_scores(index: VectorIndex, tenant: str, query: str) -> dict[uuid.UUID, float]:
+    hits = await index.search(
+        tenant, None, query_sparse_vector(query), IndexFilter(statuses=()), limit=100
+    )
+    return {h.id: h.sparse_score or 0.0 for h in hits}
+
+
+async def test_sparse_scores_are_okapi_bm25_over_the_tenants_points(
+    index: VectorIndex, tenant_a: str, tenant_b: str
+) -> None:
+    texts = [
+        "Alice deploys the billing service every Friday",
+        "the billing service runs on Postgres",
+        "Bob reviews billing invoices and billing disputes",
+        "Friday standup moved to Thursday",
+        "Postgres upgrade planned for the billing cluster",
+    ]
+    mine = [
+        point(tenant_a, t, status="RETRACTED" if i == 3 else "ACTIVE") for i, t in enumerate(texts)
+    ]
+    await index.upsert(mine)
+    # The other tenant's words are everywhere in its own corpus; they must not count.
+    await index.upsert([point(tenant_b, f"billing Friday Postgres {i}") for i in range(12)])
+    corpus = {p.id: t for p, t in zip(mine, texts, strict=True)}
+    for query in ("billing Friday", "Postgres billing cluster", "who reviews invoices?"):
+        want = okapi_scores(corpus, query)
+        got = await sparse_scores(index, tenant_a, query)
+        assert got.keys() == want.keys(), query
+        for i, score in want.items():
+            assert got[i] == pytest.approx(score, rel=1e-4), query
+
+
+async def test_edge_term_counts_follow_every_write(tmp_path: Path) -> None:
+    # The embedded index counts term document frequencies itself: after upserts,
+    # replacements, new sparse vectors, deletes, a foreign tenant's attempts and a
+    # dropped tenant, its scores equal Okapi BM25 over what the tenant holds, and
+    # equal those of the same index reopened (counts rebuilt from the points).
+    path = tmp_path / "vectors"
+    edge = EdgeVectorIndex(path)
+    await edge.ensure_collection(DIM, MODEL)
+    corpus: dict[uuid.UUID, str] = {}
+
+    async def add(text: str, point_id: uuid.UUID | None = None) -> uuid.UUID:
+        p = point(TENANT, text, point_id=point_id)
+        await edge.upsert([p])
+        corpus[p.id] = text
+        return p.id
+
+    async def check(query: str) -> dict[uuid.UUID, float]:
+        got = await sparse_scores(edge, TENANT, query)
+        want = okapi_scores(corpus, query)
+        assert got.keys() == want.keys(), query
+        for i, score in want.items():
+            assert got[i] == pytest.approx(score, rel=1e-4), query
+        return got
+
+    first = await add("the release train leaves on Tuesday")
+    # Before any search the counts are not kept; the first search builds them.
+    await add("release notes are written by Dana")
+    await check("release Tuesday")
+    revised = await add("Erin owns the release checklist")
+    await add("Erin now owns the deploy checklist", point_id=revised)  # replaced
+    await add("Tuesday is also the demo day")
+    dense_only = IndexPoint(uuid.uuid4(), TENANT, payload(), dense=[1.0, 0, 0, 0], sparse=None)
+    await edge.upsert([dense_only])
+    await edge.set_vectors(TENANT, [VectorUpdate(dense_only.id, sparse=sparse_vector("demo"))])
+    corpus[dense_only.id] = "demo"
+    await edge.set_vectors(TENANT, [VectorUpdate(first, sparse=sparse_vector("train tickets"))])
+    corpus[first] = "train tickets"
+    gone = await add("the release was rolled back on Tuesday")
+    await edge.delete(TENANT, [gone])
+    del corpus[gone]
+    # Another tenant (its counts kept too) aims at this tenant's ids: neither
+    # tenant's counts move; the intruder's count only its own points.
+    theirs = {uuid.uuid4(): "release Tuesday demo", uuid.uuid4(): "a second release note"}
+    first_id, second_id = theirs
+    await edge.upsert([point("intruder", theirs[first_id], point_id=first_id)])
+    await sparse_scores(edge, "intruder", "release")  # its counts are kept from here
+    await edge.upsert([point("intruder", "release release Tuesday", point_id=revised)])
+    await edge.set_vectors("intruder", [VectorUpdate(first, sparse=sparse_vector("release"))])
+    await edge.delete("intruder", [revised])
+    await edge.upsert([point("intruder", theirs[second_id], point_id=second_id)])
+    for query in ("release Tuesday", "second note"):
+        assert await sparse_scores(edge, "intruder", query) == pytest.approx(
+            okapi_scores(theirs, query)
+        )
+    # A dropped tenant's counts go with it.
+    await edge.drop_tenant("intruder")
+    fresh = point("intruder", "release")
+    await edge.upsert([fresh])
+    assert await sparse_scores(edge, "intruder", "release") == pytest.approx(
+        okapi_scores({fresh.id: "release"}, "release")
+    )
+    # Batches with one id twice keep the last version, as the engine does.
+    twice = uuid.uuid4()
+    await edge.upsert(
+        [
+            point(TENANT, "draft about trains", point_id=twice),
+            point(TENANT, "final demo", point_id=twice),
+        ]
+    )
+    corpus[twice] = "final demo"
+
+    queries = ("release Tuesday", "deploy checklist", "demo train", "tickets")
+    before = {q: await check(q) for q in queries}
+    await edge.close()
+
+    reopened = EdgeVectorIndex(path)
+    await reopened.ensure_collection(DIM, MODEL)
+    edge = reopened
+    try:
+        for q in queries:
+            assert await check(q) == pytest.approx(before[q])
+        # Dropping the tenant forgets its counts; new points start them afresh.
+        await edge.drop_tenant(TENANT)
+        corpus.clear()
+        await add("a fresh start")
+        await check("fresh start")
+    finally:
+        await reopened.close()
+
+
+async def test_edge_index_of_an_older_layout_asks_for_a_rebuild(tmp_path: Path) -> None:
+    path = tmp_path / "vectors"
+    old = EdgeVectorIndex(path)
+    await old.ensure_collection(DIM, MODEL)
+    await old.close()
+    meta = path / "engram-index.json"
+    stored = json.loads(meta.read_text())
+    meta.write_text(json.dumps({**stored, "layout": 1}))
+
+    again = EdgeVectorIndex(path)
+    try:
+        with pytest.raises(LayoutOutdated, match="layout 1"):
+            await again.ensure_collection(DIM, MODEL)
+        # Another model is a plain mismatch, not an outdated layout.
+        with pytest.raises(IndexMismatch) as caught:
+            await again.ensure_collection(DIM, "another-model")
+        assert not isinstance(caught.value, LayoutOutdated)
+        await again.recreate_collection(DIM, MODEL)
+        await again.upsert([point(TENANT, "after the rebuild")])
+        assert await ids_found(again, TENANT, "rebuild") != set()
+    finally:
+        await again.close()

@@ -6,15 +6,16 @@ shared dictionary. Collisions merge two terms into one dimension; with a 2^32 sp
 corpus of a million distinct terms has on the order of a hundred colliding pairs,
 each only blurring two rare terms, which does not measurably move rankings.
 
-Weights are split the way Qdrant's IDF modifier expects. The engine multiplies the
-query weight, the document weight and the term's IDF over the searched corpus, so:
+Weights are split so that IDF can stay live (it changes as memories come and go,
+which stored weights could not):
 
 - a document stores the BM25 term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b
   + b * len / avg_len)), which saturates repeated terms and normalises for length;
-- a query stores 1.0 per distinct term.
+- a query stores 1.0 per distinct term, and the index multiplies each by the term's
+  IDF over the tenant's own points at search time (Qdrant's IDF modifier on a
+  server; the embedded index's term counts, store/vectors/term_stats.py).
 
-The product summed over the query terms is exactly Okapi BM25, with IDF kept live by
-the engine (it changes as memories come and go, which stored weights could not).
+The product summed over the query terms is exactly Okapi BM25.
 Plain tf would let a memory that repeats a word ten times outrank a focused one,
 and memories vary from a line to a page, so both BM25 corrections are worth it.
 `avg_len` is fixed when a document is indexed; changing it needs a reindex.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -14,7 +15,9 @@ from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker
 from engram_server.services.recall import AccessRecorder, RecallService
 from engram_server.store.embedding_cache import PostgresEmbeddingCache
 from engram_server.store.postgres import Database
-from engram_server.store.vectors import VectorIndex
+from engram_server.store.vectors import LayoutOutdated, VectorIndex
+
+log = logging.getLogger(__name__)
 
 
 def build_index(settings: Settings) -> VectorIndex:
@@ -50,6 +53,7 @@ def ranking_params(settings: Settings) -> RankingParams:
 @dataclass
 class RecallRuntime:
     settings: Settings
+    db: Database
     index: VectorIndex
     embedder: CachedEmbedder
     worker: IndexWorker
@@ -67,14 +71,29 @@ class RecallRuntime:
         worker = IndexWorker(db, index, embedder, settings.index_optimize_after_writes)
         access = AccessRecorder(db)
         service = RecallService(db, index, embedder, worker, access, ranking_params(settings))
-        return cls(settings, index, embedder, worker, access, service)
+        return cls(settings, db, index, embedder, worker, access, service)
 
     async def start(self, notifier: Notifier) -> None:
         await self.embedder.load()
-        await self.index.ensure_collection(self.embedder.dimension, self.embedder.name)
+        try:
+            await self.index.ensure_collection(self.embedder.dimension, self.embedder.name)
+        except LayoutOutdated as outdated:
+            await self._rebuild(outdated)
         notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
         self.worker.start()
         self.access.start()
+
+    async def _rebuild(self, outdated: LayoutOutdated) -> None:
+        """Replaces an index of an older layout (same model) with an empty one and
+        queues every memory for indexing, as `engram reindex` does. The worker then
+        refills it in the background; the embedding cache spares re-embedding."""
+        # Imported here: reindex builds its index through this module.
+        from engram_server.services.reindex import enqueue_all
+
+        log.warning("%s; rebuilding it from PostgreSQL in the background", outdated.stored)
+        await self.index.recreate_collection(self.embedder.dimension, self.embedder.name)
+        queued = await enqueue_all(self.db)
+        log.warning("vector index rebuild: %d memories queued", sum(queued.values()))
 
     async def stop(self, notifier: Notifier) -> None:
         notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)

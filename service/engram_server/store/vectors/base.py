@@ -9,9 +9,10 @@ fields that can only add `must` conditions under that tenant condition, so no
 filter a caller builds can widen a search beyond its tenant.
 
 Each point has a named dense vector (`dense`, cosine) and a named sparse vector
-(`bm25`, Qdrant's IDF modifier; weights from `engram_server.lexical`). `search` runs
-the two legs separately and reports both scores per hit; fusion belongs to the
-recall domain.
+(`bm25`: term-frequency weights from `engram_server.lexical`, scored with BM25 IDF
+over the tenant's own points: Qdrant's IDF modifier on a server, the embedded
+adapter's own term counts in process). `search` runs the two legs separately and
+reports both scores per hit; fusion belongs to the recall domain.
 """
 
 from __future__ import annotations
@@ -59,6 +60,11 @@ class IndexMismatch(FailedPrecondition):
         )
         self.stored = stored
         self.wanted = wanted
+
+
+class LayoutOutdated(IndexMismatch):
+    """The stored index was built for the configured model by an older layout of
+    the adapter; its points are still valid in PostgreSQL and only need replaying."""
 
 
 def describe_model(model: str, dense_dim: int) -> str:

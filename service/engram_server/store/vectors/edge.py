@@ -21,6 +21,10 @@ HNSW layout follows Qdrant's multitenancy guidance: no global graph (`m=0`, ever
 query is tenant-scoped) and one graph per tenant (`payload_m`) on the `is_tenant`
 keyword index; the other payload indexes serve filtering only (`enable_hnsw=False`),
 so no extra graphs are built for them.
+
+The sparse vector has no IDF modifier here: the index keeps each tenant's document
+frequencies itself (store/vectors/term_stats.py) and sends IDF-weighted queries,
+which scores exactly as the engine's per-tenant IDF did at a fraction of the cost.
 """
 
 from __future__ import annotations
@@ -47,7 +51,6 @@ from engram_server.store.vectors.base import (
     FLOAT_FIELDS,
     INTEGER_FIELDS,
     KEYWORD_FIELDS,
-    LAYOUT_VERSION,
     SPARSE_VECTOR,
     TENANT_FIELD,
     Condition,
@@ -55,6 +58,7 @@ from engram_server.store.vectors.base import (
     IndexFilter,
     IndexMismatch,
     IndexPoint,
+    LayoutOutdated,
     Match,
     MatchAnyOf,
     Prefix,
@@ -69,6 +73,7 @@ from engram_server.store.vectors.base import (
     scoped_conditions,
     tenant_condition,
 )
+from engram_server.store.vectors.term_stats import TermCounts, apply_changes
 
 T = TypeVar("T")
 
@@ -78,6 +83,14 @@ META_FILE = "engram-index.json"
 # 384 dimensions: 16-32 points ~18k points/s, 256 ~15k, 1024 ~10k).
 UPSERT_CHUNK = 32
 SHARD_DIR = "shard"
+# The embedded shard's layout: 2 dropped the engine's IDF modifier for the index's
+# own term counts (a shard of layout 1 is rebuilt from PostgreSQL, see RecallRuntime).
+EDGE_LAYOUT_VERSION = 2
+# Points read per call when a tenant's term counts are built.
+SCAN_CHUNK = 1024
+
+# (term dimensions removed, term dimensions added) by a write, per document.
+_TermChange = tuple[list[list[int]], list[list[int]]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +138,10 @@ class EdgeVectorIndex:
         self.writes_since_optimize = 0
         # Opening, recreating or closing the shard in progress (see `search`).
         self._reshaping = 0
+        # Sparse-term document frequencies of the tenants searched since the shard
+        # was opened. Changed only on the engine thread (with the writes that move
+        # them), read by searches on the loop thread.
+        self._terms: dict[str, TermCounts] = {}
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -198,6 +215,7 @@ class EdgeVectorIndex:
             # Converting to engine points costs ~60 us a point (mostly the payload),
             # so it happens here on the engine thread rather than on the event loop.
             by_tenant: dict[str, list[qe.Point]] = {}
+            originals: dict[str, list[IndexPoint]] = {}
             for point in points:
                 vectors: dict[str, Any] = {}
                 dense = check_dense(point.dense, dim)
@@ -208,13 +226,18 @@ class EdgeVectorIndex:
                 by_tenant.setdefault(point.tenant_id, []).append(
                     qe.Point(point.id, vectors, point_payload(point))
                 )
+                originals.setdefault(point.tenant_id, []).append(point)
             # The tenant condition makes the upsert skip an id that another tenant
             # already owns instead of overwriting that tenant's point.
             for tenant_id, batch in by_tenant.items():
                 guard = qe.Filter(must=[_condition(tenant_condition(tenant_id))])
                 for lo in range(0, len(batch), UPSERT_CHUNK):
                     chunk = batch[lo : lo + UPSERT_CHUNK]
+                    change = self._replacing(
+                        shard, tenant_id, originals[tenant_id][lo : lo + UPSERT_CHUNK]
+                    )
                     shard.update(qe.UpdateOperation.upsert_points(chunk, condition=guard))
+                    self._count(tenant_id, change)
 
         await self._run(write)
         self.writes_since_optimize += len(points)
@@ -234,7 +257,14 @@ class EdgeVectorIndex:
         if not items:
             return
         operation = qe.UpdateOperation.update_vectors(items, condition=_tenant_filter(tenant_id))
-        await self._run(shard.update, operation)
+        sparse = {u.id: u.sparse.indices for u in updates if u.sparse}
+
+        def write() -> None:
+            change = self._revectoring(shard, tenant_id, sparse) if sparse else None
+            shard.update(operation)
+            self._count(tenant_id, change)
+
+        await self._run(write)
 
     async def set_payload(
         self, tenant_id: str, ids: Sequence[uuid.UUID], payload: Mapping[str, Any]
@@ -249,8 +279,15 @@ class EdgeVectorIndex:
     async def delete(self, tenant_id: str, ids: Sequence[uuid.UUID]) -> None:
         if not ids:
             return
+        shard = self._require()
         operation = qe.UpdateOperation.delete_points_by_filter(_ids_filter(tenant_id, ids))
-        await self._run(self._require().update, operation)
+
+        def write() -> None:
+            change = self._deleting(shard, tenant_id, ids)
+            shard.update(operation)
+            self._count(tenant_id, change)
+
+        await self._run(write)
 
     async def drop_tenant(self, tenant_id: str) -> int:
         shard = self._require()
@@ -260,6 +297,7 @@ class EdgeVectorIndex:
             existing = shard.count(qe.CountRequest(exact=True, filter=scope))
             if existing:
                 shard.update(qe.UpdateOperation.delete_points_by_filter(scope))
+            self._terms.pop(tenant_id, None)
             return existing
 
         return await self._run(drop)
@@ -291,16 +329,20 @@ class EdgeVectorIndex:
                     with_vector=False,
                 )
             )
+        weighted: SparseVector | None = None
         if sparse:
             # IDF over the tenant's own points: another tenant's corpus must not
             # shape this tenant's scores (nor be observable through them).
-            idf = qe.IdfParams(corpus=_tenant_filter(tenant_id))
+            counts = self._terms.get(tenant_id)
+            if counts is None:
+                counts = await self._run(self._load_terms, tenant_id)
+            weighted = counts.weigh(sparse)
+        if weighted:
             requests.append(
                 qe.QueryRequest(
                     limit=limit,
-                    query=qe.Query.Nearest(_sparse(sparse), using=SPARSE_VECTOR),
+                    query=qe.Query.Nearest(_sparse(weighted), using=SPARSE_VECTOR),
                     filter=scope,
-                    params=qe.SearchParams(idf=idf),
                     with_payload=False,
                     with_vector=False,
                 )
@@ -322,7 +364,7 @@ class EdgeVectorIndex:
             results = self._require().query_batch(batch)
         legs = iter(results)
         dense_hits = _hits(next(legs)) if dense_vector is not None else []
-        sparse_hits = _hits(next(legs)) if sparse else []
+        sparse_hits = _hits(next(legs)) if weighted else []
         return merge_legs(dense_hits, sparse_hits)
 
     async def count(self, tenant_id: str) -> int:
@@ -334,17 +376,20 @@ class EdgeVectorIndex:
     def _open(self, dense_dim: int, model: str, recreate: bool) -> None:
         if dense_dim <= 0:
             raise ValueError("dense dimension must be positive")
-        wanted = {"model": model, "dense_dim": dense_dim, "layout": LAYOUT_VERSION}
+        wanted = {"model": model, "dense_dim": dense_dim, "layout": EDGE_LAYOUT_VERSION}
         shard_path = self.path / SHARD_DIR
         meta_path = self.path / META_FILE
         if self._shard is not None:
             self._close_shard()
+        self._terms.clear()
         if recreate:
             shutil.rmtree(shard_path, ignore_errors=True)
             meta_path.unlink(missing_ok=True)
         if shard_path.exists() and any(shard_path.iterdir()):
             stored = _read_meta(meta_path)
             if stored != wanted:
+                if stored is not None and {**stored, "layout": EDGE_LAYOUT_VERSION} == wanted:
+                    raise LayoutOutdated(_describe(stored), describe_model(model, dense_dim))
                 raise IndexMismatch(_describe(stored), describe_model(model, dense_dim))
             try:
                 self._shard = qe.EdgeShard.load(str(shard_path), self._config(dense_dim))
@@ -373,7 +418,7 @@ class EdgeVectorIndex:
             vectors={
                 DENSE_VECTOR: qe.EdgeVectorParams(size=dense_dim, distance=qe.Distance.Cosine)
             },
-            sparse_vectors={SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)},
+            sparse_vectors={SPARSE_VECTOR: qe.EdgeSparseVectorParams()},
             hnsw_config=qe.HnswIndexConfig(
                 m=s.hnsw_m,
                 ef_construct=s.hnsw_ef_construct,
@@ -398,6 +443,7 @@ class EdgeVectorIndex:
 
     def _close_shard(self) -> None:
         shard, self._shard = self._shard, None
+        self._terms.clear()
         if shard is not None:
             shard.flush()
             shard.close()
@@ -406,6 +452,99 @@ class EdgeVectorIndex:
         if self._shard is None:
             raise RuntimeError("vector index not open: await ensure_collection() first")
         return self._shard
+
+    # -- term counts (engine thread) ---------------------------------------------
+
+    def _load_terms(self, tenant_id: str) -> TermCounts:
+        """The tenant's term counts, built from its points on first use."""
+        counts = self._terms.get(tenant_id)
+        if counts is not None:
+            return counts  # built by a search queued before this one
+        shard = self._require()
+        counts = TermCounts()
+        scope = _tenant_filter(tenant_id)
+        offset: Any = None
+        while True:
+            records, offset = shard.scroll(
+                qe.ScrollRequest(
+                    offset=offset,
+                    limit=SCAN_CHUNK,
+                    filter=scope,
+                    with_payload=False,
+                    with_vector=[SPARSE_VECTOR],
+                )
+            )
+            for record in records:
+                terms = _stored_terms(record)
+                if terms:
+                    counts.add(terms)
+            if offset is None:
+                break
+        self._terms[tenant_id] = counts
+        return counts
+
+    def _stored_sparse(
+        self, shard: qe.EdgeShard, tenant_id: str, ids: Iterable[uuid.UUID]
+    ) -> tuple[dict[uuid.UUID, list[int] | None], set[uuid.UUID]] | None:
+        """The points among `ids` as stored now: the tenant's own with their term
+        dimensions (None for a point without a sparse vector), and the ids another
+        tenant holds. None when the tenant's counts are not kept yet (nothing to
+        maintain, and nothing read)."""
+        if tenant_id not in self._terms:
+            return None
+        own: dict[uuid.UUID, list[int] | None] = {}
+        foreign: set[uuid.UUID] = set()
+        for record in shard.retrieve(list(ids), [TENANT_FIELD], [SPARSE_VECTOR]):
+            point_id = _uuid(record.id)
+            if (record.payload or {}).get(TENANT_FIELD) != tenant_id:
+                foreign.add(point_id)
+                continue
+            own[point_id] = _stored_terms(record)
+        return own, foreign
+
+    def _replacing(
+        self, shard: qe.EdgeShard, tenant_id: str, points: Sequence[IndexPoint]
+    ) -> _TermChange | None:
+        """What upserting `points` does to the tenant's counts: a point replaces its
+        stored version; an id another tenant holds is skipped by the upsert guard."""
+        stored = self._stored_sparse(shard, tenant_id, (p.id for p in points))
+        if stored is None:
+            return None
+        own, foreign = stored
+        latest = {p.id: p for p in points}  # an id twice in one call: the last wins
+        removed = [terms for terms in own.values() if terms]
+        added = [
+            list(p.sparse.indices) for p in latest.values() if p.sparse and p.id not in foreign
+        ]
+        return removed, added
+
+    def _revectoring(
+        self, shard: qe.EdgeShard, tenant_id: str, sparse: Mapping[uuid.UUID, Sequence[int]]
+    ) -> _TermChange | None:
+        """What replacing the sparse vectors of existing points does to the counts
+        (points that do not exist, or are another tenant's, are not updated)."""
+        stored = self._stored_sparse(shard, tenant_id, sparse)
+        if stored is None:
+            return None
+        own, _ = stored
+        removed = [terms for terms in own.values() if terms]
+        added = [list(sparse[point_id]) for point_id in own]
+        return removed, added
+
+    def _deleting(
+        self, shard: qe.EdgeShard, tenant_id: str, ids: Iterable[uuid.UUID]
+    ) -> _TermChange | None:
+        stored = self._stored_sparse(shard, tenant_id, ids)
+        if stored is None:
+            return None
+        own, _ = stored
+        return [terms for terms in own.values() if terms], []
+
+    def _count(self, tenant_id: str, change: _TermChange | None) -> None:
+        """Applies a write's change once the engine has taken the write."""
+        counts = self._terms.get(tenant_id)
+        if change is not None and counts is not None:
+            apply_changes(counts, *change)
 
     async def _run(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -443,6 +582,13 @@ def _condition(condition: Condition) -> Any:
     return qe.Filter(should=[_condition(c) for c in condition.conditions])
 
 
+def _stored_terms(record: qe.Record) -> list[int] | None:
+    """The term dimensions of a retrieved point's sparse vector, if it has one."""
+    vectors = record.vector
+    vector = vectors.get(SPARSE_VECTOR) if isinstance(vectors, dict) else None
+    return list(vector.indices) if isinstance(vector, qe.SparseVector) else None
+
+
 def _hits(points: Sequence[qe.ScoredPoint]) -> list[tuple[uuid.UUID, float]]:
     return [(_uuid(p.id), float(p.score)) for p in points]
 
@@ -470,6 +616,6 @@ def _write_meta(path: Path, meta: dict[str, Any]) -> None:
 def _describe(meta: Mapping[str, Any] | None) -> str:
     if not meta:
         return "an unknown model (no index metadata)"
-    if meta.get("layout") != LAYOUT_VERSION:
-        return f"index layout {meta.get('layout')!r} (this server uses {LAYOUT_VERSION})"
+    if meta.get("layout") != EDGE_LAYOUT_VERSION:
+        return f"index layout {meta.get('layout')!r} (this server uses {EDGE_LAYOUT_VERSION})"
     return describe_model(str(meta.get("model")), int(meta.get("dense_dim", 0)))
