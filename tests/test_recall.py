@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 import pytest
 from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc, types_pb2
+from google.protobuf.struct_pb2 import Struct
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from tests.lifecycle_helpers import SUPERSEDED, proposal
@@ -113,6 +114,44 @@ async def test_retracted_and_superseded_are_never_recalled(make_tenant: Any) -> 
     )
     assert [h.memory.name for h in slot.hits] == [new.name]
     assert slot.hits[0].breakdown.slot_match == 1.0
+
+
+async def test_a_recalled_memory_is_the_stored_memory(make_tenant: Any) -> None:
+    # Candidates are read with their JSON columns unparsed; the hits returned must
+    # still carry every field exactly as GetMemory shows it.
+    t = await make_tenant()
+    structured = Struct()
+    structured.update({"dish": "pad thai", "spice": 3, "tags": ["thai", "noodles"], "x": None})
+    response = await t.lifecycle.ProposeMemory(
+        lifecycle_pb2.ProposeMemoryRequest(
+            proposal=proposal(
+                "kb",
+                "Erin's favourite dish is pad thai",
+                structured_content=structured,
+                attributes={"origin": "chat-7", "lang": "en"},
+                tags=["food", "erin"],
+                slot_key="erin::favourite_dish",
+            )
+        )
+    )
+    name = response.result.memory.name
+    await _load(t, "kb", FACTS)
+    hits = (
+        await _recall_stub(t).Recall(
+            recall_pb2.RecallRequest(
+                query="what does Erin like to eat?",
+                spaces=["kb"],
+                k=3,
+                consistency=RYW,
+                skip_access_tracking=True,
+            )
+        )
+    ).hits
+    assert hits[0].memory.name == name
+    stored = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=name))
+    assert hits[0].memory == stored
+    assert hits[0].memory.structured_content["dish"] == "pad thai"
+    assert dict(hits[0].memory.attributes) == {"origin": "chat-7", "lang": "en"}
 
 
 async def test_filters_and_spaces(make_tenant: Any) -> None:
