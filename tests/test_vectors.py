@@ -626,3 +626,28 @@ async def test_edge_index_of_an_older_layout_asks_for_a_rebuild(tmp_path: Path) 
         assert await ids_found(again, TENANT, "rebuild") != set()
     finally:
         await again.close()
+
+
+async def test_warm_builds_the_term_counts_of_every_tenant(tmp_path: Path) -> None:
+    path = tmp_path / "vectors"
+    first = EdgeVectorIndex(path)
+    await first.ensure_collection(DIM, MODEL)
+    corpora = {
+        tenant: {uuid.uuid4(): f"{tenant} note {i} about release trains" for i in range(n)}
+        for tenant, n in (("big", 30), ("small", 3))
+    }
+    for tenant, corpus in corpora.items():
+        await first.upsert([point(tenant, text, point_id=i) for i, text in corpus.items()])
+    await first.close()
+
+    again = EdgeVectorIndex(path)
+    await again.ensure_collection(DIM, MODEL)
+    try:
+        assert await again.warm() == 2
+        assert await again.warm() == 0  # nothing left to build
+        for tenant, corpus in corpora.items():
+            assert await sparse_scores(again, tenant, "release note") == pytest.approx(
+                okapi_scores(corpus, "release note")
+            )
+    finally:
+        await again.close()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.embeddings.factory import build_embedder
+from engram_server.platform.background import BackgroundTask
 from engram_server.platform.config import Settings
 from engram_server.platform.notify import Notifier
 from engram_server.recall.scoring import FusionMode, RankingParams
@@ -59,6 +60,12 @@ class RecallRuntime:
     worker: IndexWorker
     access: AccessRecorder
     service: RecallService
+    # Builds per-tenant search state after start-up (VectorIndex.warm), so the first
+    # search of a big tenant does not pay for it.
+    _warming: BackgroundTask = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._warming = BackgroundTask("vector-index-warm", self._warm)
 
     @classmethod
     def build(cls, settings: Settings, db: Database) -> RecallRuntime:
@@ -82,6 +89,7 @@ class RecallRuntime:
         notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
         self.worker.start()
         self.access.start()
+        self._warming.start()
 
     async def _rebuild(self, outdated: LayoutOutdated) -> None:
         """Replaces an index of an older layout (same model) with an empty one and
@@ -95,7 +103,17 @@ class RecallRuntime:
         queued = await enqueue_all(self.db)
         log.warning("vector index rebuild: %d memories queued", sum(queued.values()))
 
+    async def _warm(self) -> None:
+        try:
+            built = await self.index.warm()
+        except Exception:
+            log.exception("preparing the vector index's per-tenant state failed")
+        else:
+            if built:
+                log.info("vector index: search state prepared for %d tenant(s)", built)
+
     async def stop(self, notifier: Notifier) -> None:
+        await self._warming.stop()
         notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)
         await self.worker.stop()
         await self.access.stop()

@@ -341,6 +341,11 @@ class VectorIndex(Protocol):
 
     async def count(self, tenant_id: str) -> int: ...
 
+    async def warm(self) -> int:
+        """Prepares per-tenant search state ahead of the first searches (the
+        embedded index's term counts); returns how many tenants it prepared."""
+        ...
+
     async def drop_tenant(self, tenant_id: str) -> int:
         """Deletes every point of the tenant; returns how many there were."""
         ...

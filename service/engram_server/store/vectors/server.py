@@ -278,6 +278,10 @@ class ServerVectorIndex:
         sparse_hits = _hits(next(legs).points) if sparse else []
         return merge_legs(dense_hits, sparse_hits)
 
+    async def warm(self) -> int:
+        """Nothing to prepare: the server computes IDF itself."""
+        return 0
+
     async def count(self, tenant_id: str) -> int:
         self._require()
         result = await self.client.count(
