@@ -82,3 +82,44 @@ async def test_lookups_by_id_use_the_tenant_in_the_index(database_url: str) -> N
     finally:
         await conn.close()
     assert "tenant_id = " in plan and " OR " not in plan, plan
+
+
+async def test_prepared_reads_stay_tenant_scoped_and_survive_a_lost_statement(
+    make_tenant: Any, database_url: str
+) -> None:
+    # A prepared read is planned once per connection and then executed for any
+    # tenant: the plan must not carry the first tenant's scope, and a statement
+    # the session lost (or kept after a failed read) must not break later reads.
+    from engram_server.store.postgres import Database
+
+    a = await make_tenant()
+    b = await make_tenant()
+    await propose(a.lifecycle, "s", "belongs to A")
+    await propose(b.lifecycle, "s", "belongs to B")
+    db = Database(database_url, min_size=1, max_size=1)  # one connection: every read reuses it
+    await db.open()
+    query = "SELECT content FROM memories WHERE space = %s AND status = %s ORDER BY content"
+
+    async def read(tenant: str) -> list[str]:
+        rows = await db.tenant_read(tenant, query, ("s", "ACTIVE"), prepared_as="engram_test_read")
+        return [r["content"] for r in rows]
+
+    try:
+        for _ in range(8):  # past PostgreSQL's switch to a generic plan
+            assert await read(a.tenant_id) == ["belongs to A"]
+            assert await read(b.tenant_id) == ["belongs to B"]
+        async with db.pool.connection() as conn:
+            cur = await conn.execute(
+                "SELECT count(*) AS n FROM pg_prepared_statements WHERE name = 'engram_test_read'"
+            )
+            assert (await cur.fetchone())["n"] == 1  # prepared once, on the one connection
+            await conn.execute("DEALLOCATE engram_test_read")
+            await conn.commit()
+        assert await read(a.tenant_id) == ["belongs to A"]  # prepared again
+        db._prepared.clear()  # the statement exists but is not known as prepared
+        assert await read(b.tenant_id) == ["belongs to B"]
+        # The same rows as an unprepared read.
+        rows = await db.tenant_read(b.tenant_id, query, ("s", "ACTIVE"))
+        assert [r["content"] for r in rows] == ["belongs to B"]
+    finally:
+        await db.close()

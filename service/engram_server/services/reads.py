@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import uuid
 from datetime import datetime
 
@@ -19,8 +20,11 @@ class MemoryReads:
         self.db = db
 
     async def get(self, tenant: str, memory_id: uuid.UUID) -> Memory:
-        # One round trip: BEGIN, the tenant, the SELECT and COMMIT sent together.
-        rows = await self.db.tenant_read(tenant, store.GET_MEMORY_SQL, (memory_id,))
+        # One round trip: BEGIN, the tenant, the SELECT and COMMIT sent together,
+        # the SELECT prepared once per connection (planning was most of its cost).
+        rows = await self.db.tenant_read(
+            tenant, store.GET_MEMORY_SQL, (memory_id,), prepared_as="engram_get_memory"
+        )
         if not rows:
             raise NotFound("memory", memory_name(memory_id))
         return store.row_to_memory(rows[0])
@@ -45,7 +49,15 @@ class MemoryReads:
                     "page_token", "not a page token issued by this method"
                 ) from exc
         query, params = store.list_memories_query(f, order, size + 1, after)
-        rows = [store.row_to_memory(r) for r in await self.db.tenant_read(tenant, query, params)]
+        # Prepared per connection under a name of the query's shape (which filters,
+        # which order; the values are parameters), so each shape is planned once.
+        shape = hashlib.blake2b(query.encode(), digest_size=8).hexdigest()
+        rows = [
+            store.row_to_memory(r)
+            for r in await self.db.tenant_read(
+                tenant, query, params, prepared_as=f"engram_list_{shape}"
+            )
+        ]
         page, more = rows[:size], len(rows) > size
         next_token = ""
         if more:

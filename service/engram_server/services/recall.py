@@ -265,7 +265,12 @@ class RecallService:
         policy, else the tenant default), in one round trip (BEGIN, tenant scope,
         query and COMMIT sent together). The rows, not the index, are the truth: a
         memory retracted after it was indexed is dropped by its status here."""
-        rows = await self.db.tenant_read(tenant, _HYDRATE, (store.uuid_array_literal(ids),))
+        rows = await self.db.tenant_read(
+            tenant,
+            _HYDRATE,
+            (store.uuid_array_literal(ids),),
+            prepared_as="engram_recall_candidates",
+        )
         return {row["id"]: row for row in rows}
 
     async def _ranked(self, tenant: str, q: RecallQuery) -> list[Hit]:

@@ -16,6 +16,7 @@ round trip (BEGIN, tenant, query and COMMIT sent together).
 from __future__ import annotations
 
 import contextlib
+import weakref
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -57,6 +58,8 @@ class Database:
         # No `check=`: probing every connection on checkout costs a round trip per
         # transaction. A connection that died while idle fails its first statement
         # instead, which surfaces as UNAVAILABLE (retryable) and the pool replaces it.
+        # Names of the statements each pooled connection has prepared (tenant_read).
+        self._prepared: weakref.WeakKeyDictionary[Conn, set[str]] = weakref.WeakKeyDictionary()
         self.pool: AsyncConnectionPool[Conn] = AsyncConnectionPool(
             url,
             min_size=min_size,
@@ -104,13 +107,24 @@ class Database:
                 yield conn
 
     async def tenant_read(
-        self, tenant_id: str, query: str, params: Sequence[Any]
+        self,
+        tenant_id: str,
+        query: str,
+        params: Sequence[Any],
+        *,
+        prepared_as: str | None = None,
     ) -> list[dict[str, Any]]:
         """The rows of one read-only query in `tenant_id`'s scope, in one round trip.
 
         BEGIN, the tenant setting, the query and COMMIT travel as one simple-protocol
         message, the parameters bound client-side (psycopg's own quoting); that is
         both one round trip and far less client work than a pipeline of four.
+
+        With `prepared_as`, the query runs as a server-side prepared statement of
+        that name, prepared on each connection by its first such read (in the same
+        message), so PostgreSQL plans it once per connection instead of on every call
+        (for Recall's candidate read, planning was 0.3-0.5 ms of its 0.8-1.1 ms in
+        the server). The query's `%s` placeholders become the statement's `$n`.
         """
         if not tenant_id:
             raise ValueError("tenant_read needs a tenant id")
@@ -121,18 +135,51 @@ class Database:
                 async with self.pool.connection() as conn:
                     await conn.set_autocommit(True)
                     try:
-                        text = psycopg.AsyncClientCursor(conn).mogrify(
-                            f"{_BEGIN}; {_SET_TENANT}; {query}; {_COMMIT}", (tenant_id, *params)
-                        )
-                        cur = await conn.execute(text, prepare=False)
-                        # Results: BEGIN, set_config, the query, COMMIT.
-                        cur.nextset()
-                        cur.nextset()
-                        return await cur.fetchall()
+                        return await self._read(conn, tenant_id, query, params, prepared_as)
                     finally:
                         await _restore(conn)
             except psycopg.OperationalError as exc:
                 raise Unavailable(f"database unavailable: {exc}") from exc
+
+    async def _read(
+        self,
+        conn: Conn,
+        tenant_id: str,
+        query: str,
+        params: Sequence[Any],
+        prepared_as: str | None,
+    ) -> list[dict[str, Any]]:
+        client = psycopg.AsyncClientCursor(conn)
+        if prepared_as is None:
+            statement = client.mogrify(
+                f"{_BEGIN}; {_SET_TENANT}; {query}; {_COMMIT}", (tenant_id, *params)
+            )
+            return await _rows_after(conn, statement)
+        known = self._prepared.setdefault(conn, set())
+        execute = client.mogrify(
+            f"EXECUTE {prepared_as}({', '.join(['%s'] * len(params))})", params
+        )
+        scope = client.mogrify(_SET_TENANT, (tenant_id,))
+        run_prepared = f"{_BEGIN}; {scope}; {execute}; {_COMMIT}"
+        if prepared_as in known:
+            try:
+                return await _rows_after(conn, run_prepared)
+            except psycopg.errors.InvalidSqlStatementName:
+                # The session lost it (a reset connection): prepare it again below.
+                known.discard(prepared_as)
+                await _restart(conn)
+        prepare = f"PREPARE {prepared_as} AS {_numbered(query)}"
+        try:
+            rows = await _rows_after(
+                conn, f"{_BEGIN}; {scope}; {prepare}; {execute}; {_COMMIT}", skip=3
+            )
+        except psycopg.errors.DuplicatePreparedStatement:
+            # Prepared by an earlier read whose transaction then failed (PREPARE is
+            # not undone by a rollback).
+            await _restart(conn)
+            rows = await _rows_after(conn, run_prepared)
+        known.add(prepared_as)
+        return rows
 
     @asynccontextmanager
     async def _transaction(
@@ -165,6 +212,29 @@ class Database:
                 yield conn
         except psycopg.OperationalError as exc:
             raise Unavailable(f"database unavailable: {exc}") from exc
+
+
+async def _rows_after(conn: Conn, statement: str, skip: int = 2) -> list[dict[str, Any]]:
+    """Runs a multi-statement message and returns the rows of its result number
+    `skip` + 1 (after BEGIN, the tenant setting, and a PREPARE when there is one)."""
+    cur = await conn.execute(statement, prepare=False)
+    for _ in range(skip):
+        cur.nextset()
+    return await cur.fetchall()
+
+
+async def _restart(conn: Conn) -> None:
+    """Rolls back a failed read's transaction and readies the connection for the next."""
+    await _restore(conn)
+    await conn.set_autocommit(True)
+
+
+def _numbered(query: str) -> str:
+    """A psycopg query's `%s` placeholders as PostgreSQL's `$1`, `$2`, ..."""
+    if "%%" in query or "%(" in query:
+        raise ValueError("prepared reads take plain %s placeholders only")
+    head, *rest = query.split("%s")
+    return head + "".join(f"${n}{part}" for n, part in enumerate(rest, start=1))
 
 
 async def _restore(conn: Conn) -> None:
