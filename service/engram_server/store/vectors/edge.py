@@ -140,9 +140,9 @@ class EdgeVectorIndex:
         self.writes_since_optimize = 0
         # Opening, recreating or closing the shard in progress (see `search`).
         self._reshaping = 0
-        # Sparse-term document frequencies of the tenants searched since the shard
-        # was opened. Changed only on the engine thread (with the writes that move
-        # them), read by searches on the loop thread.
+        # Sparse-term document frequencies of the tenants warmed or searched since
+        # the shard was opened. Changed only on the engine thread (with the writes
+        # that move them), read by searches on the loop thread.
         self._terms: dict[str, TermCounts] = {}
 
     # -- lifecycle ---------------------------------------------------------------
