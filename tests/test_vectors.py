@@ -462,6 +462,13 @@ async def test_edge_searches_run_beside_writes_and_the_graph_build(
     assert {h.id for h in found} == {p.id for p in written}
 
 
+async def open_edge(path: Path) -> EdgeVectorIndex:
+    """An embedded index at `path`, opened for the test model."""
+    index = EdgeVectorIndex(path)
+    await index.ensure_collection(DIM, MODEL)
+    return index
+
+
 def okapi_scores(corpus: dict[uuid.UUID, str], query: str) -> dict[uuid.UUID, float]:
     """Okapi BM25 of `query` over `corpus`, computed here from the stored
     term-frequency weights and IDF over exactly these documents."""
@@ -520,8 +527,7 @@ async def test_edge_term_counts_follow_every_write(tmp_path: Path) -> None:
     # dropped tenant, its scores equal Okapi BM25 over what the tenant holds, and
     # equal those of the same index reopened (counts rebuilt from the points).
     path = tmp_path / "vectors"
-    edge = EdgeVectorIndex(path)
-    await edge.ensure_collection(DIM, MODEL)
+    edge = await open_edge(path)
     corpus: dict[uuid.UUID, str] = {}
 
     async def add(text: str, point_id: uuid.UUID | None = None) -> uuid.UUID:
@@ -589,9 +595,7 @@ async def test_edge_term_counts_follow_every_write(tmp_path: Path) -> None:
     before = {q: await check(q) for q in queries}
     await edge.close()
 
-    reopened = EdgeVectorIndex(path)
-    await reopened.ensure_collection(DIM, MODEL)
-    edge = reopened
+    edge = reopened = await open_edge(path)
     try:
         for q in queries:
             assert await check(q) == pytest.approx(before[q])
@@ -606,9 +610,7 @@ async def test_edge_term_counts_follow_every_write(tmp_path: Path) -> None:
 
 async def test_edge_index_of_an_older_layout_asks_for_a_rebuild(tmp_path: Path) -> None:
     path = tmp_path / "vectors"
-    old = EdgeVectorIndex(path)
-    await old.ensure_collection(DIM, MODEL)
-    await old.close()
+    await (await open_edge(path)).close()
     meta = path / "engram-index.json"
     stored = json.loads(meta.read_text())
     meta.write_text(json.dumps({**stored, "layout": 1}))
@@ -630,8 +632,7 @@ async def test_edge_index_of_an_older_layout_asks_for_a_rebuild(tmp_path: Path) 
 
 async def test_warm_builds_the_term_counts_of_every_tenant(tmp_path: Path) -> None:
     path = tmp_path / "vectors"
-    first = EdgeVectorIndex(path)
-    await first.ensure_collection(DIM, MODEL)
+    first = await open_edge(path)
     corpora = {
         tenant: {uuid.uuid4(): f"{tenant} note {i} about release trains" for i in range(n)}
         for tenant, n in (("big", 30), ("small", 3))
@@ -640,8 +641,7 @@ async def test_warm_builds_the_term_counts_of_every_tenant(tmp_path: Path) -> No
         await first.upsert([point(tenant, text, point_id=i) for i, text in corpus.items()])
     await first.close()
 
-    again = EdgeVectorIndex(path)
-    await again.ensure_collection(DIM, MODEL)
+    again = await open_edge(path)
     try:
         assert await again.warm() == 2
         assert await again.warm() == 0  # nothing left to build

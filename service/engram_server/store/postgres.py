@@ -55,11 +55,11 @@ class Database:
 
     def __init__(self, url: str, min_size: int = 2, max_size: int = 16) -> None:
         self.url = url
+        # Names of the statements each pooled connection has prepared (tenant_read).
+        self._prepared: weakref.WeakKeyDictionary[Conn, set[str]] = weakref.WeakKeyDictionary()
         # No `check=`: probing every connection on checkout costs a round trip per
         # transaction. A connection that died while idle fails its first statement
         # instead, which surfaces as UNAVAILABLE (retryable) and the pool replaces it.
-        # Names of the statements each pooled connection has prepared (tenant_read).
-        self._prepared: weakref.WeakKeyDictionary[Conn, set[str]] = weakref.WeakKeyDictionary()
         self.pool: AsyncConnectionPool[Conn] = AsyncConnectionPool(
             url,
             min_size=min_size,
@@ -156,11 +156,13 @@ class Database:
             )
             return await _rows_after(conn, statement)
         known = self._prepared.setdefault(conn, set())
-        execute = client.mogrify(
-            f"EXECUTE {prepared_as}({', '.join(['%s'] * len(params))})", params
+        # The tenant setting and the EXECUTE, bound together; PREPARE (when needed)
+        # goes before them, outside the client-side binding.
+        scoped_execute = client.mogrify(
+            f"{_SET_TENANT}; EXECUTE {prepared_as}({', '.join(['%s'] * len(params))})",
+            (tenant_id, *params),
         )
-        scope = client.mogrify(_SET_TENANT, (tenant_id,))
-        run_prepared = f"{_BEGIN}; {scope}; {execute}; {_COMMIT}"
+        run_prepared = f"{_BEGIN}; {scoped_execute}; {_COMMIT}"
         if prepared_as in known:
             try:
                 return await _rows_after(conn, run_prepared)
@@ -171,7 +173,7 @@ class Database:
         prepare = f"PREPARE {prepared_as} AS {_numbered(query)}"
         try:
             rows = await _rows_after(
-                conn, f"{_BEGIN}; {scope}; {prepare}; {execute}; {_COMMIT}", skip=3
+                conn, f"{_BEGIN}; {prepare}; {scoped_execute}; {_COMMIT}", skip=3
             )
         except psycopg.errors.DuplicatePreparedStatement:
             # Prepared by an earlier read whose transaction then failed (PREPARE is
@@ -216,7 +218,7 @@ class Database:
 
 async def _rows_after(conn: Conn, statement: str, skip: int = 2) -> list[dict[str, Any]]:
     """Runs a multi-statement message and returns the rows of its result number
-    `skip` + 1 (after BEGIN, the tenant setting, and a PREPARE when there is one)."""
+    `skip` + 1 (after BEGIN, a PREPARE when there is one, and the tenant setting)."""
     cur = await conn.execute(statement, prepare=False)
     for _ in range(skip):
         cur.nextset()
