@@ -41,8 +41,8 @@ from engram_server.store.embedding_cache import PostgresEmbeddingCache
 
 @pytest.fixture(scope="module")
 async def minilm() -> AsyncIterator[MiniLMEmbedder]:
-    # The exact kernels: queries and stored memories through the same graph.
-    embedder = MiniLMEmbedder(threads=1, query_kernels="exact")
+    # The exact kernels: queries and stored memories through the graph as shipped.
+    embedder = MiniLMEmbedder(threads=1, query_kernels="exact", index_kernels="exact")
     await embedder.load()
     yield embedder
     await embedder.close()
@@ -158,7 +158,7 @@ async def test_minilm_is_deterministic(minilm: MiniLMEmbedder) -> None:
 async def test_minilm_batch_equals_single(minilm: MiniLMEmbedder) -> None:
     # Mixed lengths, more texts than a run holds: exercises length sorting,
     # per-run padding and putting rows back in input order.
-    small_runs = MiniLMEmbedder(threads=1, batch_size=3)
+    small_runs = MiniLMEmbedder(threads=1, batch_size=3, index_kernels="exact")
     texts = [
         "short",
         "a somewhat longer sentence about memory recall and ranking",
@@ -183,7 +183,8 @@ async def test_minilm_truncates_long_texts(minilm: MiniLMEmbedder) -> None:
     # Both texts share their first 256 tokens, so the differing tails are cut off.
     np.testing.assert_allclose(vectors[0], vectors[1], atol=1e-6)
     short = MiniLMEmbedder(max_tokens=128)
-    assert short.name == f"{MODEL_ID}-max128"
+    assert short.name == f"{MODEL_ID}-max128+dynamic"
+    assert MiniLMEmbedder(max_tokens=128, index_kernels="exact").name == f"{MODEL_ID}-max128"
     assert short.dimension == DIMENSION
 
 
@@ -216,8 +217,10 @@ async def test_minilm_concurrent_calls_agree_with_sequential_ones(
 async def test_minilm_exact_query_session_equals_batch_session() -> None:
     # With the exact kernels a query runs the shipped graph on its own session and
     # must give the vectors the batch session stores (the index mixes them).
-    exact = MiniLMEmbedder(threads=1, query_kernels="exact")
-    two_threads = MiniLMEmbedder(threads=2, batch_threads=2, query_kernels="exact")
+    exact = MiniLMEmbedder(threads=1, query_kernels="exact", index_kernels="exact")
+    two_threads = MiniLMEmbedder(
+        threads=2, batch_threads=2, query_kernels="exact", index_kernels="exact"
+    )
     texts = [
         "who is leading the billing migration?",
         "Priya moved the onboarding review to Thursday at 3pm.",
@@ -249,8 +252,8 @@ async def test_minilm_integer_query_kernels_stay_close_to_the_stored_vectors(
     minilm: MiniLMEmbedder, kernels: str, floor: float
 ) -> None:
     # Integer kernels quantise activations, so query vectors move a little; stored
-    # memories are embedded by the exact graph whatever the query kernels.
-    embedder = MiniLMEmbedder(threads=1, query_kernels=kernels)
+    # memories are embedded with the index kernels whatever the query kernels.
+    embedder = MiniLMEmbedder(threads=1, query_kernels=kernels, index_kernels="exact")
     try:
         stored = await embedder.embed(_QUERY_TEXTS)
         np.testing.assert_allclose(stored, await minilm.embed(_QUERY_TEXTS), atol=1e-6)
@@ -263,6 +266,29 @@ async def test_minilm_integer_query_kernels_stay_close_to_the_stored_vectors(
         for text in _QUERY_TEXTS:
             vector = await embedder.embed_query(text)
             assert abs(float(np.linalg.norm(vector)) - 1.0) < 1e-5
+    finally:
+        await embedder.close()
+
+
+async def test_minilm_integer_index_kernels_store_a_vector_per_text(
+    minilm: MiniLMEmbedder,
+) -> None:
+    # The default index kernels quantise activations with one scale per run, so
+    # each text runs alone: its stored vector does not depend on the texts of its
+    # batch, and equals the vector of the same text as a query (same kernels).
+    embedder = MiniLMEmbedder(threads=1, batch_threads=2, batch_size=4)
+    assert (embedder.query_kernels, embedder.index_kernels) == ("dynamic", "dynamic")
+    assert embedder.name == f"{MODEL_ID}+dynamic"
+    try:
+        together = await embedder.embed(_QUERY_TEXTS * 3)
+        for i, text in enumerate(_QUERY_TEXTS):
+            alone = await embedder.embed([text])
+            np.testing.assert_array_equal(together[i], alone[0])
+            np.testing.assert_allclose(await embedder.embed_query(text), alone[0], atol=1e-6)
+        exact = await minilm.embed(_QUERY_TEXTS)
+        cosines = [_cos(a, b) for a, b in zip(together, exact, strict=False)]
+        assert min(cosines) >= 0.95, cosines
+        assert max(cosines) < 0.99999, "the integer kernels did not run"
     finally:
         await embedder.close()
 
@@ -291,13 +317,13 @@ def test_query_kernel_rewrite_replaces_every_int8_weight_product() -> None:
     from engram_server.embeddings.minilm import _MODEL_LOCATIONS, _find_packaged_file
 
     path = _find_packaged_file(_MODEL_LOCATIONS, "model.onnx")
-    assert int8_kernels.rewrite_for_queries(path, "exact") == str(path)
+    assert int8_kernels.with_kernels(path, "exact") == str(path)
     shipped = onnx.load(str(path))
     weight_products = sum(
         1 for n in shipped.graph.node if n.op_type == "MatMul" and "Transpose" not in n.input[1]
     )
     for kernels, op in (("blockwise", "MatMulNBits"), ("dynamic", "DynamicQuantizeMatMul")):
-        rewritten = onnx.ModelProto.FromString(int8_kernels.rewrite_for_queries(path, kernels))
+        rewritten = onnx.ModelProto.FromString(int8_kernels.with_kernels(path, kernels))
         ops = [n.op_type for n in rewritten.graph.node]
         assert ops.count(op) == 36  # six layers of q, k, v, output and two feed-forward
         # Only the attention products over activations stay float32 MatMuls, and the
@@ -310,8 +336,8 @@ def test_query_kernel_rewrite_replaces_every_int8_weight_product() -> None:
         ]
         assert widened and all(name.startswith("inner.embeddings.") for name in widened)
     assert weight_products >= 36
-    with pytest.raises(ValueError, match="query kernels"):
-        int8_kernels.rewrite_for_queries(path, "fp16")
+    with pytest.raises(ValueError, match="kernels"):
+        int8_kernels.with_kernels(path, "fp16")
 
 
 async def test_minilm_rejects_a_lone_string_and_bad_settings(minilm: MiniLMEmbedder) -> None:
@@ -327,6 +353,8 @@ async def test_minilm_rejects_a_lone_string_and_bad_settings(minilm: MiniLMEmbed
         MiniLMEmbedder(max_tokens=1000)
     with pytest.raises(ValueError, match="query_kernels"):
         MiniLMEmbedder(query_kernels="fast")
+    with pytest.raises(ValueError, match="index_kernels"):
+        MiniLMEmbedder(index_kernels="fast")
 
 
 async def test_minilm_refuses_a_model_file_that_does_not_match(tmp_path: Any) -> None:
@@ -836,7 +864,9 @@ async def test_minilm_batch_threads_yield_to_the_rest_of_the_process() -> None:
     def niceness() -> int:
         return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
 
-    embedder = MiniLMEmbedder(threads=1, batch_threads=2, query_kernels="exact")
+    embedder = MiniLMEmbedder(
+        threads=1, batch_threads=2, query_kernels="exact", index_kernels="exact"
+    )
     try:
         loop = asyncio.get_running_loop()
         mine = niceness()

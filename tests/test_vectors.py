@@ -366,6 +366,34 @@ async def test_model_or_dimension_change_needs_reindex(opener: Reopen) -> None:
     assert await rebuilt.count(TENANT) == 1
 
 
+async def test_another_variant_of_the_model_asks_for_a_rebuild(opener: Reopen) -> None:
+    # The same model computed with other kernels ("model+variant") holds the same
+    # memories in another form: the server may rebuild it by itself. A different
+    # model or dimension stays a plain mismatch for `engram reindex`.
+    first = opener()
+    await first.ensure_collection(DIM, MODEL)
+    await first.upsert([point(TENANT, "stored with exact kernels")])
+    await first.close()
+
+    for wanted in (f"{MODEL}+dynamic", f"{MODEL}+blockwise"):
+        with pytest.raises(LayoutOutdated, match=r"\+"):
+            await opener().ensure_collection(DIM, wanted)
+    with pytest.raises(IndexMismatch) as caught:
+        await opener().ensure_collection(8, f"{MODEL}+dynamic")
+    assert not isinstance(caught.value, LayoutOutdated)
+    with pytest.raises(IndexMismatch) as caught:
+        await opener().ensure_collection(DIM, "another-model+dynamic")
+    assert not isinstance(caught.value, LayoutOutdated)
+
+    variant = opener()
+    await variant.recreate_collection(DIM, f"{MODEL}+dynamic")
+    assert await variant.count(TENANT) == 0
+    await variant.close()
+    # And back again: the exact variant is also the same model.
+    with pytest.raises(LayoutOutdated):
+        await opener().ensure_collection(DIM, MODEL)
+
+
 async def test_edge_persists_across_reopen(tmp_path: Path) -> None:
     path = tmp_path / "vectors"
     first = EdgeVectorIndex(path)

@@ -21,6 +21,16 @@ Vector = npt.NDArray[np.float32]
 Matrix = npt.NDArray[np.float32]
 """A batch of embeddings: shape `(n, dimension)`, float32, rows of unit length."""
 
+# In a model id, what follows this names the arithmetic the stored vectors were
+# computed with (e.g. `all-MiniLM-L6-v2-onnx-int8+dynamic`): the same model, so an
+# index of another variant can be rebuilt from PostgreSQL without an operator.
+VARIANT_SEPARATOR = "+"
+
+
+def same_model(a: str, b: str) -> bool:
+    """Whether two model ids name one model, perhaps computed differently."""
+    return a.split(VARIANT_SEPARATOR, 1)[0] == b.split(VARIANT_SEPARATOR, 1)[0]
+
 
 class EmbeddingError(Unavailable):
     """An embedder could not produce vectors (missing model, failing endpoint).

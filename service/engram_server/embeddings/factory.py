@@ -27,6 +27,7 @@ def build_embedder(settings: Settings) -> Embedder:
             threads=max(1, settings.embedding_threads),
             batch_threads=settings.embedding_index_threads or None,
             query_kernels=settings.embedding_query_kernels,
+            index_kernels=settings.embedding_index_kernels,
         )
     if provider == "openai":
         if not settings.embedding_url:

@@ -1,4 +1,4 @@
-"""Integer matrix kernels for the search-query copy of the MiniLM graph.
+"""Integer matrix kernels for copies of the MiniLM graph.
 
 The shipped model stores each weight matrix as int8 with one scale per output
 column, behind a Cast and a Mul. onnxruntime folds those into float32 weights at
@@ -8,11 +8,12 @@ piece. Rewriting each such MatMul into a kernel that reads the int8 weights
 directly and multiplies in integers makes a query 1.5-2x cheaper.
 
 The integer kernels also quantise the activations, so their vectors are close to,
-not equal to, the float32 graph's. Only search queries use them: stored memories
-are always embedded by the unchanged graph, so the index never mixes vectors and
-a query's small deviation moves only its own scores. Measured over the 491
-questions and 500 turns of the eval set (cosine to the exact vector), and on
-`engram eval`'s ranking:
+not equal to, the float32 graph's. Search queries use them by default (a query's
+small deviation moves only its own scores); stored memories use the kernels the
+index was built with, which are part of the model's name, so one index never
+holds vectors of two kinds. Measured over the 491 questions and 500 turns of the
+eval set (cosine to the exact vector), and on `engram eval`'s ranking (queries
+only; stored memories with each kernel: see the README's Benchmarks):
 
 - `exact`: the graph as shipped (float32 matrix products); nDCG@10 0.638.
 - `blockwise`: `MatMulNBits` with 8-bit weights, activations quantised per block
@@ -33,7 +34,7 @@ import numpy as np
 
 from engram_server.embeddings.base import EmbeddingError
 
-QUERY_KERNELS = ("exact", "blockwise", "dynamic")
+KERNELS = ("exact", "blockwise", "dynamic")
 # Activation block of the blockwise kernel: a divisor of both inner sizes of the
 # model (384 and 1536). 128 is within 0.1 ms of 32 and 64 in cost and keeps the
 # cosine to the exact vector above 0.999.
@@ -44,14 +45,14 @@ BLOCK_SIZE = 128
 _INT8_COMPUTE = 4
 
 
-def rewrite_for_queries(model_path: Path, kernels: str) -> bytes | str:
-    """The model to load for query inference: a path for `exact`, else serialized bytes.
+def with_kernels(model_path: Path, kernels: str) -> bytes | str:
+    """The model to load with `kernels`: a path for `exact`, else serialized bytes.
 
     Raises EmbeddingError when the graph has no MatMul over int8 weights to rewrite,
     which means the file is not the one this pipeline was built for.
     """
-    if kernels not in QUERY_KERNELS:
-        raise ValueError(f"query kernels {kernels!r}: expected one of {', '.join(QUERY_KERNELS)}")
+    if kernels not in KERNELS:
+        raise ValueError(f"kernels {kernels!r}: expected one of {', '.join(KERNELS)}")
     if kernels == "exact":
         return str(model_path)
     import onnx

@@ -84,8 +84,11 @@ class Settings:
     embedding_index_threads: int = 0
     # Matrix kernels of the in-process model for search queries: "dynamic" (int8,
     # activations quantised per tensor), "blockwise" (int8, per block of 128) or
-    # "exact" (float32, as shipped). Stored memories always use "exact".
+    # "exact" (float32, as shipped).
     embedding_query_kernels: str = "dynamic"
+    # The same choice for the memories the index stores. It is part of the model's
+    # name: changing it rebuilds the index from PostgreSQL at the next start.
+    embedding_index_kernels: str = "dynamic"
     # Recent search queries whose vectors are kept in memory (0: none).
     embedding_query_cache_size: int = 1024
     # Per-request timeout of the remote API, in seconds.

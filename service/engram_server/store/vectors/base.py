@@ -63,8 +63,10 @@ class IndexMismatch(FailedPrecondition):
 
 
 class LayoutOutdated(IndexMismatch):
-    """The stored index was built for the configured model by an older layout of
-    the adapter; its points are still valid in PostgreSQL and only need replaying."""
+    """The stored index holds the configured model's points in another form: an
+    older layout of the adapter, or vectors of another variant of the same model
+    (`same_model`). PostgreSQL holds everything needed to rebuild it, so the
+    server does that itself (an index of another model waits for `engram reindex`)."""
 
 
 def describe_model(model: str, dense_dim: int) -> str:

@@ -17,6 +17,7 @@ from typing import Any
 from qdrant_client import AsyncQdrantClient
 from qdrant_client import models as qm
 
+from engram_server.embeddings.base import same_model
 from engram_server.lexical.sparse import SparseVector
 from engram_server.store.vectors.base import (
     DEFAULT_FILTER,
@@ -32,6 +33,7 @@ from engram_server.store.vectors.base import (
     IndexFilter,
     IndexMismatch,
     IndexPoint,
+    LayoutOutdated,
     Match,
     MatchAnyOf,
     Prefix,
@@ -95,6 +97,8 @@ class ServerVectorIndex:
             info = await self.client.get_collection(self.collection)
             stored = _stored_model(info.config.metadata, info.config.params.vectors)
             if stored != (model, dense_dim, LAYOUT_VERSION):
+                if stored is not None and stored[1] == dense_dim and same_model(stored[0], model):
+                    raise LayoutOutdated(_describe(stored), describe_model(model, dense_dim))
                 raise IndexMismatch(_describe(stored), describe_model(model, dense_dim))
         else:
             await self._create(dense_dim, model)
