@@ -176,6 +176,32 @@ async def test_minilm_batch_equals_single(minilm: MiniLMEmbedder) -> None:
     np.testing.assert_allclose(batched, singles, atol=2e-5)
 
 
+async def test_minilm_begin_query_hands_back_the_loop_while_it_infers(
+    minilm: MiniLMEmbedder,
+) -> None:
+    # Recall starts the query's inference, then searches the index while it runs:
+    # begin_query returns a future as soon as the inference is under way.
+    text = "who is leading the billing migration?"
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0)
+
+    task = asyncio.create_task(ticker())
+    try:
+        future = await minilm.begin_query(text)
+        vector = await future
+    finally:
+        task.cancel()
+    assert ticks > 1
+    np.testing.assert_allclose(vector, await minilm.embed_query(text), atol=1e-6)
+    with pytest.raises(TypeError):
+        await minilm.begin_query(b"bytes")  # type: ignore[arg-type]
+
+
 async def test_minilm_truncates_long_texts(minilm: MiniLMEmbedder) -> None:
     head = " ".join(f"word{i}" for i in range(400))
     tail_a, tail_b = head + " apples and pears", head + " spaceships and rockets"
@@ -741,6 +767,28 @@ async def test_query_vectors_are_kept_for_recent_queries(app: AppContext) -> Non
     await uncached.embed_query("who owns billing?")
     await uncached.embed_query("who owns billing?")
     assert len(inner.calls) == calls + 3
+
+    # begin_query: a future; a cached query's is already resolved.
+    hit = await cached.begin_query("who owns billing?")
+    assert hit.done()
+    np.testing.assert_array_equal(hit.result(), first)
+    miss = await cached.begin_query("a fourth query")
+    np.testing.assert_array_equal(await miss, (await inner.embed(["a fourth query"]))[0])
+    calls = len(inner.calls)
+    assert (await cached.begin_query("a fourth query")).done()  # remembered
+    assert len(inner.calls) == calls
+
+
+async def test_a_failed_query_embedding_is_not_remembered(app: AppContext) -> None:
+    class Failing(HashEmbedder):
+        async def embed_query(self, text: str) -> Vector:
+            raise Unavailable("the model is away")
+
+    cached = CachedEmbedder(Failing(), PostgresEmbeddingCache(app.db))
+    for _ in range(2):
+        with pytest.raises(Unavailable, match="away"):
+            await cached.embed_query("who owns billing?")
+    assert not cached._queries
 
 
 async def test_cache_is_per_tenant(app: AppContext, raw_pg: psycopg.AsyncConnection[Any]) -> None:

@@ -382,10 +382,15 @@ async def test_a_failing_dense_leg_fails_the_recall_after_the_lexical_leg_settle
         return result
 
     async def broken_embedding(text: str) -> Any:
-        raise RuntimeError("embedder down")
+        # The inference starts, then fails while the lexical leg is in flight.
+        async def fail() -> None:
+            await asyncio.sleep(0)
+            raise RuntimeError("embedder down")
+
+        return asyncio.ensure_future(fail())
 
     monkeypatch.setattr(service, "_lexical_leg", recorded_lexical_leg)
-    monkeypatch.setattr(service.embedder, "embed_query", broken_embedding)
+    monkeypatch.setattr(service.embedder, "begin_query", broken_embedding)
     with pytest.raises(RuntimeError, match="embedder down"):
         await service.recall(t.tenant_id, RecallQuery(query="peanuts", spaces=("kb",)), None)
     # The lexical leg (search and hydration) ran to its end instead of being cut off

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
@@ -69,17 +70,35 @@ class CachedEmbedder:
         return await self.inner.embed(texts)
 
     async def embed_query(self, text: str) -> Vector:
+        return await (await self.begin_query(text))
+
+    async def begin_query(self, text: str) -> asyncio.Future[Vector]:
+        """`embed_query` as a future, returned once the embedding is under way (for
+        an in-process model: once its inference runs outside the GIL), so the caller
+        can do other work on the event loop's thread meanwhile."""
+        loop = asyncio.get_running_loop()
         cached = self._queries.get(text)
         if cached is not None:
             self._queries.move_to_end(text)
-            return cached
-        vector = await self.inner.embed_query(text)
-        if self.query_cache_size:
-            vector.setflags(write=False)  # shared by every caller of the same text
-            self._queries[text] = vector
-            if len(self._queries) > self.query_cache_size:
-                self._queries.popitem(last=False)
+            done: asyncio.Future[Vector] = loop.create_future()
+            done.set_result(cached)
+            return done
+        begin = getattr(self.inner, "begin_query", None)
+        if begin is None:
+            vector = asyncio.ensure_future(self.inner.embed_query(text))
+        else:
+            vector = await begin(text)
+        vector.add_done_callback(lambda f: self._remember(text, f))
         return vector
+
+    def _remember(self, text: str, computed: asyncio.Future[Vector]) -> None:
+        if not self.query_cache_size or computed.cancelled() or computed.exception():
+            return
+        vector = computed.result()
+        vector.setflags(write=False)  # shared by every caller of the same text
+        self._queries[text] = vector
+        if len(self._queries) > self.query_cache_size:
+            self._queries.popitem(last=False)
 
     async def close(self) -> None:
         self._queries.clear()

@@ -32,11 +32,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import importlib.util
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -200,6 +201,34 @@ class MiniLMEmbedder:
             raise TypeError(f"embed_query() takes a string, got {type(text).__name__}")
         return await asyncio.to_thread(self.embed_query_sync, text)
 
+    async def begin_query(self, text: str) -> asyncio.Future[Vector]:
+        """Starts embedding a search query; returns once the inference is running.
+
+        The caller then has the event loop's thread to itself until the vector is
+        ready: the inference runs outside the GIL, but tokenising and preparing it
+        need the GIL, so work the caller started first (an index search, which
+        holds the GIL throughout) would delay the inference by its whole length.
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"begin_query() takes a string, got {type(text).__name__}")
+        loop = asyncio.get_running_loop()
+        running: asyncio.Future[None] = loop.create_future()
+
+        def announce() -> None:
+            loop.call_soon_threadsafe(_resolve, running)
+
+        def embed() -> Vector:
+            loaded = self._ensure_loaded()
+            ids = loaded.tokenizer.encode(text).ids
+            vector: Vector = _run(loaded.query_session, loaded, [ids], len(ids), announce)[0]
+            return vector
+
+        vector = loop.run_in_executor(None, contextvars.copy_context().run, embed)
+        # A failure before the inference started resolves `running` too.
+        vector.add_done_callback(lambda _: _resolve(running))
+        await running
+        return vector
+
     async def close(self) -> None:
         # Runs in flight keep their own reference; the next call loads again.
         with self._lock:
@@ -326,8 +355,15 @@ def _session(ort: Any, model: str | bytes, threads: int, model_path: Path) -> An
         raise EmbeddingError(f"cannot load {model_path}: {exc}") from exc
 
 
-def _run(session: Any, loaded: _Loaded, ids_lists: list[list[int]], width: int) -> Matrix:
-    """One inference run over texts padded to `width`, pooled and normalised."""
+def _run(
+    session: Any,
+    loaded: _Loaded,
+    ids_lists: list[list[int]],
+    width: int,
+    on_start: Callable[[], None] | None = None,
+) -> Matrix:
+    """One inference run over texts padded to `width`, pooled and normalised;
+    `on_start` is called just before the inference (which releases the GIL)."""
     ids = np.zeros((len(ids_lists), width), dtype=np.int64)
     mask = np.zeros((len(ids_lists), width), dtype=np.int64)
     for row, token_ids in enumerate(ids_lists):
@@ -336,11 +372,18 @@ def _run(session: Any, loaded: _Loaded, ids_lists: list[list[int]], width: int) 
     feeds = {"input_ids": ids, "attention_mask": mask}
     if loaded.wants_token_types:
         feeds["token_type_ids"] = np.zeros_like(ids)
+    if on_start is not None:
+        on_start()
     hidden: npt.NDArray[np.float32] = session.run(None, feeds)[0]
     # Mean over real tokens only: pad positions carry hidden states too.
     weights = mask[..., None].astype(np.float32)
     pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
     return l2_normalise(pooled)
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
 
 
 def lower_thread_priority() -> None:
