@@ -233,5 +233,7 @@ class IndexWorker:
 async def _load(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Memory]:
     if not ids:
         return {}
-    cur = await conn.execute(store.by_ids_sql(store.MEMORY_COLUMNS), (ids,))
+    cur = await conn.execute(
+        store.by_ids_sql(store.MEMORY_COLUMNS), (store.uuid_array_literal(ids),)
+    )
     return {m.id: m for m in map(store.row_to_memory, await cur.fetchall())}

@@ -669,7 +669,7 @@ async def enqueue_outbox(
         return
     await conn.execute(
         "INSERT INTO outbox (tenant_id, memory_id, op) SELECT %s, unnest(%s::uuid[]), %s",
-        (tenant_id, list(memory_ids), op),
+        (tenant_id, uuid_array_literal(memory_ids), op),
     )
 
 
