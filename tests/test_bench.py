@@ -20,6 +20,7 @@ ENGRAM_FIGURES = (
     "propose_indexing",
     "batch_propose",
     "batch_propose_indexing",
+    "batch_propose_concurrent",
     "get",
     "list_first_page",
     "list_deep_page",
@@ -29,6 +30,7 @@ FLOOR_FIGURES = (
     "insert_one_indexing",
     "insert_batch",
     "insert_batch_indexing",
+    "insert_batch_concurrent",
     "get",
     "list_first_page",
     "list_deep_page",
@@ -40,6 +42,7 @@ RATIOS = (
     "propose_indexing_p99",
     "batch_propose",
     "batch_propose_indexing",
+    "batch_propose_concurrent",
     "get_p50",
     "get_p99",
     "list_first_page_p50",
@@ -47,7 +50,19 @@ RATIOS = (
     "list_deep_page_p50",
     "list_deep_page_p99",
 )
-TOY = ["--samples", "20", "--neighbor-memories", "30", "--idle-batches", "1", "--quiet"]
+TOY = [
+    "--samples",
+    "20",
+    "--neighbor-memories",
+    "30",
+    "--idle-batches",
+    "1",
+    "--clients",
+    "2",
+    "--concurrent-batches",
+    "2",
+    "--quiet",
+]
 
 
 def _check_figure(figure: dict[str, Any], samples: int) -> None:
@@ -80,6 +95,7 @@ def _check_report(out: Path, sizes: list[int]) -> dict[str, Any]:
         "ProposeMemory p50",
         "ProposeMemory p50 vs floor",
         "BatchProposeMemories throughput",
+        "BatchProposeMemories throughput, concurrent clients",
         "GetMemory p50",
     ]
     assert all(isinstance(g["met"], bool) for g in report["goals"])
@@ -97,7 +113,7 @@ def test_bench_starts_its_own_server(
         "lifecycle",
         *TOY,
         "--sizes",
-        "200,400",
+        "200,600",
         "--tenants",
         "2",
         "--database-url",
@@ -110,7 +126,7 @@ def test_bench_starts_its_own_server(
     # asyncio.run in a worker thread: this thread's event loop belongs to pytest.
     with ThreadPoolExecutor(1) as pool:
         assert pool.submit(main, argv).result() == 0
-    report = _check_report(out, [200, 400])
+    report = _check_report(out, [200, 600])
     assert "child process" in report["method"]["server"]
     assert "| ListMemories, deep page p99 |" in capsys.readouterr().out
 
@@ -148,8 +164,9 @@ def test_bench_refuses_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
 def test_bench_refuses_sizes_closer_than_a_level_writes(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # 20 samples + 5 warm-up, twice, plus one idle batch of 100: 150 memories.
+    # 20 samples + 5 warm-up, twice, plus one idle batch and two concurrent ones of
+    # 100: 350 memories.
     with pytest.raises(SystemExit) as exit_info:
-        main(["lifecycle", *TOY, "--sizes", "200,350"])
+        main(["lifecycle", *TOY, "--sizes", "200,550"])
     assert exit_info.value.code == 2
     assert "too close" in capsys.readouterr().err

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Any
 
@@ -52,6 +53,7 @@ class FloorDatabase:
     def __init__(self, url: str) -> None:
         # Autocommit: a read is one statement, one round trip; writes open an
         # explicit transaction so each commit holds exactly the rows it should.
+        self.url = url
         self.conn: psycopg.Connection[tuple[Any, ...]] = psycopg.connect(url, autocommit=True)
         self._audit_seq: dict[str, int] = {}
 
@@ -119,6 +121,45 @@ class FloorDatabase:
             cur.executemany(_INSERT_MEMORY, memories)
             cur.executemany(_INSERT_AUDIT_PAIR, audits)
         return ids, time.perf_counter() - start
+
+    def insert_batches_concurrently(
+        self, tenant_id: str, batches: Sequence[Sequence[Item]], connections: int
+    ) -> tuple[list[uuid.UUID], list[float], float]:
+        """`insert_batch` from `connections` connections at once, each taking the
+        next batch when its last one committed; returns (ids, seconds of each
+        batch, wall seconds of them all)."""
+        work = []
+        ids: list[uuid.UUID] = []
+        for items in batches:
+            batch_ids = [uuid.uuid4() for _ in items]
+            ids.extend(batch_ids)
+            pairs = list(zip(batch_ids, items, strict=True))
+            work.append(
+                (
+                    [self._memory_params(tenant_id, i, it) for i, it in pairs],
+                    [self._audit_params(tenant_id, i, it.space) for i, it in pairs],
+                )
+            )
+        conns = [psycopg.connect(self.url, autocommit=True) for _ in range(connections)]
+        seconds: list[float] = []
+
+        def insert(conn: psycopg.Connection[tuple[Any, ...]], chunk: list[Any]) -> None:
+            for memories, audits in chunk:
+                start = time.perf_counter()
+                with conn.transaction(), conn.cursor() as cur:
+                    cur.executemany(_INSERT_MEMORY, memories)
+                    cur.executemany(_INSERT_AUDIT_PAIR, audits)
+                seconds.append(time.perf_counter() - start)
+
+        try:
+            with ThreadPoolExecutor(connections) as pool:
+                start = time.perf_counter()
+                list(pool.map(insert, conns, [work[k::connections] for k in range(connections)]))
+                wall = time.perf_counter() - start
+        finally:
+            for conn in conns:
+                conn.close()
+        return ids, seconds, wall
 
     def get(self, tenant_id: str, memory_id: uuid.UUID) -> float:
         """Seconds of one primary-key read of a memory."""

@@ -69,6 +69,8 @@ class Options:
     quiet: bool
     index_wait_seconds: float
     idle_batches: int
+    clients: int
+    concurrent_batches: int
 
     @property
     def warmup(self) -> int:
@@ -118,6 +120,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=20,
         help="BatchProposeMemories calls timed with the indexer idle, at each size",
     )
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=4,
+        help="concurrent clients (and floor connections) of the concurrent batch figure",
+    )
+    parser.add_argument(
+        "--concurrent-batches",
+        type=int,
+        default=40,
+        help="BatchProposeMemories calls made by the concurrent clients, at each size",
+    )
     parser.add_argument("--seed", type=int, default=7, help="seed of the random Get targets")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -147,15 +161,19 @@ def options_from(args: argparse.Namespace) -> Options:
         raise ValueError(f"sizes must be at least {2 * PAGE_SIZE} for the deep-page figure")
     if args.idle_batches < 1:
         raise ValueError("--idle-batches must be at least 1")
+    if args.clients < 1:
+        raise ValueError("--clients must be at least 1")
+    if args.concurrent_batches < args.clients:
+        raise ValueError("--concurrent-batches must be at least --clients")
     # Each size writes its singles and idle batches on top of the size itself;
     # the next size must still need a top-up.
     extra = 2 * (min(50, max(5, args.samples // 10)) + args.samples)
-    extra += args.idle_batches * BATCH_SIZE
+    extra += (args.idle_batches + args.concurrent_batches) * BATCH_SIZE
     for smaller, larger in zip(args.sizes, args.sizes[1:], strict=False):
         if larger - smaller <= extra:
             raise ValueError(
                 f"sizes {smaller} and {larger} are too close: each size adds {extra}"
-                " memories of its own (single proposals and idle batches)"
+                " memories of its own (single proposals, idle and concurrent batches)"
             )
     return Options(
         address=args.address or "",
@@ -171,6 +189,8 @@ def options_from(args: argparse.Namespace) -> Options:
         quiet=args.quiet,
         index_wait_seconds=args.index_wait_seconds,
         idle_batches=args.idle_batches,
+        clients=args.clients,
+        concurrent_batches=args.concurrent_batches,
     )
 
 
@@ -265,7 +285,7 @@ async def run(options: Options) -> Result:
             "page_size": PAGE_SIZE,
             "seed": options.seed,
         },
-        "method": _method(server_mode, bool(engram_url), options.idle_batches),
+        "method": _method(server_mode, bool(engram_url), options.idle_batches, options.clients),
         "levels": [lv.to_json() for lv in levels],
         "goals": report.evaluate_goals(levels),
     }
@@ -349,6 +369,15 @@ async def _measure(
         engram_batches, floor_batches = await pair.batches(idle_batches, idle=True)
         level.engram_throughput["batch_propose"] = engram_batches
         level.floor_throughput["insert_batch"] = floor_batches
+        concurrent = workload.items(written, options.concurrent_batches * BATCH_SIZE)
+        written += len(concurrent)
+        say(
+            f"{size:,}: BatchProposeMemories x{options.concurrent_batches}"
+            f" from {options.clients} concurrent clients"
+        )
+        engram_batches, floor_batches = await pair.concurrent_batches(concurrent, options.clients)
+        level.engram_throughput["batch_propose_concurrent"] = engram_batches
+        level.floor_throughput["insert_batch_concurrent"] = floor_batches
         levels.append(level)
         say(
             f"{size:,}: propose p50 {level.engram_latency['propose'].p50_ms:.2f} ms"
@@ -403,6 +432,31 @@ class _Pair:
             floor.append(seconds)
         return Throughput.of(len(items), engram), Throughput.of(len(items), floor)
 
+    async def concurrent_batches(
+        self, items: list[Item], clients: int
+    ) -> tuple[Throughput, Throughput]:
+        """Throughput over wall time with `clients` calls in flight at once (each
+        client sends its next batch when its last one is answered), then the floor
+        the same way over as many connections. The indexer is idle when each side
+        starts and busy with the side's own writes after that."""
+        requests = batch_requests(items, BATCH_SIZE)
+        await self.indexer_idle()
+        seconds: list[float] = []
+
+        async def client(share: list[lifecycle_pb2.BatchProposeMemoriesRequest]) -> None:
+            for request in share:
+                seconds.append(await self.tenant.batch_propose(request))
+
+        start = time.perf_counter()
+        await asyncio.gather(*(client(requests[k::clients]) for k in range(clients)))
+        engram = Throughput.over_wall(len(items), seconds, time.perf_counter() - start)
+        chunks = [items[i : i + BATCH_SIZE] for i in range(0, len(items), BATCH_SIZE)]
+        ids, floor_seconds, wall = await asyncio.to_thread(
+            self.floor.insert_batches_concurrently, self.tenant.tenant_id, chunks, clients
+        )
+        self.floor_ids.extend(ids)
+        return engram, Throughput.over_wall(len(items), floor_seconds, wall)
+
     async def singles(self, items: list[Item], idle: bool = False) -> tuple[Latency, Latency]:
         requests = [lifecycle_pb2.ProposeMemoryRequest(proposal=proposal(it)) for it in items]
         engram: list[float] = []
@@ -440,7 +494,9 @@ class _Pair:
         return Latency.of(engram[self.warmup :]), Latency.of(floor[self.warmup :])
 
 
-def _method(server_mode: str, settled_engram: bool, idle_batches: int) -> dict[str, str]:
+def _method(
+    server_mode: str, settled_engram: bool, idle_batches: int, clients: int
+) -> dict[str, str]:
     return {
         "server": server_mode + ".",
         "floor": (
@@ -470,6 +526,10 @@ def _method(server_mode: str, settled_engram: bool, idle_batches: int) -> dict[s
             " after the reads); the goals are checked against the plain figures, the"
             " lifecycle path's own cost. Single proposals and the idle batches are timed"
             " after the reads, so a size's tenant holds slightly more memories by then."
+            f" Concurrent batches: {clients} clients each send their next batch when"
+            " their last is answered (the indexer idle at the start, then busy with"
+            f" these writes), and the floor inserts the same batches over {clients}"
+            " connections the same way; that throughput is memories / wall time."
         ),
         "settle": (
             "after each top-up, the bench waits until the server's search index has"

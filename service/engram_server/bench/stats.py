@@ -73,6 +73,20 @@ class Throughput:
             batch=Latency.of(batch_seconds),
         )
 
+    @classmethod
+    def over_wall(
+        cls, items: int, batch_seconds: Sequence[float], wall_seconds: float
+    ) -> Throughput:
+        """Items per second of wall time, for batch calls made concurrently (their
+        own seconds overlap, so they cannot be summed)."""
+        return cls(
+            items=items,
+            batches=len(batch_seconds),
+            seconds=round(wall_seconds, 4),
+            items_per_second=round(items / wall_seconds, 1) if wall_seconds > 0 else 0.0,
+            batch=Latency.of(batch_seconds),
+        )
+
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["batch"] = self.batch.to_json()
