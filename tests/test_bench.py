@@ -85,6 +85,8 @@ def _check_report(out: Path, sizes: list[int]) -> dict[str, Any]:
     assert [lv["memories"] for lv in report["levels"]] == sizes
     for level in report["levels"]:
         assert level["index_caught_up"] is True
+        # The untimed Recall after settling ran against the server's search index.
+        assert level["first_recall_seconds"] > 0
         assert set(level["engram"]) == set(ENGRAM_FIGURES)
         assert set(level["floor"]) == set(FLOOR_FIGURES)
         for figure in (*level["engram"].values(), *level["floor"].values()):
@@ -102,6 +104,7 @@ def _check_report(out: Path, sizes: list[int]) -> dict[str, Any]:
     markdown = out.with_suffix(".md").read_text()
     assert f"| ProposeMemory p50 | {sizes[0]} |" in markdown
     assert "| GetMemory p50 | <= 1.5 ms |" in markdown
+    assert "s for the first Recall" in markdown
     return report
 
 

@@ -196,6 +196,24 @@ class EngramSide:
                 return waited, False
             await asyncio.sleep(poll_seconds)
 
+    async def first_recall(self, tenant: EngramTenant) -> float:
+        """One untimed Recall in the tenant; returns its seconds (0 without a search
+        index). After a bulk load the embedded index builds its search graphs once
+        the backlog is empty, holding the server process while it does: this call
+        waits that out, so the figures after it do not measure it."""
+        recall = recall_pb2_grpc.RecallServiceStub(self.channel)
+        start = time.perf_counter()
+        try:
+            await recall.Recall(
+                recall_pb2.RecallRequest(query="settle", k=1, skip_access_tracking=True),
+                metadata=tenant.metadata,
+            )
+        except grpc.aio.AioRpcError as error:
+            if error.code() == grpc.StatusCode.UNIMPLEMENTED:
+                return 0.0
+            raise
+        return time.perf_counter() - start
+
     async def delete_tenants(self) -> None:
         """Removes every tenant this run made (for a server the bench does not own)."""
         for tenant in self.tenants:

@@ -47,6 +47,8 @@ class Level:
     # whether it did.
     index_wait_seconds: float = 0.0
     index_caught_up: bool = True
+    # The untimed Recall after settling (it waits out the search-graph build).
+    first_recall_seconds: float = 0.0
     engram_latency: dict[str, Latency] = field(default_factory=dict)
     engram_throughput: dict[str, Throughput] = field(default_factory=dict)
     floor_latency: dict[str, Latency] = field(default_factory=dict)
@@ -70,6 +72,7 @@ class Level:
             "memories": self.memories,
             "index_wait_seconds": round(self.index_wait_seconds, 1),
             "index_caught_up": self.index_caught_up,
+            "first_recall_seconds": round(self.first_recall_seconds, 3),
             "engram": {
                 **{k: v.to_json() for k, v in self.engram_latency.items()},
                 **{k: v.to_json() for k, v in self.engram_throughput.items()},
@@ -238,6 +241,7 @@ def markdown(report: dict[str, Any], levels: list[Level]) -> str:
         + "; ".join(
             f"{lv.memories:,} memories: {lv.index_wait_seconds:.0f} s"
             + ("" if lv.index_caught_up else " (gave up waiting)")
+            + f", then {lv.first_recall_seconds:.2f} s for the first Recall"
             for lv in levels
         )
         + ".",
