@@ -317,6 +317,18 @@ async def test_minilm_integer_index_kernels_store_a_vector_per_text(
         assert max(cosines) < 0.99999, "the integer kernels did not run"
     finally:
         await embedder.close()
+    # So do the blockwise kernels' texts (batched, their vectors moved a little).
+    blockwise = MiniLMEmbedder(
+        threads=1, batch_size=4, query_kernels="blockwise", index_kernels="blockwise"
+    )
+    assert blockwise.name == f"{MODEL_ID}+blockwise"
+    try:
+        together = await blockwise.embed(_QUERY_TEXTS * 2)
+        for i, text in enumerate(_QUERY_TEXTS):
+            np.testing.assert_array_equal(together[i], (await blockwise.embed([text]))[0])
+            np.testing.assert_allclose(await blockwise.embed_query(text), together[i], atol=1e-6)
+    finally:
+        await blockwise.close()
 
 
 async def test_minilm_integer_queries_rank_paraphrases_first() -> None:
