@@ -64,14 +64,7 @@ class Throughput:
 
     @classmethod
     def of(cls, items: int, batch_seconds: Sequence[float]) -> Throughput:
-        seconds = sum(batch_seconds)
-        return cls(
-            items=items,
-            batches=len(batch_seconds),
-            seconds=round(seconds, 4),
-            items_per_second=round(items / seconds, 1) if seconds > 0 else 0.0,
-            batch=Latency.of(batch_seconds),
-        )
+        return cls.over_wall(items, batch_seconds, sum(batch_seconds))
 
     @classmethod
     def over_wall(

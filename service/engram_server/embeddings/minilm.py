@@ -16,10 +16,10 @@ of the work.
 Two inference sessions share the tokenizer: a query session for search queries
 and a batch session for indexing. Each may run a copy of the graph whose weight
 products use integer kernels (`int8_kernels`): `query_kernels` (default "dynamic",
-about 2.7x cheaper for a short query) and `index_kernels` (default "exact": the
-graph as shipped). Integer kernels for stored memories change the vectors the
-index holds, so they are part of the model's name (`name`): an index built with
-other kernels is rebuilt, never mixed.
+about 2.7x cheaper for a short query) and `index_kernels` (default "dynamic" too;
+"exact" is the graph as shipped). The index kernels decide the vectors the index
+holds, so they are part of the model's name (`name`): an index built with other
+kernels is rebuilt, never mixed.
 
 The batch session runs one thread per inference, and a batch's length-sorted runs go
 to `batch_threads` runs in parallel: independent single-thread runs scale with the
@@ -70,13 +70,12 @@ DEFAULT_BATCH_SIZE = 16
 # niceness steps): 10 leaves them about a tenth of a core another thread wants,
 # and all of any core no one else wants.
 BACKGROUND_NICENESS = 10
-# Kernels of the search-query session (see `int8_kernels`); stored memories are
-# always embedded by the graph as shipped.
+# Kernels of the search-query session (see `int8_kernels`).
 DEFAULT_QUERY_KERNELS = "dynamic"
 # Kernels of the batch session, which embeds the memories the index stores.
 # Measured on 2 cores over the bench corpus: 566 texts/s against 360/s for the
-# exact graph (477/s blockwise); `engram eval` ranks the same (nDCG@10 0.634
-# against 0.635, MRR 0.599 against 0.600).
+# exact graph (477/s blockwise, batched); `engram eval` ranks as well (nDCG@10
+# 0.639 against 0.635, MRR 0.603 against 0.600).
 DEFAULT_INDEX_KERNELS = "dynamic"
 # Kernels that quantise activations while they run: "dynamic" with one scale per
 # inference run, so a text's vector would depend on the texts batched with it (up
@@ -201,7 +200,7 @@ class MiniLMEmbedder:
     async def embed_query(self, text: str) -> Vector:
         if not isinstance(text, str):
             raise TypeError(f"embed_query() takes a string, got {type(text).__name__}")
-        return await asyncio.to_thread(self.embed_query_sync, text)
+        return await (await self.begin_query(text))
 
     async def begin_query(self, text: str) -> asyncio.Future[Vector]:
         """Starts embedding a search query; returns once the inference is running.
@@ -219,13 +218,9 @@ class MiniLMEmbedder:
         def announce() -> None:
             loop.call_soon_threadsafe(_resolve, running)
 
-        def embed() -> Vector:
-            loaded = self._ensure_loaded()
-            ids = loaded.tokenizer.encode(text).ids
-            vector: Vector = _run(loaded.query_session, loaded, [ids], len(ids), announce)[0]
-            return vector
-
-        vector = loop.run_in_executor(None, contextvars.copy_context().run, embed)
+        vector = loop.run_in_executor(
+            None, contextvars.copy_context().run, self.embed_query_sync, text, announce
+        )
         # A failure before the inference started resolves `running` too.
         vector.add_done_callback(lambda _: _resolve(running))
         await running
@@ -241,11 +236,12 @@ class MiniLMEmbedder:
 
     # -- synchronous core (runs in a worker thread) ---------------------------------
 
-    def embed_query_sync(self, text: str) -> Vector:
-        """One query on the query session, on the calling thread."""
+    def embed_query_sync(self, text: str, on_start: Callable[[], None] | None = None) -> Vector:
+        """One query on the query session, on the calling thread (`on_start` is
+        called as the inference begins)."""
         loaded = self._ensure_loaded()
         ids = loaded.tokenizer.encode(text).ids
-        vector: Vector = _run(loaded.query_session, loaded, [ids], len(ids))[0]
+        vector: Vector = _run(loaded.query_session, loaded, [ids], len(ids), on_start)[0]
         return vector
 
     def embed_sync(self, texts: Sequence[str]) -> Matrix:

@@ -92,8 +92,9 @@ class RecallRuntime:
         self._warming.start()
 
     async def _rebuild(self, outdated: LayoutOutdated) -> None:
-        """Replaces an index of an older layout (same model) with an empty one and
-        queues every memory for indexing, as `engram reindex` does. The worker then
+        """Replaces an index of an older layout, or of another variant of the same
+        model, with an empty one and queues every memory for indexing, as `engram
+        reindex` does. The worker then
         refills it in the background; the embedding cache spares re-embedding."""
         # Imported here: reindex builds its index through this module.
         from engram_server.services.reindex import enqueue_all
