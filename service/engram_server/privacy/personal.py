@@ -69,12 +69,17 @@ def _emails(text: str) -> Iterator[Span]:
 
 
 _CARD = re.compile(r"(?<![\d.-])\d(?:[ -]?\d){12,18}(?![\d-]|\.\d)")
-# Each detector first looks for a shape every match of its pattern contains. The
-# patterns open with a lookbehind, which the regex engine tries at every position
-# of the text (8 µs for the SSN rules on a 100-character note); a hint opens with
-# a character class the engine skips ahead to, so a text without the shape costs
-# a fraction of that, and a text with it is scanned exactly as before.
 _CARD_HINT = re.compile(r"\d(?:[ -]?\d){12}")
+
+
+def _scan(pattern: re.Pattern[str], hint: re.Pattern[str], text: str) -> Iterator[re.Match[str]]:
+    """`pattern`'s matches in `text`, looked for only if the text holds `hint`, a
+    shape every match of the pattern contains. The patterns open with a lookbehind,
+    which the regex engine tries at every position of the text (8 µs for the SSN
+    rules on a 100-character note); a hint opens with a character class the engine
+    skips ahead to, so a text without the shape costs a fraction of that, and a
+    text with it is scanned exactly as before."""
+    return pattern.finditer(text) if hint.search(text) else iter(())
 
 
 def luhn_valid(digits: str) -> bool:
@@ -114,9 +119,7 @@ def _card_issuer_ok(d: str) -> bool:
 
 
 def _cards(text: str) -> Iterator[Span]:
-    if not _CARD_HINT.search(text):
-        return
-    for m in _CARD.finditer(text):
+    for m in _scan(_CARD, _CARD_HINT, text):
         raw = m.group(0)
         seps = {c for c in raw if not c.isdigit()}
         if len(seps) > 1:  # "1234-5678 9012..." mixes separators: not a card
@@ -151,9 +154,7 @@ def iban_valid(iban: str) -> bool:
 
 
 def _ibans(text: str) -> Iterator[Span]:
-    if not _IBAN_HINT.search(text):
-        return
-    for m in _IBAN.finditer(text):
+    for m in _scan(_IBAN, _IBAN_HINT, text):
         length = IBAN_LENGTHS.get(m.group(1))
         if length is None:
             continue
@@ -182,9 +183,8 @@ _SSN_HINT = re.compile(r"\d{3}-\d{2}-\d{4}")
 
 
 def _ssns(text: str) -> Iterator[Span]:
-    if _SSN_HINT.search(text):
-        for m in _SSN.finditer(text):
-            yield Span(m.start(), m.end(), US_SSN)
+    for m in _scan(_SSN, _SSN_HINT, text):
+        yield Span(m.start(), m.end(), US_SSN)
     low = text.lower()
     if "ssn" not in low and "social security" not in low:
         return  # a spaced number counts only after such words
@@ -201,9 +201,7 @@ _NINO_HINT = re.compile(r"[A-Z]{2} ?\d{2} ?\d{2} ?\d{2}")
 
 
 def _ninos(text: str) -> Iterator[Span]:
-    if not _NINO_HINT.search(text):
-        return
-    for m in _NINO.finditer(text):
+    for m in _scan(_NINO, _NINO_HINT, text):
         yield Span(m.start(), m.end(), UK_NINO)
 
 
@@ -214,7 +212,7 @@ _IPV4_HINT = re.compile(r"\d\.\d{1,3}\.\d{1,3}\.\d")
 
 
 def _ips(text: str) -> Iterator[Span]:
-    for m in _IPV4.finditer(text) if _IPV4_HINT.search(text) else ():
+    for m in _scan(_IPV4, _IPV4_HINT, text):
         raw = m.group(0)
         if _VERSION_CONTEXT.search(text, max(0, m.start() - 10), m.start()):
             continue
@@ -248,20 +246,19 @@ _PHONE_NANP = re.compile(
     r"(?<![\w+-])(?:1[ .-]?)?(?:\(([2-9]\d{2})\) ?|([2-9]\d{2})[ .-])[2-9]\d{2}[ .-]\d{4}(?![\w-])"
 )
 _PHONE_NATIONAL = re.compile(r"(?<![\w+.-])0\d{2,4}[ -]\d{3,4}[ -]?\d{3,4}(?![\w-]|\.\d)")
+_PHONE_INTL_HINT = re.compile(r"\+[1-9]")
 _PHONE_NANP_HINT = re.compile(r"\d{3}[ .-]\d{4}")
 _PHONE_NATIONAL_HINT = re.compile(r"0\d{2,4}[ -]\d")
 
 
 def _phones(text: str) -> Iterator[Span]:
-    for m in _PHONE_INTL.finditer(text) if "+" in text else ():
+    for m in _scan(_PHONE_INTL, _PHONE_INTL_HINT, text):
         digits = sum(c.isdigit() for c in m.group(0))
         if 8 <= digits <= 15:  # E.164 allows at most 15 digits
             yield Span(m.start(), m.end(), PHONE)
-    for m in _PHONE_NANP.finditer(text) if _PHONE_NANP_HINT.search(text) else ():
+    for m in _scan(_PHONE_NANP, _PHONE_NANP_HINT, text):
         yield Span(m.start(), m.end(), PHONE)
-    if not _PHONE_NATIONAL_HINT.search(text):
-        return
-    for m in _PHONE_NATIONAL.finditer(text):
+    for m in _scan(_PHONE_NATIONAL, _PHONE_NATIONAL_HINT, text):
         digits = sum(c.isdigit() for c in m.group(0))
         if 10 <= digits <= 11:
             yield Span(m.start(), m.end(), PHONE)

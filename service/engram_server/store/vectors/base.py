@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engram_server.embeddings.base import same_model
 from engram_server.errors import FailedPrecondition, PreconditionViolation
 from engram_server.lexical.sparse import SparseVector
 
@@ -67,6 +68,12 @@ class LayoutOutdated(IndexMismatch):
     older layout of the adapter, or vectors of another variant of the same model
     (`same_model`). PostgreSQL holds everything needed to rebuild it, so the
     server does that itself (an index of another model waits for `engram reindex`)."""
+
+
+def rebuildable(stored_model: str, stored_dim: int, model: str, dense_dim: int) -> bool:
+    """Whether an index of `stored_model` can be rebuilt for `model` without an
+    operator: the same model (perhaps another variant of it) and dimension."""
+    return stored_dim == dense_dim and same_model(stored_model, model)
 
 
 def describe_model(model: str, dense_dim: int) -> str:

@@ -43,7 +43,6 @@ from typing import Any, TypeVar
 
 import qdrant_edge as qe
 
-from engram_server.embeddings.base import same_model
 from engram_server.errors import FailedPrecondition
 from engram_server.lexical.sparse import SparseVector
 from engram_server.store.vectors.base import (
@@ -71,6 +70,7 @@ from engram_server.store.vectors.base import (
     describe_model,
     merge_legs,
     point_payload,
+    rebuildable,
     scoped_conditions,
     tenant_condition,
 )
@@ -411,7 +411,9 @@ class EdgeVectorIndex:
         if shard_path.exists() and any(shard_path.iterdir()):
             stored = _read_meta(meta_path)
             if stored != wanted:
-                if _rebuildable(stored, wanted):
+                if stored is not None and rebuildable(
+                    str(stored.get("model", "")), int(stored.get("dense_dim", 0)), model, dense_dim
+                ):
                     raise LayoutOutdated(_describe(stored), describe_model(model, dense_dim))
                 raise IndexMismatch(_describe(stored), describe_model(model, dense_dim))
             try:
@@ -642,11 +644,3 @@ def _describe(meta: Mapping[str, Any] | None) -> str:
     if meta.get("layout") != EDGE_LAYOUT_VERSION:
         return f"index layout {meta.get('layout')!r} (this server uses {EDGE_LAYOUT_VERSION})"
     return describe_model(str(meta.get("model")), int(meta.get("dense_dim", 0)))
-
-
-def _rebuildable(stored: dict[str, Any] | None, wanted: dict[str, Any]) -> bool:
-    """Whether a shard of `stored` metadata holds the wanted model's points in
-    another form (an older layout, another variant of the model)."""
-    if stored is None or stored.get("dense_dim") != wanted["dense_dim"]:
-        return False
-    return same_model(str(stored.get("model", "")), str(wanted["model"]))

@@ -17,7 +17,6 @@ from typing import Any
 from qdrant_client import AsyncQdrantClient
 from qdrant_client import models as qm
 
-from engram_server.embeddings.base import same_model
 from engram_server.lexical.sparse import SparseVector
 from engram_server.store.vectors.base import (
     DEFAULT_FILTER,
@@ -45,6 +44,7 @@ from engram_server.store.vectors.base import (
     describe_model,
     merge_legs,
     point_payload,
+    rebuildable,
     scoped_conditions,
     tenant_condition,
 )
@@ -97,7 +97,7 @@ class ServerVectorIndex:
             info = await self.client.get_collection(self.collection)
             stored = _stored_model(info.config.metadata, info.config.params.vectors)
             if stored != (model, dense_dim, LAYOUT_VERSION):
-                if stored is not None and stored[1] == dense_dim and same_model(stored[0], model):
+                if stored is not None and rebuildable(stored[0], stored[1], model, dense_dim):
                     raise LayoutOutdated(_describe(stored), describe_model(model, dense_dim))
                 raise IndexMismatch(_describe(stored), describe_model(model, dense_dim))
         else:
