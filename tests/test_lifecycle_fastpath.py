@@ -232,3 +232,61 @@ async def test_plain_writes_send_the_audit_with_the_insert_and_duplicates_fall_b
     assert await count_rows(raw_pg, "outbox", t.tenant_id) == 1
     assert await _audit_seqs(raw_pg, t.tenant_id) == [1, 2]
     assert await _live_count(raw_pg, t.tenant_id) == 1
+
+
+async def test_memory_ids_are_time_ordered_version_7(make_tenant: Any) -> None:
+    import time
+
+    t = await make_tenant()
+    before_ms = time.time_ns() // 1_000_000
+    ids = []
+    for n in range(3):
+        result = await propose(t.lifecycle, "ids", f"time-ordered fact {n}")
+        ids.append(uuid.UUID(result.memory.name.removeprefix("memories/")))
+        await asyncio.sleep(0.003)
+    after_ms = time.time_ns() // 1_000_000
+    assert all(i.version == 7 and i.variant == uuid.RFC_4122 for i in ids)
+    # The leading 48 bits are the creation time in milliseconds, so ids sort in
+    # the order the memories were written (the B-tree inserts stay together).
+    assert ids == sorted(ids)
+    assert all(before_ms <= i.int >> 80 <= after_ms for i in ids)
+
+
+def test_new_memory_ids_are_unique_and_well_formed() -> None:
+    from engram_server.lifecycle.model import new_memory_id
+
+    ids = [new_memory_id() for _ in range(20_000)]
+    assert len(set(ids)) == len(ids)
+    assert {i.version for i in ids} == {7}
+    assert {i.variant for i in ids} == {uuid.RFC_4122}
+
+
+async def test_dependents_lookup_can_use_the_partial_index(raw_pg: Any) -> None:
+    from engram_server.store.memories import DEPENDENTS_SQL
+
+    # The index covers only rows with dependencies; the lookup must state that
+    # condition itself for the planner to prove the index applies.
+    condition = "depends_on && %s::uuid[] AND depends_on <> '{}'"
+    assert condition in DEPENDENTS_SQL
+    await raw_pg.execute("SET enable_seqscan = off")
+    try:
+        cur = await raw_pg.execute(
+            "EXPLAIN SELECT id FROM memories WHERE "
+            + condition.replace("%s", "ARRAY[gen_random_uuid()]")
+        )
+        plan = "\n".join(row[0] for row in await cur.fetchall())
+    finally:
+        await raw_pg.execute("RESET enable_seqscan")
+    assert "memories_depends_on" in plan
+
+
+def test_json_parameters_fall_back_for_values_orjson_refuses() -> None:
+    import json
+
+    from engram_server.store.postgres import _json_dumps
+
+    assert json.loads(_json_dumps({"a": [1, 2.5, "x"], "b": None})) == {
+        "a": [1, 2.5, "x"],
+        "b": None,
+    }
+    assert json.loads(_json_dumps({"big": 2**70})) == {"big": 2**70}

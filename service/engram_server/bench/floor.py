@@ -19,6 +19,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from engram_server.bench.workload import SOURCE, Item
+from engram_server.lifecycle.model import new_memory_id
 from engram_server.store.memories import MEMORY_COLUMNS
 
 AGENT = "bench"
@@ -99,7 +100,7 @@ class FloorDatabase:
 
     def insert_one(self, tenant_id: str, item: Item) -> tuple[uuid.UUID, float]:
         """One memory and its audit rows in one commit; returns (id, seconds)."""
-        memory_id = uuid.uuid4()
+        memory_id = new_memory_id()
         memory = self._memory_params(tenant_id, memory_id, item)
         audit = self._audit_params(tenant_id, memory_id, item.space)
         start = time.perf_counter()
@@ -110,7 +111,7 @@ class FloorDatabase:
 
     def insert_batch(self, tenant_id: str, items: Sequence[Item]) -> tuple[list[uuid.UUID], float]:
         """Many memories and their audit rows in one commit; returns (ids, seconds)."""
-        ids = [uuid.uuid4() for _ in items]
+        ids = [new_memory_id() for _ in items]
         memories = [self._memory_params(tenant_id, i, it) for i, it in zip(ids, items, strict=True)]
         audits = [
             self._audit_params(tenant_id, i, it.space) for i, it in zip(ids, items, strict=True)
@@ -131,7 +132,7 @@ class FloorDatabase:
         work = []
         ids: list[uuid.UUID] = []
         for items in batches:
-            batch_ids = [uuid.uuid4() for _ in items]
+            batch_ids = [new_memory_id() for _ in items]
             ids.extend(batch_ids)
             pairs = list(zip(batch_ids, items, strict=True))
             work.append(

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import secrets
+import time
 import unicodedata
 import uuid
 from dataclasses import dataclass, field, replace
@@ -90,6 +92,33 @@ SLOT_MUST_BE_EMPTY = "EMPTY"
 
 def memory_name(memory_id: uuid.UUID) -> str:
     return f"{MEMORY_NAME_PREFIX}{memory_id}"
+
+
+def new_memory_id() -> uuid.UUID:
+    """A new memory id: a UUID version 7 (RFC 9562), a millisecond timestamp
+    followed by 74 random bits.
+
+    Time-ordered ids keep the inserts of every index that leads with a memory id
+    (the primary key, revisions, the audit log by memory) on the right-hand pages
+    of the B-tree instead of scattered over all of them, so a write dirties, and
+    after a checkpoint logs in full, a few pages rather than one per row. The
+    random part keeps ids unguessable. (Python 3.14 has `uuid.uuid7`; the server
+    supports 3.11.)
+    """
+    millis = time.time_ns() // 1_000_000
+    rand = int.from_bytes(secrets.token_bytes(10), "big")
+    value = (
+        (millis & _MILLIS_MASK) << 80
+        | 0x7 << 76  # version
+        | ((rand >> 62) & 0xFFF) << 64  # rand_a: 12 bits
+        | 0b10 << 62  # variant
+        | (rand & _RAND_B_MASK)  # rand_b: 62 bits
+    )
+    return uuid.UUID(int=value)
+
+
+_MILLIS_MASK = (1 << 48) - 1
+_RAND_B_MASK = (1 << 62) - 1
 
 
 def content_hash(content: str) -> str:

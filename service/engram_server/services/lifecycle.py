@@ -41,6 +41,7 @@ from engram_server.lifecycle.model import (
     ValidationFailure,
     content_hash,
     memory_name,
+    new_memory_id,
 )
 from engram_server.lifecycle.policy import Policy, validate_policy
 from engram_server.lifecycle.states import check_transition
@@ -396,7 +397,7 @@ class LifecycleService:
             if expire_time is None:
                 ttl = limits[p.space].policy.ttl_for(p.kind)
                 expire_time = now + timedelta(seconds=ttl) if ttl else None
-            new_id = uuid.uuid4()
+            new_id = new_memory_id()
             first_in_batch[slot] = new_id
             to_insert.append(
                 store.NewMemory(

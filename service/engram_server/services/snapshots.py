@@ -34,6 +34,7 @@ from engram_server.lifecycle.model import (
     Status,
     content_hash,
     memory_name,
+    new_memory_id,
 )
 from engram_server.lifecycle.states import check_transition
 from engram_server.lifecycle.validation import check_reason, check_request_id, check_space
@@ -514,7 +515,7 @@ class SnapshotService:
             touched.append(r.current.id)
         await store.insert_revisions(conn, tenant, revised, actor)
 
-        new_ids = {item.match_key: uuid.uuid4() for item in plan.recreate}
+        new_ids = {item.match_key: new_memory_id() for item in plan.recreate}
         to_insert = [
             store.NewMemory(
                 id=new_ids[item.match_key],

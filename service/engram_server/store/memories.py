@@ -294,13 +294,17 @@ def list_memories_query(
     )
 
 
+# `depends_on <> '{}'` lets the partial GIN index (migration 0017) serve it.
+DEPENDENTS_SQL = (
+    f"SELECT {MEMORY_COLUMNS} FROM memories WHERE depends_on && %s::uuid[]"
+    " AND depends_on <> '{}' AND status IN ('ACTIVE', 'PENDING_CONFIRMATION')"
+    " ORDER BY create_time, id FOR UPDATE"
+)
+
+
 async def dependents(conn: Conn, ids: Sequence[uuid.UUID]) -> list[Memory]:
     """Live memories that depend on any of `ids`, locked for update."""
-    cur = await conn.execute(
-        f"SELECT {MEMORY_COLUMNS} FROM memories WHERE depends_on && %s::uuid[]"
-        " AND status IN ('ACTIVE', 'PENDING_CONFIRMATION') ORDER BY create_time, id FOR UPDATE",
-        (list(ids),),
-    )
+    cur = await conn.execute(DEPENDENTS_SQL, (list(ids),))
     return [row_to_memory(r) for r in await cur.fetchall()]
 
 
