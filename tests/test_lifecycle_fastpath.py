@@ -290,3 +290,11 @@ def test_json_parameters_fall_back_for_values_orjson_refuses() -> None:
         "b": None,
     }
     assert json.loads(_json_dumps({"big": 2**70})) == {"big": 2**70}
+
+
+async def test_jsonb_results_keep_integers_beyond_64_bits(app: AppContext) -> None:
+    async with app.db.unscoped() as conn:
+        cur = await conn.execute("SELECT '{\"big\": 18446744073709551616}'::jsonb AS v")
+        row = await cur.fetchone()
+        await conn.rollback()
+    assert row is not None and row["v"] == {"big": 2**64}

@@ -28,7 +28,7 @@ from opentelemetry import trace
 from psycopg import sql
 from psycopg.pq import TransactionStatus
 from psycopg.rows import dict_row
-from psycopg.types.json import set_json_dumps, set_json_loads
+from psycopg.types.json import set_json_dumps
 from psycopg_pool import AsyncConnectionPool
 
 from engram_server.errors import Unavailable
@@ -58,9 +58,10 @@ def _json_dumps(value: Any) -> bytes:
         return json.dumps(value).encode()
 
 
-# Every jsonb parameter and result of the process goes through these.
+# Every jsonb parameter of the process is encoded by it. Results keep the standard
+# library's decoder: orjson reads an integer beyond 64 bits as a float, which would
+# silently change a stored value on its way back.
 set_json_dumps(_json_dumps)
-set_json_loads(orjson.loads)
 
 
 async def _configure(conn: psycopg.AsyncConnection[Any]) -> None:
