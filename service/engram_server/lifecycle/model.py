@@ -94,6 +94,10 @@ def memory_name(memory_id: uuid.UUID) -> str:
     return f"{MEMORY_NAME_PREFIX}{memory_id}"
 
 
+_MILLIS_MASK = (1 << 48) - 1
+_RAND_B_MASK = (1 << 62) - 1
+
+
 def new_memory_id() -> uuid.UUID:
     """A new memory id: a UUID version 7 (RFC 9562), a millisecond timestamp
     followed by 74 random bits.
@@ -115,10 +119,6 @@ def new_memory_id() -> uuid.UUID:
         | (rand & _RAND_B_MASK)  # rand_b: 62 bits
     )
     return uuid.UUID(int=value)
-
-
-_MILLIS_MASK = (1 << 48) - 1
-_RAND_B_MASK = (1 << 62) - 1
 
 
 def content_hash(content: str) -> str:
