@@ -1,9 +1,11 @@
 """The few-round-trip write and read path keeps every lifecycle guarantee.
 
 Plain proposals skip the up-front duplicate lookup (the insert's ON CONFLICT finds
-duplicates), revision snapshots are built by the database, the audit counter and
-rows are one statement, write transactions run pipelined and single reads go in
-one round trip. These tests pin what must not change because of that.
+duplicates), first revision snapshots are built by the database from the rows sent,
+a write's response is built from what it sent (and rendered while the database
+works) instead of read back, the audit counter and rows are one statement, write
+transactions run pipelined and single reads go in one round trip. These tests pin
+what must not change because of that.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from engram.v1 import lifecycle_pb2
+from engram.v1 import lifecycle_pb2, types_pb2
 from engram_server.platform.context import AppContext
 
 from tests.lifecycle_helpers import (
@@ -157,6 +159,46 @@ async def test_revision_snapshot_matches_the_memory(make_tenant: Any) -> None:
         assert getattr(snap, field) == getattr(got, field), field
 
 
+async def test_written_memories_are_exactly_what_a_read_returns(make_tenant: Any) -> None:
+    """A write's response is built from what it sent, not read back: every field
+    must still equal the stored row, and the first revision's snapshot too."""
+    t = await make_tenant()
+    first = await propose(t.lifecycle, "exact", "the dependency")
+    rich = proposal(
+        "exact",
+        "rich proposal",
+        tags=["x", "y"],
+        attributes={"k": "v", "empty": ""},
+        session="s9",
+        thread="t9",
+        topic="deploys",
+        importance=0.125,
+        confidence=0.3,  # below no threshold: ACTIVE with a low confidence
+        source="tests",
+        kind=types_pb2.MEMORY_KIND_PROCEDURAL,
+        depends_on=[first.memory.name],
+    )
+    rich.structured_content.update({"steps": [1, 2.5, "three"], "nested": {"a": None}})
+    rich.expire_time.FromSeconds(4_000_000_000)
+    response = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[rich, proposal("exact", "plain one"), proposal("exact", "plain one")]
+        )
+    )
+    written = [r.memory for r in response.results]
+    assert [r.outcome for r in response.results] == [ACCEPTED, ACCEPTED, DUPLICATE]
+    assert written[1] == written[2]
+    for memory in written:
+        stored = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=memory.name))
+        assert memory == stored
+        revisions = await t.lifecycle.ListMemoryRevisions(
+            lifecycle_pb2.ListMemoryRevisionsRequest(name=memory.name)
+        )
+        assert [r.memory for r in revisions.revisions] == [stored]
+    assert written[0].depends_on == [first.memory.name]
+    assert written[0].expire_time.seconds == 4_000_000_000
+
+
 async def test_single_round_trip_reads_stay_tenant_scoped(
     app: AppContext, make_tenant: Any
 ) -> None:
@@ -232,6 +274,42 @@ async def test_plain_writes_send_the_audit_with_the_insert_and_duplicates_fall_b
     assert await count_rows(raw_pg, "outbox", t.tenant_id) == 1
     assert await _audit_seqs(raw_pg, t.tenant_id) == [1, 2]
     assert await _live_count(raw_pg, t.tenant_id) == 1
+
+
+async def test_write_responses_are_rendered_before_the_insert_is_read(
+    make_tenant: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engram_server.api import convert
+    from engram_server.store import memories as store
+
+    order: list[str] = []
+    real_render, real_read = convert.result_to_proto, store.read_inserted_ids
+
+    def result_to_proto(*args: Any) -> Any:
+        order.append("rendered")
+        return real_render(*args)
+
+    async def read_inserted_ids(*args: Any) -> Any:
+        order.append("insert read")
+        return await real_read(*args)
+
+    monkeypatch.setattr(convert, "result_to_proto", result_to_proto)
+    monkeypatch.setattr(store, "read_inserted_ids", read_inserted_ids)
+    t = await make_tenant()
+    response = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[proposal("pre", "first"), proposal("pre", "second")]
+        )
+    )
+    assert order == ["rendered", "rendered", "insert read"]
+    assert [r.memory.content for r in response.results] == ["first", "second"]
+    order.clear()
+    # Content already live: the speculative rendering is dropped with the
+    # abandoned transaction and the redone write's results are rendered instead.
+    again = await propose(t.lifecycle, "pre", "second")
+    assert order == ["rendered", "insert read", "rendered"]
+    assert again.outcome == DUPLICATE
+    assert again.memory == response.results[1].memory
 
 
 async def test_memory_ids_are_time_ordered_version_7(make_tenant: Any) -> None:

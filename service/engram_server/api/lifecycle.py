@@ -20,7 +20,7 @@ from engram_server.api import convert
 from engram_server.api.learning import LearningMethods
 from engram_server.api.working_memory import WorkingMemoryMethods
 from engram_server.errors import InvalidArgument, Violations
-from engram_server.lifecycle.model import Kind, Status
+from engram_server.lifecycle.model import Kind, ProposalResult, Status
 from engram_server.platform.background import BackgroundTask
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
@@ -41,6 +41,30 @@ _ORDERS = {
     lifecycle_pb2.MEMORY_ORDER_CREATE_TIME_ASC: "CREATE_TIME_ASC",
     lifecycle_pb2.MEMORY_ORDER_UPDATE_TIME_DESC: "UPDATE_TIME_DESC",
 }
+
+
+class _Prerendered:
+    """A write's response messages, rendered while the database finishes the write.
+
+    The service hands its results over before it reads the insert's outcome
+    (`on_results`); rendering them then overlaps PostgreSQL's work (for a batch of
+    a hundred, about 2 ms of conversion that used to follow it). The rendering is
+    used only if the service returns that same list: a redone write or a merged
+    result (the privacy boundary dropped a proposal) is rendered afresh.
+    """
+
+    def __init__(self) -> None:
+        self._results: list[ProposalResult] | None = None
+        self._protos: list[lifecycle_pb2.ProposalResult] = []
+
+    def render(self, results: list[ProposalResult]) -> None:
+        self._results = results
+        self._protos = [convert.result_to_proto(r) for r in results]
+
+    def protos(self, results: list[ProposalResult]) -> list[lifecycle_pb2.ProposalResult]:
+        if results is self._results:
+            return self._protos
+        return [convert.result_to_proto(r) for r in results]
 
 
 class LifecycleServicer(
@@ -97,10 +121,14 @@ class LifecycleServicer(
             raise InvalidArgument.field("proposal", "required")
         proposal = convert.proposal_from_proto(request.proposal, "proposal", v)
         v.raise_if_any()
+        rendered = _Prerendered()
         results = await self.service.propose(
-            current_principal(), [proposal], convert.request_key("ProposeMemory", request)
+            current_principal(),
+            [proposal],
+            convert.request_key("ProposeMemory", request),
+            on_results=rendered.render,
         )
-        return lifecycle_pb2.ProposeMemoryResponse(result=convert.result_to_proto(results[0]))
+        return lifecycle_pb2.ProposeMemoryResponse(result=rendered.protos(results)[0])
 
     async def BatchProposeMemories(
         self, request: lifecycle_pb2.BatchProposeMemoriesRequest, context: Ctx
@@ -111,16 +139,16 @@ class LifecycleServicer(
             for i, p in enumerate(request.proposals)
         ]
         v.raise_if_any()
+        rendered = _Prerendered()
         results = await self.service.propose(
             current_principal(),
             proposals,
             convert.request_key("BatchProposeMemories", request),
             field_prefix="proposals",
             batch=True,
+            on_results=rendered.render,
         )
-        return lifecycle_pb2.BatchProposeMemoriesResponse(
-            results=[convert.result_to_proto(r) for r in results]
-        )
+        return lifecycle_pb2.BatchProposeMemoriesResponse(results=rendered.protos(results))
 
     # --- transitions -----------------------------------------------------------------
 

