@@ -351,8 +351,9 @@ class NewMemory:
 # input element, already JSON) plus the columns the database fills in, in the
 # shapes `memory_from_json` reads (timestamps as ISO 8601, ids as strings).
 # Reusing the input instead of rebuilding the row with jsonb_build_object, and
-# returning only ids and the creation time instead of every column, took a
-# hundred-memory insert from 8.4 to 6.6 ms of PostgreSQL time.
+# returning only ids and the creation time instead of every column, took about
+# a tenth off a hundred-memory insert (12.3 -> 11.1 ms, timed by the client with
+# the rows' decoding, the two statements alternating on one database).
 _GENERATED_SNAPSHOT_SQL = """jsonb_build_object(
     'create_time', i.create_time, 'update_time', i.update_time, 'retract_time', NULL,
     'retraction_reason', '', 'revision', i.revision)"""
