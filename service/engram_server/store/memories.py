@@ -181,11 +181,7 @@ def memory_from_json(d: dict[str, Any]) -> Memory:
 
 
 async def transaction_now(conn: Conn) -> datetime:
-    cur = await conn.execute("SELECT now() AS now")
-    row = await cur.fetchone()
-    assert row is not None
-    now: datetime = row["now"]
-    return now
+    return await read_transaction_now(await send_transaction_now(conn))
 
 
 async def send_transaction_now(conn: Conn) -> AsyncCursor[dict[str, Any]]:
