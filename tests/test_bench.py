@@ -24,6 +24,7 @@ ENGRAM_FIGURES = (
     "get",
     "list_first_page",
     "list_deep_page",
+    "round_trip",
 )
 FLOOR_FIGURES = (
     "insert_one",
@@ -34,6 +35,7 @@ FLOOR_FIGURES = (
     "get",
     "list_first_page",
     "list_deep_page",
+    "round_trip",
 )
 RATIOS = (
     "propose_p50",
@@ -49,6 +51,8 @@ RATIOS = (
     "list_first_page_p99",
     "list_deep_page_p50",
     "list_deep_page_p99",
+    "round_trip_p50",
+    "round_trip_p99",
 )
 TOY = [
     "--samples",
@@ -104,6 +108,7 @@ def _check_report(out: Path, sizes: list[int]) -> dict[str, Any]:
     markdown = out.with_suffix(".md").read_text()
     assert f"| ProposeMemory p50 | {sizes[0]} |" in markdown
     assert "| GetMemory p50 | <= 1.5 ms |" in markdown
+    assert f"| Bare round trip (gRPC health check / SELECT 1) p50 | {sizes[0]} |" in markdown
     assert "s for the first Recall" in markdown
     return report
 

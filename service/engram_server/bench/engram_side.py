@@ -23,6 +23,7 @@ from engram.v1 import (
     recall_pb2_grpc,
     types_pb2,
 )
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from engram_server.bench.workload import SOURCE, Item
 
@@ -135,7 +136,15 @@ class EngramSide:
         self._admin_metadata = (("authorization", f"Bearer {platform_key}"),)
         self.admin = admin_pb2_grpc.AdminServiceStub(self.channel)
         self.lifecycle = lifecycle_pb2_grpc.LifecycleServiceStub(self.channel)
+        self.health = health_pb2_grpc.HealthStub(self.channel)
         self.tenants: list[EngramTenant] = []
+
+    async def round_trip(self) -> float:
+        """Seconds of one gRPC health check: a call's round trip through the
+        server, with no authentication and no database."""
+        start = time.perf_counter()
+        await self.health.Check(health_pb2.HealthCheckRequest())
+        return time.perf_counter() - start
 
     async def new_tenant(self, label: str) -> EngramTenant:
         tenant_id = f"bench-{label}-{secrets.token_hex(4)}"

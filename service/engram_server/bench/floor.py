@@ -171,6 +171,12 @@ class FloorDatabase:
             raise LookupError(f"floor: memory {memory_id} not found")
         return elapsed
 
+    def round_trip(self) -> float:
+        """Seconds of one `SELECT 1`: a statement's round trip, no table touched."""
+        start = time.perf_counter()
+        self.conn.execute("SELECT 1").fetchone()
+        return time.perf_counter() - start
+
     def list_page(
         self, tenant_id: str, limit: int, after: tuple[datetime, uuid.UUID] | None
     ) -> float:

@@ -320,7 +320,9 @@ async def _measure(
         if not idle:
             raise RuntimeError(f"the search index did not catch up in {IDLE_WAIT_SECONDS:.0f} s")
 
-    pair = _Pair(options, measured, floor, random.Random(options.seed), indexer_idle)
+    pair = _Pair(
+        options, measured, floor, random.Random(options.seed), indexer_idle, side.round_trip
+    )
     workload = Workload(f"{tag}-m")
     written = 0  # memories in the measured tenant, identical on both sides
     levels: list[Level] = []
@@ -345,6 +347,11 @@ async def _measure(
 
         say(f"{size:,}: GetMemory / primary-key SELECT")
         level.engram_latency["get"], level.floor_latency["get"] = await pair.gets()
+        say(f"{size:,}: bare round trips (gRPC health check / SELECT 1)")
+        (
+            level.engram_latency["round_trip"],
+            level.floor_latency["round_trip"],
+        ) = await pair.round_trips()
         say(f"{size:,}: ListMemories / keyset SELECT")
         first = await pair.pages("", None)
         level.engram_latency["list_first_page"], level.floor_latency["list_first_page"] = first
@@ -407,8 +414,10 @@ class _Pair:
         floor: FloorDatabase,
         rng: random.Random,
         indexer_idle: Callable[[], Awaitable[None]],
+        round_trip: Callable[[], Awaitable[float]],
     ) -> None:
         self.indexer_idle = indexer_idle
+        self.round_trip = round_trip
         self.warmup = options.warmup
         self.samples = options.samples
         self.tenant = tenant
@@ -480,6 +489,14 @@ class _Pair:
             floor.append(self.floor.get(self.tenant.tenant_id, self.rng.choice(self.floor_ids)))
         return self._latencies(engram, floor)
 
+    async def round_trips(self) -> tuple[Latency, Latency]:
+        engram: list[float] = []
+        floor: list[float] = []
+        for _ in range(self.warmup + self.samples):
+            engram.append(await self.round_trip())
+            floor.append(self.floor.round_trip())
+        return self._latencies(engram, floor)
+
     async def pages(
         self, token: str, position: tuple[datetime, uuid.UUID] | None
     ) -> tuple[Latency, Latency]:
@@ -511,6 +528,8 @@ def _method(
             f" Batched: {BATCH_SIZE} memories + {2 * BATCH_SIZE} audit rows per commit"
             " (executemany, pipelined). Get: one primary-key SELECT of the same columns."
             f" List: the same keyset query for {PAGE_SIZE} + 1 rows, newest first."
+            " Bare round trip: `SELECT 1`, against a gRPC health check on the Engram side"
+            " (no authentication, no database): what every call costs before its work."
         ),
         "measurement": (
             "all calls sequential from one client, alternating one by one between Engram"

@@ -22,6 +22,9 @@ LATENCY_PAIRS = (
     ("get", "get", "GetMemory"),
     ("list_first_page", "list_first_page", "ListMemories, first page"),
     ("list_deep_page", "list_deep_page", "ListMemories, deep page"),
+    # What any call costs before it does anything: a gRPC health check (no
+    # authentication, no database) against a bare `SELECT 1`.
+    ("round_trip", "round_trip", "Bare round trip (gRPC health check / SELECT 1)"),
 )
 THROUGHPUT_PAIRS = (
     ("batch_propose", "insert_batch", "BatchProposeMemories"),
