@@ -109,7 +109,8 @@ class EngageHandler:
                 format=fmt,
                 group_by_kind=options.group_by_kind,
                 cite=options.include_citations,
-                badges=options.include_evidence_badges,
+                # Engage shows badges by default: without `options`, they are on.
+                badges=options.include_evidence_badges or not request.HasField("options"),
                 resend=request.resend,
                 request_id=request.request_id,
                 deadline=deadline,

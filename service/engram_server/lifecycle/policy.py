@@ -22,6 +22,7 @@ DEFAULT_VALIDATOR_TIMEOUT_MS = 1000
 DEFAULT_WEBHOOK_TIMEOUT_MS = 2000
 MAX_WEBHOOKS = 8
 MAX_TIMEOUT_MS = 30_000
+SPACE_CLASSES = frozenset({"", "canonical", "working", "correspondence"})
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,15 @@ class Policy:
     decay_exponents: dict[str, float] = field(default_factory=dict)
     # Personal-data types stored as written instead of redacted ("email", ...).
     allowed_personal_data: tuple[str, ...] = ()
+    # Evidence-weighted recall: delta per grade name ("OFFICIAL": 0.15); missing
+    # grades keep the server default. `evidence_weights_disabled` turns it off.
+    evidence_weights: dict[str, float] = field(default_factory=dict)
+    evidence_weights_disabled: bool = False
+    # The corroboration assessor: distinct agreeing sources for CORROBORATED (0 = 2).
+    min_corroboration: int = 0
+    assess_on_write: bool = False
+    # "canonical", "working" or "correspondence"; "" = observed.
+    pinned_space_class: str = ""
     etag: str = ""
     update_time: datetime | None = None
 
@@ -82,6 +92,11 @@ class Policy:
             "retention_stability_hours": self.retention_stability_hours,
             "decay_exponents": dict(self.decay_exponents),
             "allowed_personal_data": list(self.allowed_personal_data),
+            "evidence_weights": dict(self.evidence_weights),
+            "evidence_weights_disabled": self.evidence_weights_disabled,
+            "min_corroboration": self.min_corroboration,
+            "assess_on_write": self.assess_on_write,
+            "pinned_space_class": self.pinned_space_class,
         }
 
     @classmethod
@@ -111,6 +126,11 @@ class Policy:
             retention_stability_hours=float(data.get("retention_stability_hours", 0.0)),
             decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
             allowed_personal_data=tuple(data.get("allowed_personal_data", ())),
+            evidence_weights={k: float(v) for k, v in (data.get("evidence_weights") or {}).items()},
+            evidence_weights_disabled=bool(data.get("evidence_weights_disabled", False)),
+            min_corroboration=int(data.get("min_corroboration", 0)),
+            assess_on_write=bool(data.get("assess_on_write", False)),
+            pinned_space_class=str(data.get("pinned_space_class", "")),
             etag=etag,
             update_time=update_time,
         )
@@ -129,6 +149,13 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
             v.add("policy.json_schema", f"not a valid JSON Schema: {exc.message}")
     if not 0.0 <= policy.min_confidence <= 1.0:
         v.add("policy.min_confidence", "must be in [0, 1]")
+    if not 0 <= policy.min_corroboration <= 100:
+        v.add("policy.min_corroboration", "must be between 0 and 100")
+    if policy.pinned_space_class not in SPACE_CLASSES:
+        v.add("policy.pinned_space_class", "must be canonical, working, correspondence or empty")
+    for grade, delta in policy.evidence_weights.items():
+        if not -1.0 <= delta <= 1.0:  # also refuses NaN
+            v.add(f"policy.evidence_weights.{grade.lower()}", "must be in [-1, 1]")
     if policy.max_content_bytes < 0 or policy.max_content_bytes > server_max_content_bytes:
         v.add(
             "policy.max_content_bytes",

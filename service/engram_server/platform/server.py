@@ -40,13 +40,10 @@ from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import TracerProvider
 
 from engram_server.api.admin import AdminServicer
+from engram_server.api.evidence import EvidenceServicer
 from engram_server.api.lifecycle import LifecycleServicer
 from engram_server.api.recall import RecallServicer
-from engram_server.api.unimplemented import (
-    DecisionsServicer,
-    EvidenceServicer,
-    PoolServicer,
-)
+from engram_server.api.unimplemented import DecisionsServicer, PoolServicer
 from engram_server.llm.registry import LLMRegistry
 from engram_server.platform import auth
 from engram_server.platform.config import Settings
