@@ -626,3 +626,149 @@ async def test_assessor_slot_agreement_across_spaces(make_tenant: Any) -> None:
     assert [s.memory.space for s in report.supporting] == ["crm"]
     assert [c.memory.space for c in report.contradicting] == ["wiki"]
     assert "same slot" in report.contradicting[0].explanation
+
+
+async def test_assess_on_write_runs_off_the_write_path(make_tenant: Any) -> None:
+    t = await make_tenant()
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/wire/policy", assess_on_write=True)
+        )
+    )
+    first = await _memory(t, "The bridge reopens on 3 May", space="wire", source="city")
+    second = await _memory(
+        t, "The bridge reopens on 3 May, the city said", space="wire", source="radio"
+    )
+    third = await _memory(
+        t, "The bridge reopens on 3 May says the paper", space="wire", source="paper"
+    )
+    # The proposal answered before any grade was written.
+    assert third.evidence_level == types_pb2.EVIDENCE_LEVEL_UNSPECIFIED
+    grades: dict[str, int] = {}
+    for _ in range(150):
+        for m in (first, second, third):
+            got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=m.name))
+            grades[m.name] = got.evidence_level
+        if grades[third.name] == CORROBORATED and all(grades.values()):
+            break
+        await asyncio.sleep(0.2)
+    assert grades[third.name] == CORROBORATED
+    assert grades[first.name] in (SINGLE, CORROBORATED)
+    # A space without the policy is never graded.
+    plain = await _memory(t, "The bridge reopens on 3 May", space="elsewhere", source="x")
+    await asyncio.sleep(1.0)
+    got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=plain.name))
+    assert got.evidence_level == types_pb2.EVIDENCE_LEVEL_UNSPECIFIED
+
+
+async def test_assessor_llm_path(make_tenant: Any, app: Any) -> None:
+    import json
+
+    from tests.llm_server import LocalChatServer
+    from tests.test_learn import use_llm_server
+
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    claim = await _memory(t, "Our SLA promises four nines", space="llm", source="contract")
+    await _memory(t, "The contract guarantees 99.99% availability", space="llm", source="legal")
+    await _memory(t, "Uptime commitments are only 99.9%", space="llm", source="sales")
+
+    def responder(messages: list[dict[str, str]]) -> str:
+        prompt = messages[-1]["content"]
+        judgements = []
+        for line in prompt.splitlines():
+            head, _, text = line.partition(". ")
+            if head.isdigit():
+                verdict = (
+                    "agree"
+                    if "99.99" in text
+                    else "contradict"
+                    if "99.9" in text
+                    else ("unrelated")
+                )
+                judgements.append({"index": int(head), "verdict": verdict, "reason": "test"})
+        return json.dumps({"judgements": judgements})
+
+    with LocalChatServer(responder) as chat:
+        await use_llm_server(app, t.tenant_id, chat)
+        report = await ev.AssessMemory(_assess(claim.name, use_llm=True))
+        assert chat.requests, "the model was asked"
+    assert [s.memory.source for s in report.supporting] == ["legal"]
+    assert [c.memory.source for c in report.contradicting] == ["sales"]
+    assert report.suggested_level == SINGLE
+    assert report.supporting[0].explanation == "model: test"
+
+
+async def test_dream_turns_contradictions_into_conflicts(make_tenant: Any) -> None:
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    a = await _memory(t, "The nightly build takes 10 minutes", space="dream")
+    b = await _memory(t, "The nightly build takes 45 minutes", space="dream")
+    await _memory(t, "Carol leads the payments team", space="dream")
+    report = await t.lifecycle.Dream(lifecycle_pb2.DreamRequest(space="dream", dry_run=True))
+    conflicts = [x for x in report.actions if x.action == "conflict"]
+    assert len(conflicts) == 1 and sorted(conflicts[0].memories) == sorted([a.name, b.name])
+    assert not (await ev.ListConflicts(evidence_pb2.ListConflictsRequest())).conflicts
+    applied = await t.lifecycle.Dream(lifecycle_pb2.DreamRequest(space="dream", dry_run=False))
+    assert [x.action for x in applied.actions if x.action == "conflict"] == ["conflict"]
+    listed = await ev.ListConflicts(evidence_pb2.ListConflictsRequest(space="dream"))
+    assert [c.detector for c in listed.conflicts] == ["dream"]
+    for m in (a, b):  # nothing retracted
+        got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=m.name))
+        assert got.status == ACTIVE
+
+
+async def test_space_profile_classifies_pins_and_keeps_runs(make_tenant: Any) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from google.protobuf.timestamp_pb2 import Timestamp
+
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    for i in range(4):
+        await _memory(t, f"Stable fact number {i} about the warehouse", space="kb2")
+    later = Timestamp()
+    later.FromDatetime(datetime.now(UTC) + timedelta(days=10))
+    profile = await ev.GetSpaceProfile(
+        evidence_pb2.GetSpaceProfileRequest(name="spaces/kb2/profile", now=later)
+    )
+    assert profile.live_memory_count == 4 and profile.total_memory_count == 4
+    assert profile.stability == 1.0 and profile.churn == 0.0
+    assert profile.space_class == evidence_pb2.SPACE_CLASS_CANONICAL
+    assert profile.memories_by_status == {"MEMORY_STATUS_ACTIVE": 4}
+    assert profile.live_memories_by_evidence == {"EVIDENCE_LEVEL_UNSPECIFIED": 4}
+    # Churn: a slot rewritten over and over.
+    for i in range(6):
+        await _memory(t, f"Ticket 7 status is step {i}", space="inbox", slot_key="ticket7::status")
+    busy = await ev.GetSpaceProfile(
+        evidence_pb2.GetSpaceProfileRequest(name="spaces/inbox/profile")
+    )
+    assert busy.space_class == evidence_pb2.SPACE_CLASS_CORRESPONDENCE
+    assert busy.max_supersession_depth == 5 and busy.deprecation_ratio == pytest.approx(5 / 6)
+    # A pin is never relabelled; the observation is reported as drift.
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/inbox/policy", pinned_space_class="canonical")
+        )
+    )
+    pinned = await ev.GetSpaceProfile(
+        evidence_pb2.GetSpaceProfileRequest(name="spaces/inbox/profile")
+    )
+    assert pinned.space_class == evidence_pb2.SPACE_CLASS_CANONICAL
+    assert pinned.observed_class == evidence_pb2.SPACE_CLASS_CORRESPONDENCE and pinned.drift
+    dry = await ev.GetSpaceProfile(
+        evidence_pb2.GetSpaceProfileRequest(name="spaces/inbox/profile", dry_run=True)
+    )
+    assert dry.drift
+    runs = await ev.ListSpaceProfiles(evidence_pb2.ListSpaceProfilesRequest(space="inbox"))
+    assert len(runs.profiles) == 2  # the dry run was not kept
+    drifting = await ev.ListSpaceProfiles(evidence_pb2.ListSpaceProfilesRequest(drift_only=True))
+    assert [p.space for p in drifting.profiles] == ["inbox"]
+    empty = await ev.GetSpaceProfile(
+        evidence_pb2.GetSpaceProfileRequest(name="spaces/void/profile")
+    )
+    assert empty.space_class == evidence_pb2.SPACE_CLASS_UNSPECIFIED
+    for bad in ("spaces/profile", "kb2", "spaces/a b/profile"):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await ev.GetSpaceProfile(evidence_pb2.GetSpaceProfileRequest(name=bad))
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -15,7 +15,12 @@ from engram_server.lifecycle.model import EvidenceLevel, memory_name
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.services import paging
-from engram_server.services.evidence import Assessment, EvidenceLink, EvidenceService
+from engram_server.services.evidence import (
+    Assessment,
+    AssessWorker,
+    EvidenceLink,
+    EvidenceService,
+)
 from engram_server.services.lifecycle import parse_memory_name
 from engram_server.store import evidence as evidence_store
 
@@ -153,6 +158,16 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
         self._service: EvidenceService | None = None
+        self._worker: AssessWorker | None = None
+
+    async def start(self) -> None:
+        """Starts the assess-on-write worker."""
+        self._worker = AssessWorker(self.service)
+        self._worker.start()
+
+    async def stop(self) -> None:
+        if self._worker is not None:
+            await self._worker.stop()
 
     @property
     def service(self) -> EvidenceService:

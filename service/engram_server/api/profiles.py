@@ -97,7 +97,7 @@ WITH RECURSIVE chain(id, depth) AS (
   SELECT m.superseded_by, c.depth + 1 FROM chain c JOIN memories m ON m.id = c.id
    WHERE m.superseded_by IS NOT NULL AND c.depth < 64
 )
-SELECT coalesce(max(depth), 0) AS depth FROM chain
+SELECT greatest(coalesce(max(depth), 0) - 1, 0) AS depth FROM chain
 """
 
 

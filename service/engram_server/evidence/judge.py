@@ -26,6 +26,9 @@ Verdict = Literal["agree", "contradict", "unrelated"]
 CORE_MATCH = 0.5
 # Above this the statements are near-duplicates (whole terms, numbers included).
 NEAR_DUPLICATE = 0.8
+# Share of the shorter statement's content words found in the longer one above which
+# the longer one restates it with more detail.
+CONTAINED = 0.8
 
 _NEGATIONS = frozenset(
     {
@@ -128,6 +131,45 @@ for _a, _b in _ANTONYM_PAIRS:
     _ANTONYMS[_a] = _ANTONYMS.get(_a, frozenset()) | {_b}
     _ANTONYMS[_b] = _ANTONYMS.get(_b, frozenset()) | {_a}
 
+# Words that attribute a statement rather than make it ("X said", "according to").
+_ATTRIBUTION = frozenset(
+    {
+        "say",
+        "says",
+        "said",
+        "report",
+        "reports",
+        "reported",
+        "according",
+        "claim",
+        "claims",
+        "claimed",
+        "state",
+        "states",
+        "stated",
+        "announce",
+        "announced",
+        "confirm",
+        "confirmed",
+        "note",
+        "noted",
+        "per",
+        "source",
+        "sources",
+        "told",
+        "tell",
+        "tells",
+        "write",
+        "wrote",
+        "writes",
+        "mention",
+        "mentioned",
+        "explain",
+        "explained",
+        "add",
+        "added",
+    }
+)
 _WORD = re.compile(r"[a-z0-9]+(?:[.,'][a-z0-9]+)*")
 # A token that starts with a digit carries a number ("100", "6pm", "3.5k"); one that
 # starts with a letter is a name ("q3", "gpt4").
@@ -153,7 +195,7 @@ def features(text: str) -> Features:
     )
     antonym_words = frozenset(w for w in words if w in _ANTONYMS)
     skip: set[str] = set()
-    for w in (*antonym_words, *_NEGATIONS):
+    for w in (*antonym_words, *_NEGATIONS, *_ATTRIBUTION):
         skip.update(analyze(w))
     terms = frozenset(analyze(text))
     core = frozenset(t for t in terms if t not in skip and not any(c.isdigit() for c in t))
@@ -223,13 +265,17 @@ def judge(claim: Memory, other: Memory) -> Judgement:
     if claim.content_hash == other.content_hash:
         return Judgement("agree", 1.0, "identical content")
     core = jaccard(fa.core, fb.core)
-    if core < CORE_MATCH:
+    smaller = min(len(fa.core), len(fb.core))
+    contained = smaller >= 3 and len(fa.core & fb.core) / smaller >= CONTAINED
+    if core < CORE_MATCH and not contained:
         return Judgement("unrelated", similarity, "different subjects")
     mismatch = _mismatch(fa, fb)
     if mismatch:
         return Judgement("contradict", core, f"matching statements, but {mismatch}")
     if similarity >= NEAR_DUPLICATE or core >= NEAR_DUPLICATE:
         return Judgement("agree", max(similarity, core), "near-duplicate content")
-    if core >= CORE_MATCH + 0.15:
+    if core >= CORE_MATCH + 0.1:
         return Judgement("agree", core, "largely the same statement")
+    if contained:
+        return Judgement("agree", core, "one statement contains the other")
     return Judgement("unrelated", similarity, "related words, different statements")

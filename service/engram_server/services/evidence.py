@@ -849,3 +849,108 @@ def _independent_sources(claim: Memory, supporters: Sequence[Memory]) -> set[tup
             continue  # the claim's own source restating it
         pairs.add(pair)
     return pairs
+
+
+# --- assess-on-write ------------------------------------------------------------------
+
+ASSESS_BATCH = 20
+ASSESS_LEASE_SECONDS = 120
+ASSESS_MAX_ATTEMPTS = 5
+ASSESS_POLL_SECONDS = 0.5
+
+
+class AssessWorker:
+    """Drains `assess_queue`: runs the assessor (with `apply`) on memories accepted in
+    spaces whose policy sets `assess_on_write`, off the write's critical path.
+
+    Each claimed row is leased (its `available_at` moved ahead) in a short
+    transaction, assessed, then deleted; a failed assessment backs off and is
+    dropped after a few attempts. A memory no longer live is dropped unassessed.
+    """
+
+    def __init__(self, service: EvidenceService) -> None:
+        from engram_server.platform.background import BackgroundTask
+
+        self.service = service
+        self._task = BackgroundTask("assess-worker", self._run_forever)
+        self.assessed = 0
+
+    def start(self) -> None:
+        self._task.start()
+
+    async def stop(self) -> None:
+        await self._task.stop()
+
+    async def _run_forever(self) -> None:
+        import asyncio
+        import logging
+
+        log = logging.getLogger(__name__)
+        while True:
+            try:
+                busy = await self.run_once()
+            except Exception:
+                log.exception("assess-on-write round failed; retrying")
+                busy = False
+            if not busy:
+                await asyncio.sleep(ASSESS_POLL_SECONDS)
+
+    async def run_once(self) -> bool:
+        db = self.service.db
+        async with db.unscoped() as conn:
+            cur = await conn.execute(
+                "SELECT tenant_id FROM engram_tenants_with_assessments(%s)", (10,)
+            )
+            tenants = [row["tenant_id"] for row in await cur.fetchall()]
+            await conn.commit()
+        busy = False
+        for tenant in tenants:
+            busy |= await self.assess_tenant(tenant)
+        return busy
+
+    async def assess_tenant(self, tenant: str) -> bool:
+        import logging
+
+        db = self.service.db
+        async with db.tenant_tx(tenant) as conn:
+            cur = await conn.execute(
+                "UPDATE assess_queue q SET available_at = now() + %s * interval '1 second',"
+                " attempts = q.attempts + 1 WHERE (q.tenant_id, q.memory_id) IN ("
+                "  SELECT tenant_id, memory_id FROM assess_queue WHERE available_at <= now()"
+                "  ORDER BY available_at LIMIT %s FOR UPDATE SKIP LOCKED)"
+                " RETURNING memory_id, attempts",
+                (ASSESS_LEASE_SECONDS, ASSESS_BATCH),
+            )
+            claimed = [(r["memory_id"], r["attempts"]) for r in await cur.fetchall()]
+        if not claimed:
+            return False
+        principal = Principal(
+            tenant_id=tenant,
+            key_id=ASSESSOR,
+            scopes=frozenset({"read", SCOPE_WRITE}),
+            agent=ASSESSOR,
+        )
+        for memory_id, attempts in claimed:
+            done = True
+            try:
+                await self.service.assess(principal, memory_id, (), 0, True, None)
+                self.assessed += 1
+            except (NotFound, FailedPrecondition):
+                pass  # purged, or no longer live: nothing to assess
+            except Exception:
+                logging.getLogger(__name__).exception(
+                    "assessing %s failed (attempt %s)", memory_id, attempts
+                )
+                done = attempts >= ASSESS_MAX_ATTEMPTS
+            async with db.tenant_tx(tenant) as conn:
+                if done:
+                    await conn.execute(
+                        "DELETE FROM assess_queue WHERE memory_id = %s", (memory_id,)
+                    )
+                else:
+                    await conn.execute(
+                        "UPDATE assess_queue SET available_at = now() + %s * interval '1 second'"
+                        " WHERE memory_id = %s",
+                        (2**attempts, memory_id),
+                    )
+        return True

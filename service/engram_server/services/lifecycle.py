@@ -482,6 +482,15 @@ class LifecycleService:
             )
             await store.insert_edges(conn, tenant, edges)
             await store.enqueue_outbox(conn, tenant, [n.id for n in to_insert], "upsert")
+            await store.enqueue_assessments(
+                conn,
+                tenant,
+                [
+                    n.id
+                    for n in to_insert
+                    if n.status == Status.ACTIVE and limits[n.proposal.space].policy.assess_on_write
+                ],
+            )
             audit = await store.send_append_audit(conn, tenant, drafts, live_delta, entries=False)
             # While PostgreSQL inserts, the results are built (and handed to the
             # caller to render) from what was sent and the transaction's
@@ -531,6 +540,15 @@ class LifecycleService:
             await store.insert_edges(conn, tenant, edges)
             await store.enqueue_outbox(
                 conn, tenant, [*(h.id for h, _ in displaced), *inserted], "upsert"
+            )
+            await store.enqueue_assessments(
+                conn,
+                tenant,
+                [
+                    m.id
+                    for m in inserted.values()
+                    if m.status == Status.ACTIVE and limits[m.space].policy.assess_on_write
+                ],
             )
             _, live, max_live = await store.append_audit(
                 conn, tenant, drafts, live_delta, entries=False

@@ -768,6 +768,17 @@ async def enqueue_outbox(
     )
 
 
+async def enqueue_assessments(conn: Conn, tenant_id: str, memory_ids: Sequence[uuid.UUID]) -> None:
+    """Queues memories for the corroboration assessor (assess-on-write)."""
+    if not memory_ids:
+        return
+    await conn.execute(
+        "INSERT INTO assess_queue (tenant_id, memory_id) SELECT %s, unnest(%s::uuid[])"
+        " ON CONFLICT DO NOTHING",
+        (tenant_id, uuid_array_literal(memory_ids)),
+    )
+
+
 async def list_audit(
     conn: Conn, memory_id: uuid.UUID | None, space: str, after_seq: int, limit: int
 ) -> list[AuditEntry]:
