@@ -295,3 +295,84 @@ async def test_valid_at_and_known_at(make_tenant: Any) -> None:
         t, "where does Alice live", space="bt", known_at=_ts(between - timedelta(days=1))
     )
     assert not before_all.hits
+
+
+async def test_engage_insights_brief(make_tenant: Any, raw_pg: Any) -> None:
+    t = await make_tenant()
+    premise = (
+        await propose(
+            t.lifecycle, "fx", "Falcon's database budget is 2 servers", slot_key="falcon::db_budget"
+        )
+    ).memory
+    fact = (
+        await propose(
+            t.lifecycle,
+            "fx",
+            "Falcon stores its orders in PostgreSQL",
+            depends_on=[premise.name],
+        )
+    ).memory
+    await propose(
+        t.lifecycle, "fx", "Falcon's database budget is 4 servers", slot_key="falcon::db_budget"
+    )
+    decision = (
+        await propose(
+            t.lifecycle,
+            "fx",
+            "We decided to run Falcon on managed PostgreSQL",
+            kind=types_pb2.MEMORY_KIND_DECISION,
+        )
+    ).memory
+    rival = (await propose(t.lifecycle, "fx", "Cats sleep most of the day")).memory
+    await _edge(t, fact, decision, types_pb2.EDGE_KIND_RELATED)
+    await _edge(t, rival, fact, types_pb2.EDGE_KIND_CONTRADICTS)
+    before = await raw_pg.execute(
+        "SELECT count(*) FROM audit_log WHERE tenant_id = %s", (t.tenant_id,)
+    )
+    audit_before = (await before.fetchone())[0]
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    engaged = await stub.Engage(
+        recall_pb2.EngageRequest(
+            space="fx",
+            session="s",
+            message=lifecycle_pb2.SessionMessage(
+                role="user", content="where does Falcon store orders?"
+            ),
+            consistency=RYW,
+            k=1,
+            include_insights=True,
+        )
+    )
+    assert engaged.hits[0].memory.name == fact.name
+    kinds = {(i.kind, i.memory) for i in engaged.insights}
+    assert ("open_conflict", rival.name) in kinds
+    assert ("superseded_premise", premise.name) in kinds
+    assert ("earlier_decision", decision.name) in kinds
+    for item in engaged.insights:
+        assert item.related_hit == fact.name and item.quote and not item.missing
+    after = await raw_pg.execute(
+        "SELECT count(*) FROM audit_log WHERE tenant_id = %s", (t.tenant_id,)
+    )
+    assert (await after.fetchone())[0] == audit_before  # nothing written
+    plain = await stub.Engage(
+        recall_pb2.EngageRequest(
+            space="fx",
+            session="s2",
+            message=lifecycle_pb2.SessionMessage(role="user", content="Falcon orders?"),
+            consistency=RYW,
+        )
+    )
+    assert not plain.insights
+
+
+async def test_conflict_overtaken_when_a_side_stops_being_live(make_tenant: Any) -> None:
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    a = (await propose(t.lifecycle, "ov", "The gate code is 1234")).memory
+    b = (await propose(t.lifecycle, "ov", "The gate code is 9876")).memory
+    await _edge(t, a, b, types_pb2.EDGE_KIND_CONTRADICTS)
+    await t.lifecycle.RetractMemory(lifecycle_pb2.RetractMemoryRequest(name=b.name, reason="old"))
+    (conflict,) = (await ev.ListConflicts(evidence_pb2.ListConflictsRequest(space="ov"))).conflicts
+    assert conflict.state == evidence_pb2.CONFLICT_STATE_RESOLVED
+    assert conflict.resolution == evidence_pb2.CONFLICT_RESOLUTION_OVERTAKEN
+    assert conflict.resolver == "system"

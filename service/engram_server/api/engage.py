@@ -115,6 +115,7 @@ class EngageHandler:
                 request_id=request.request_id,
                 deadline=deadline,
                 fingerprint=fingerprint_of("Engage", request),
+                insights=request.include_insights,
             )
         )
         return response_to_proto(result, hit_to_proto)
@@ -143,6 +144,15 @@ def response_to_proto(result: EngageResult, hit_to_proto: HitToProto) -> recall_
     )
     if buffered.result is not None:
         fill_message(response.message, buffered.result.message)
+    for item in result.insights:
+        response.insights.add(
+            kind=item.kind,
+            memory=item.memory,
+            related_hit=item.related_hit,
+            quote=item.quote,
+            conflict=item.conflict,
+            missing=item.missing,
+        )
     if result.context is not None:
         response.context = result.context.text
         response.cited_memories.extend(result.context.cited)
