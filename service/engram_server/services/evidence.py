@@ -661,38 +661,13 @@ class EvidenceService:
             else:
                 rest.append(link)
         supporting = ordered + rest
-        official_against = [
-            c for c in contradicting if c.memory.evidence_level == EvidenceLevel.OFFICIAL
-        ]
-        if official_against:
-            suggested = EvidenceLevel.UNVERIFIED
-            reasoning = (
-                f"contradicts the OFFICIAL {official_against[0].memory.name}"
-                f" ({official_against[0].judgement.explanation}); the official memory is"
-                " not revised"
-            )
-        elif contradicting:
-            suggested = EvidenceLevel.SINGLE_SOURCE if claim.source else EvidenceLevel.UNVERIFIED
-            reasoning = (
-                f"{len(contradicting)} contradicting memor"
-                f"{'y' if len(contradicting) == 1 else 'ies'}"
-                f" ({contradicting[0].judgement.explanation}): not corroborated"
-            )
-        elif len(independent) >= needed:
-            suggested = EvidenceLevel.CORROBORATED
-            reasoning = (
-                f"{len(independent)} agreeing memories from distinct sources"
-                f" (needs {needed}), none contradicting"
-            )
-        elif claim.source:
-            suggested = EvidenceLevel.SINGLE_SOURCE
-            reasoning = (
-                f"stated by {claim.source!r}; {len(independent)} independent agreeing"
-                f" source(s), {needed} needed"
-            )
-        else:
-            suggested = EvidenceLevel.UNVERIFIED
-            reasoning = "no source and no independent corroboration"
+        suggested, reasoning = decide_grade(
+            claim,
+            [c.memory for c in contradicting],
+            [c.judgement.explanation for c in contradicting],
+            len(independent),
+            needed,
+        )
         result = Assessment(
             claim, suggested, supporting, contradicting, reasoning, len(independent)
         )
@@ -827,6 +802,47 @@ class EvidenceService:
                     conn, key.request_id, {"memory_id": str(claim.id), "applied": result.applied}
                 )
             result.memory = claim
+
+
+def decide_grade(
+    claim: Memory,
+    contradicting: Sequence[Memory],
+    why: Sequence[str],
+    independent: int,
+    needed: int,
+) -> tuple[EvidenceLevel, str]:
+    """The assessor's rules: a claim contradicting an OFFICIAL memory is UNVERIFIED
+    (the official one is never revised); CORROBORATED needs `needed` independent
+    agreeing sources and no contradiction; a claim with a source is SINGLE_SOURCE;
+    anything else UNVERIFIED. Never OFFICIAL."""
+    official = [
+        i for i, m in enumerate(contradicting) if m.evidence_level == EvidenceLevel.OFFICIAL
+    ]
+    if official:
+        first = official[0]
+        return EvidenceLevel.UNVERIFIED, (
+            f"contradicts the OFFICIAL {contradicting[first].name} ({why[first]}); the official"
+            " memory is not revised"
+        )
+    if contradicting:
+        level = EvidenceLevel.SINGLE_SOURCE if claim.source else EvidenceLevel.UNVERIFIED
+        noun = "memory" if len(contradicting) == 1 else "memories"
+        return level, f"{len(contradicting)} contradicting {noun} ({why[0]}): not corroborated"
+    if independent >= needed:
+        return EvidenceLevel.CORROBORATED, (
+            f"{independent} agreeing memories from distinct sources (needs {needed}),"
+            " none contradicting"
+        )
+    if claim.source:
+        return EvidenceLevel.SINGLE_SOURCE, (
+            f"stated by {claim.source!r}; {independent} independent agreeing source(s),"
+            f" {needed} needed"
+        )
+    return EvidenceLevel.UNVERIFIED, "no source and no independent corroboration"
+
+
+def independent_sources(claim: Memory, supporters: Sequence[Memory]) -> int:
+    return len(_independent_sources(claim, supporters))
 
 
 def _source_pair(m: Memory) -> tuple[str, str]:
