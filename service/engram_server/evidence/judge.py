@@ -11,6 +11,7 @@ No model is involved. Two statements are compared on
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -186,6 +187,16 @@ class Features:
     terms: frozenset[str]
 
 
+@functools.cache
+def _skip_stems() -> frozenset[str]:
+    """Stems left out of a statement's core: negations, antonyms, attribution."""
+    stems: set[str] = set()
+    for w in (*_ANTONYMS, *_NEGATIONS, *_ATTRIBUTION):
+        stems.update(analyze(w))
+    return frozenset(stems)
+
+
+@functools.lru_cache(maxsize=4096)
 def features(text: str) -> Features:
     lowered = text.lower()
     words = _WORD.findall(lowered)
@@ -194,10 +205,8 @@ def features(text: str) -> Features:
         m.group(0).replace(",", "") for w in words if (m := _LEADING_NUMBER.match(w))
     )
     antonym_words = frozenset(w for w in words if w in _ANTONYMS)
-    skip: set[str] = set()
-    for w in (*antonym_words, *_NEGATIONS, *_ATTRIBUTION):
-        skip.update(analyze(w))
     terms = frozenset(analyze(text))
+    skip = _skip_stems()
     core = frozenset(t for t in terms if t not in skip and not any(c.isdigit() for c in t))
     return Features(
         words=frozenset(words),

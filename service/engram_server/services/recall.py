@@ -447,8 +447,6 @@ class RecallService:
         every direct hit stays; an added hit is placed above a direct one only when
         its own score (without the boost) beats it. Both ends of every edge are read
         inside the tenant's transaction, so no edge leads to another tenant."""
-        from engram_server.store import evidence as evidence_store
-
         g = q.graph
         assert g is not None
         seen = {h.memory.id for h in hits}
@@ -466,36 +464,39 @@ class RecallService:
             }
         rows: dict[uuid.UUID, dict[str, Any]] = {}
         share = g.hop_boost or 0.5
-        async with self.db.tenant_tx(tenant) as conn:
-            for hop in range(1, (g.max_hops or 1) + 1):
-                if not frontier:
-                    break
-                found: dict[uuid.UUID, tuple[uuid.UUID, float, str, float]] = {}
-                for a, b, kind, weight in await evidence_store.neighbours(
-                    conn, list(frontier), g.edge_kinds
-                ):
-                    if b in seen or b in reached:
-                        continue
-                    root, root_score = frontier[a]
-                    boost = max(0.0, root_score) * share * 0.5 ** (hop - 1) * (weight or 1.0)
-                    if b not in found or boost > found[b][3]:
-                        found[b] = (root, root_score, kind, boost)
-                if not found:
-                    break
-                cur = await conn.execute(
-                    store.by_ids_sql(_CANDIDATE_COLUMNS), (store.uuid_array_literal(found),)
-                )
-                next_frontier: dict[uuid.UUID, tuple[uuid.UUID, float]] = {}
-                for row in await cur.fetchall():
-                    if row["status"] not in statuses or not _in_spaces(row["space"], q):
-                        continue
-                    if q.valid_at is not None and not _valid_at(row, q.valid_at):
-                        continue
-                    root, root_score, kind, boost = found[row["id"]]
-                    reached[row["id"]] = (root, kind, boost)
-                    rows[row["id"]] = row
-                    next_frontier[row["id"]] = (root, root_score)
-                frontier = next_frontier
+        kinds = "{" + ",".join(g.edge_kinds) + "}"
+        for hop in range(1, (g.max_hops or 1) + 1):
+            if not frontier:
+                break
+            # One round trip per hop: the edges touching the frontier, followed either
+            # way, with the row of the memory at the other end (read in the tenant's
+            # scope, so an end in another tenant could not be read even if it existed).
+            reached_rows = await self.db.tenant_read(
+                tenant,
+                _NEIGHBOURS,
+                (ids := store.uuid_array_literal(frontier), kinds, ids, kinds),
+                prepared_as="engram_graph_neighbours",
+            )
+            found: dict[uuid.UUID, tuple[uuid.UUID, float, str, float, dict[str, Any]]] = {}
+            for row in reached_rows:
+                b = row["id"]
+                if b in seen or b in reached:
+                    continue
+                if row["status"] not in statuses or not _in_spaces(row["space"], q):
+                    continue
+                if q.valid_at is not None and not _valid_at(row, q.valid_at):
+                    continue
+                root, root_score = frontier[row["graph_from"]]
+                weight = row["graph_weight"] or 1.0
+                boost = max(0.0, root_score) * share * 0.5 ** (hop - 1) * weight
+                if b not in found or boost > found[b][3]:
+                    found[b] = (root, root_score, row["graph_kind"], boost, row)
+            next_frontier: dict[uuid.UUID, tuple[uuid.UUID, float]] = {}
+            for b, (root, root_score, kind, boost, row) in found.items():
+                reached[b] = (root, kind, boost)
+                rows[b] = row
+                next_frontier[b] = (root, root_score)
+            frontier = next_frontier
         added: list[tuple[float, Hit]] = []
         for memory_id, (root, kind, boost) in reached.items():
             row = rows[memory_id]
@@ -589,6 +590,21 @@ _HYDRATE = (
     f" FROM ({store.by_ids_sql(_CANDIDATE_COLUMNS)}) AS c LEFT JOIN LATERAL ("
     "   SELECT policy FROM policies WHERE policies.space IN (c.space, '')"
     "   ORDER BY policies.space DESC LIMIT 1) p ON true"
+)
+
+
+# Graph expansion's read: every edge of the given kinds touching the frontier, either
+# way, joined to the memory at the other end (its columns as the candidates' read).
+_NEIGHBOURS = (
+    "SELECT e.graph_from, e.graph_kind, e.graph_weight, c.* FROM ("
+    "  SELECT source_id AS graph_from, target_id AS graph_to, kind AS graph_kind,"
+    "         weight AS graph_weight FROM edges"
+    "   WHERE source_id = ANY(%s::uuid[]) AND kind = ANY(%s::text[])"
+    "  UNION ALL"
+    "  SELECT target_id, source_id, kind, weight FROM edges"
+    "   WHERE target_id = ANY(%s::uuid[]) AND kind = ANY(%s::text[])"
+    ") AS e CROSS JOIN LATERAL ("
+    f" SELECT {_CANDIDATE_COLUMNS} FROM memories WHERE memories.id = e.graph_to OFFSET 0) AS c"
 )
 
 
