@@ -30,6 +30,9 @@ class PreconditionViolation:
 class EngramError(Exception):
     """Base class of every error the API reports to callers."""
 
+    # An ordinary API outcome, logged without a traceback.
+    expected = True
+
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
@@ -118,7 +121,12 @@ class ResourceExhausted(EngramError):
 
 
 class Unavailable(EngramError):
-    """A backing store is unreachable; maps to UNAVAILABLE (callers may retry)."""
+    """A backing store is unreachable; maps to UNAVAILABLE (callers may retry).
+
+    The message is what the caller reads: it names what is unavailable, never a
+    host, port or driver text (those stay in the log through the cause)."""
+
+    expected = False
 
 
 @dataclass

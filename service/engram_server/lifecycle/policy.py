@@ -22,6 +22,12 @@ DEFAULT_VALIDATOR_TIMEOUT_MS = 1000
 DEFAULT_WEBHOOK_TIMEOUT_MS = 2000
 MAX_WEBHOOKS = 8
 MAX_TIMEOUT_MS = 30_000
+# Bounds that keep every later computation finite: a TTL is added to the write time
+# (100 years), retention's stability is a duration in hours (100 years).
+MAX_TTL_SECONDS = 100 * 366 * 86400
+MAX_STABILITY_HOURS = 100 * 366 * 24.0
+MAX_WEBHOOK_NAME = 64
+MAX_WEBHOOK_URL = 2048
 
 
 @dataclass(frozen=True)
@@ -127,7 +133,9 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
             validator_for(policy.json_schema).check_schema(policy.json_schema)
         except SchemaError as exc:
             v.add("policy.json_schema", f"not a valid JSON Schema: {exc.message}")
-    if not 0.0 <= policy.min_confidence <= 1.0:
+        except (RecursionError, ValueError, TypeError, LookupError):
+            v.add("policy.json_schema", "not a valid JSON Schema")
+    if not 0.0 <= policy.min_confidence <= 1.0:  # NaN fails every comparison
         v.add("policy.min_confidence", "must be in [0, 1]")
     if policy.max_content_bytes < 0 or policy.max_content_bytes > server_max_content_bytes:
         v.add(
@@ -145,22 +153,32 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
     for i, hook in enumerate(policy.webhooks):
         if not hook.url.startswith(("http://", "https://")):
             v.add(f"policy.webhooks[{i}].url", "must be an http:// or https:// URL")
+        elif len(hook.url) > MAX_WEBHOOK_URL:
+            v.add(f"policy.webhooks[{i}].url", f"at most {MAX_WEBHOOK_URL} characters")
         if not 0 < hook.timeout_ms <= MAX_TIMEOUT_MS:
             v.add(f"policy.webhooks[{i}].timeout_ms", f"must be in (0, {MAX_TIMEOUT_MS}]")
         if not hook.name:
             v.add(f"policy.webhooks[{i}].name", "required")
+        elif len(hook.name) > MAX_WEBHOOK_NAME:
+            v.add(f"policy.webhooks[{i}].name", f"at most {MAX_WEBHOOK_NAME} characters")
     for kind_name, seconds in policy.default_ttl_seconds.items():
         if kind_name not in Kind.__members__:
             v.add(
                 f"policy.default_ttl_seconds[{kind_name}]",
                 "unknown kind; use the MemoryKind enum name such as MEMORY_KIND_EPISODIC",
             )
-        elif seconds <= 0:
-            v.add(f"policy.default_ttl_seconds[{kind_name}]", "must be positive")
+        elif not 0 < seconds <= MAX_TTL_SECONDS:
+            v.add(
+                f"policy.default_ttl_seconds[{kind_name}]",
+                f"must be between 1 and {MAX_TTL_SECONDS} seconds (100 years)",
+            )
     if not 0.0 <= policy.near_duplicate_threshold <= 1.0:
         v.add("policy.near_duplicate_threshold", "must be in [0, 1]; 0 turns it off")
-    if policy.retention_stability_hours < 0:
-        v.add("policy.retention_stability_hours", "must not be negative; 0 means the default")
+    if not 0 <= policy.retention_stability_hours <= MAX_STABILITY_HOURS:
+        v.add(
+            "policy.retention_stability_hours",
+            f"must be between 0 and {MAX_STABILITY_HOURS:.0f} (finite); 0 means the default",
+        )
     for kind_name, exponent in policy.decay_exponents.items():
         if kind_name not in Kind.__members__:
             v.add(f"policy.decay_exponents[{kind_name}]", "unknown kind")

@@ -9,6 +9,7 @@ module stays free of I/O.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -18,6 +19,8 @@ from jsonschema.validators import validator_for
 
 from engram_server.lifecycle.model import Proposal, ValidationFailure
 from engram_server.lifecycle.policy import Policy, WebhookSpec
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,12 @@ async def _run_local(
         return [ValidationFailure(name, critical, "validator timed out")]
 
 
+def _failure_kind(exc: Exception) -> str:
+    if isinstance(exc, RuntimeError) and str(exc).startswith(("HTTP ", "response must be")):
+        return str(exc)  # our own words about the webhook's answer
+    return f"could not call the webhook ({type(exc).__name__})"
+
+
 async def _run_webhook(
     hook: WebhookSpec, payload: dict[str, Any], call: WebhookCaller
 ) -> list[ValidationFailure]:
@@ -149,7 +158,14 @@ async def _run_webhook(
     except TimeoutError:
         return [ValidationFailure(hook.name, hook.critical, "webhook validator timed out")]
     except Exception as exc:  # any transport failure counts as this validator failing
-        return [ValidationFailure(hook.name, hook.critical, f"webhook validator failed: {exc}")]
+        # Only the failure's kind goes back to the tenant: transport text can name
+        # addresses and ports the tenant's URL reached inside the deployment.
+        log.info("webhook validator %s failed", hook.name, exc_info=True)
+        return [
+            ValidationFailure(
+                hook.name, hook.critical, f"webhook validator failed: {_failure_kind(exc)}"
+            )
+        ]
     if verdict.valid:
         return []
     return [ValidationFailure(hook.name, hook.critical, verdict.message or "rejected by webhook")]

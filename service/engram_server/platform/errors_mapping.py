@@ -122,4 +122,4 @@ def to_grpc_status(exc: BaseException) -> grpc.Status:
 
 def is_expected(exc: BaseException) -> bool:
     """Whether `exc` is an ordinary API outcome (no traceback worth logging)."""
-    return isinstance(exc, errors.EngramError) and not isinstance(exc, errors.Unavailable)
+    return isinstance(exc, errors.EngramError) and exc.expected

@@ -39,6 +39,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import TracerProvider
 
+from engram_server import page_tokens
 from engram_server.api.admin import AdminServicer
 from engram_server.api.lifecycle import LifecycleServicer
 from engram_server.api.recall import RecallServicer
@@ -48,7 +49,7 @@ from engram_server.api.unimplemented import (
     PoolServicer,
 )
 from engram_server.llm.registry import LLMRegistry
-from engram_server.platform import auth
+from engram_server.platform import auth, logscrub
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
 from engram_server.platform.embedded import EmbeddedServices, start_embedded
@@ -156,6 +157,7 @@ class EngramServer:
         extra_scopes: Mapping[str, Iterable[str]] | None = None,
         tracer_provider: TracerProvider | None = None,
     ) -> None:
+        logscrub.install()
         self.settings = settings
         self.ctx = ctx
         self.scopes = ScopeTable(extra_scopes)
@@ -271,9 +273,28 @@ async def build_context(settings: Settings) -> AppContext:
         with contextlib.suppress(Exception):
             await db.close()
         raise
+    try:
+        await configure_page_tokens(settings, db)
+    except BaseException:
+        await asyncio.gather(notifier.stop(), redis.close(), db.close(), return_exceptions=True)
+        raise
     ctx = AppContext(settings=settings, db=db, redis=redis, notifier=notifier, llm=llm)
     ctx.working_memory = WorkingMemory(redis, settings)
     return ctx
+
+
+async def configure_page_tokens(settings: Settings, db: Database) -> None:
+    """Signs page tokens with the configured secret, else the key every replica
+    reads from PostgreSQL."""
+    if settings.page_token_secret:
+        page_tokens.configure(page_tokens.key_from_secret(settings.page_token_secret))
+        return
+    async with db.platform_tx() as conn:
+        cur = await conn.execute("SELECT value FROM server_secrets WHERE name = 'page_tokens'")
+        row = await cur.fetchone()
+    if row is None:
+        raise StartupError("no page-token key in server_secrets: run the migrations")
+    page_tokens.configure(bytes(row["value"]))
 
 
 def _banner(address: str, dev_key: str | None, embedded: EmbeddedServices | None) -> str:
