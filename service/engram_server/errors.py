@@ -114,9 +114,14 @@ class PermissionDenied(EngramError):
 class ResourceExhausted(EngramError):
     """A tenant quota is used up; maps to RESOURCE_EXHAUSTED with QuotaFailure."""
 
-    def __init__(self, message: str, quota: str = "", subject: str = "") -> None:
+    def __init__(
+        self, message: str, quota: str = "", subject: str = "", *, retryable: bool = True
+    ) -> None:
         self.quota = quota
         self.subject = subject
+        # False when the same request can never pass (a request over the size limit):
+        # the status then carries no RetryInfo.
+        self.retryable = retryable
         super().__init__(message)
 
 

@@ -100,6 +100,8 @@ def to_rich_status(exc: BaseException) -> status_pb2.Status:
                 )
             ]
         )
+        if not exc.retryable:
+            return _status(code_pb2.RESOURCE_EXHAUSTED, exc.message, quota)
         return _status(code_pb2.RESOURCE_EXHAUSTED, exc.message, quota, _retry_info(1))
     if isinstance(exc, errors.Unavailable):
         return _status(code_pb2.UNAVAILABLE, exc.message, _retry_info(1))
