@@ -343,6 +343,7 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
         retention_stability_hours=p.retention_stability_hours,
         decay_exponents={k.removeprefix("MEMORY_KIND_"): x for k, x in p.decay_exponents.items()},
         allowed_personal_data=tuple(p.allowed_personal_data),
+        sequential_validators=p.sequential_validators,
         etag=p.etag,
     )
 
@@ -369,6 +370,7 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         retention_stability_hours=p.retention_stability_hours,
         decay_exponents={f"MEMORY_KIND_{k}": x for k, x in p.decay_exponents.items()},
         allowed_personal_data=list(p.allowed_personal_data),
+        sequential_validators=p.sequential_validators,
     )
     if p.json_schema is not None:
         out.json_schema.CopyFrom(dict_to_struct(p.json_schema))

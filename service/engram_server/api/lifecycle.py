@@ -203,6 +203,7 @@ class LifecycleServicer(
             request.memory.etag,
             changes,
             convert.request_key("ReviseMemory", request),
+            request.reason,
         )
         return convert.memory_to_proto(memory)
 
@@ -224,7 +225,7 @@ class LifecycleServicer(
         principal = current_principal()
         as_of = optional_time(request, "as_of", "as_of")
         expired = await self.service.expire_due(
-            principal.tenant_id, principal.actor, as_of, request.limit
+            principal.tenant_id, principal.actor, as_of, request.limit, request.space
         )
         return lifecycle_pb2.ExpireDueMemoriesResponse(
             expired_count=len(expired), names=[m.name for m in expired]

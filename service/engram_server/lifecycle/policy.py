@@ -55,6 +55,8 @@ class Policy:
     decay_exponents: dict[str, float] = field(default_factory=dict)
     # Personal-data types stored as written instead of redacted ("email", ...).
     allowed_personal_data: tuple[str, ...] = ()
+    # Validators one at a time in declared order; the first critical failure stops.
+    sequential_validators: bool = False
     etag: str = ""
     update_time: datetime | None = None
 
@@ -88,6 +90,7 @@ class Policy:
             "retention_stability_hours": self.retention_stability_hours,
             "decay_exponents": dict(self.decay_exponents),
             "allowed_personal_data": list(self.allowed_personal_data),
+            "sequential_validators": self.sequential_validators,
         }
 
     @classmethod
@@ -117,6 +120,7 @@ class Policy:
             retention_stability_hours=float(data.get("retention_stability_hours", 0.0)),
             decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
             allowed_personal_data=tuple(data.get("allowed_personal_data", ())),
+            sequential_validators=bool(data.get("sequential_validators", False)),
             etag=etag,
             update_time=update_time,
         )

@@ -178,7 +178,11 @@ def needs_async(policy: Policy) -> bool:
 async def run_validators(
     policy: Policy, p: Proposal, call_webhook: WebhookCaller
 ) -> tuple[ValidationFailure, ...]:
-    """Runs every validator (webhooks concurrently) and returns the failures."""
+    """Runs every validator (webhooks concurrently) and returns the failures; with
+    `policy.sequential_validators`, one at a time in declared order until the first
+    critical failure."""
+    if policy.sequential_validators:
+        return await _run_in_order(policy, p, call_webhook)
     failures: list[ValidationFailure] = []
     for name, check, threaded in LOCAL_VALIDATORS:
         failures.extend(await _run_local(name, check, threaded, policy, p))
@@ -189,6 +193,24 @@ async def run_validators(
         )
         for result in results:
             failures.extend(result)
+    return tuple(failures)
+
+
+async def _run_in_order(
+    policy: Policy, p: Proposal, call_webhook: WebhookCaller
+) -> tuple[ValidationFailure, ...]:
+    failures: list[ValidationFailure] = []
+    for name, check, threaded in LOCAL_VALIDATORS:
+        found = await _run_local(name, check, threaded, policy, p)
+        failures.extend(found)
+        if any(f.critical for f in found):
+            return tuple(failures)
+    payload = proposal_payload(p) if policy.webhooks else {}
+    for hook in policy.webhooks:
+        found = await _run_webhook(hook, payload, call_webhook)
+        failures.extend(found)
+        if any(f.critical for f in found):
+            break
     return tuple(failures)
 
 

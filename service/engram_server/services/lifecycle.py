@@ -1016,8 +1016,10 @@ class LifecycleService:
         etag: str,
         changes: dict[str, Any],
         key: RequestKey | None,
+        reason: str = "",
     ) -> Memory:
         v = Violations()
+        check_reason(v, "reason", reason, required=False)
         if not changes:
             v.add("update_mask", "required: name at least one field to change")
         for field in changes:
@@ -1097,7 +1099,7 @@ class LifecycleService:
                         memory.status,
                         memory.status,
                         principal.actor,
-                        "revised " + ", ".join(sorted(changes)),
+                        reason or "revised " + ", ".join(sorted(changes)),
                         key.request_id if key else "",
                         {"revision": str(updated.revision), "fields": ",".join(sorted(changes))},
                     )
@@ -1137,13 +1139,18 @@ class LifecycleService:
         }
 
     async def expire_due(
-        self, tenant: str, actor: str, as_of: datetime | None, limit: int
+        self, tenant: str, actor: str, as_of: datetime | None, limit: int, space: str = ""
     ) -> list[Memory]:
+        from engram_server.lifecycle.validation import check_space
+
+        v = Violations()
         if limit < 0 or limit > 10_000:
-            raise InvalidArgument.field("limit", "must be between 0 and 10000")
+            v.add("limit", "must be between 0 and 10000")
+        check_space(v, "space", space, required=False)
+        v.raise_if_any()
         async with self.db.tenant_tx(tenant) as conn:
             when = as_of or await store.transaction_now(conn)
-            expired = await store.expire_due(conn, when, limit or 1000)
+            expired = await store.expire_due(conn, when, limit or 1000, space)
             if not expired:
                 return []
             await store.enqueue_outbox(conn, tenant, [m.id for m in expired], "upsert")
