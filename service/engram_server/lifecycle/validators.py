@@ -14,11 +14,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
-
 from engram_server.lifecycle.model import Proposal, ValidationFailure
 from engram_server.lifecycle.policy import Policy, WebhookSpec
+from engram_server.lifecycle.schemas import first_schema_error
 
 log = logging.getLogger(__name__)
 
@@ -104,18 +102,11 @@ def _schema(policy: Policy, p: Proposal) -> list[ValidationFailure]:
                 "structured_content",
             )
         ]
-    validator = validator_for(policy.json_schema)(policy.json_schema)
-    error = best_match(validator.iter_errors(p.structured_content))
+    error = first_schema_error(policy.json_schema, p.structured_content)
     if error is None:
         return []
-    where = "/".join(str(part) for part in error.absolute_path) or "(root)"
     return [
-        ValidationFailure(
-            "json_schema",
-            policy.json_schema_critical,
-            f"at {where}: {error.message}",
-            "structured_content",
-        )
+        ValidationFailure("json_schema", policy.json_schema_critical, error, "structured_content")
     ]
 
 
@@ -147,6 +138,8 @@ async def _run_local(
 def _failure_kind(exc: Exception) -> str:
     if isinstance(exc, RuntimeError) and str(exc).startswith(("HTTP ", "response must be")):
         return str(exc)  # our own words about the webhook's answer
+    if getattr(exc, "shown_to_caller", False):
+        return str(exc)
     return f"could not call the webhook ({type(exc).__name__})"
 
 
