@@ -8,7 +8,8 @@ from typing import Any
 
 import grpc
 import pytest
-from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc
+from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, recall_pb2, recall_pb2_grpc
+from engram.v1.types_pb2 import EVIDENCE_LEVEL_OFFICIAL
 
 from tests.lifecycle_helpers import field_violations, proposal, propose
 
@@ -159,3 +160,28 @@ async def test_read_your_writes_that_runs_out_of_wait_says_so(
     assert "not yet searchable" in (err.value.details() or "")
     # Eventual consistency still answers (possibly without the fresh memory).
     await recall.Recall(recall_pb2.RecallRequest(query="soup", spaces=["kb"]))
+
+
+async def test_official_evidence_without_the_scope_is_permission_denied(make_tenant: Any) -> None:
+    t = await make_tenant()
+    writer = lifecycle_pb2_grpc.LifecycleServiceStub(t.channel_for(await t.new_key(["write"])))
+    official = proposal("s", "the policy is official", evidence_level=EVIDENCE_LEVEL_OFFICIAL)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await writer.ProposeMemory(lifecycle_pb2.ProposeMemoryRequest(proposal=official))
+    assert err.value.code() == grpc.StatusCode.PERMISSION_DENIED
+    assert "operator" in (err.value.details() or "")
+    # A malformed request is still INVALID_ARGUMENT first (the shape is checked
+    # before the permission).
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await writer.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=proposal("..", "x", evidence_level=EVIDENCE_LEVEL_OFFICIAL)
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    # The operator scope may.
+    operator = lifecycle_pb2_grpc.LifecycleServiceStub(
+        t.channel_for(await t.new_key(["write", "operator"]))
+    )
+    result = await operator.ProposeMemory(lifecycle_pb2.ProposeMemoryRequest(proposal=official))
+    assert result.result.memory.evidence_level == EVIDENCE_LEVEL_OFFICIAL

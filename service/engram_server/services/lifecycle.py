@@ -23,6 +23,7 @@ from engram_server.errors import (
     FailedPrecondition,
     InvalidArgument,
     NotFound,
+    PermissionDenied,
     PreconditionViolation,
     ResourceExhausted,
     Violations,
@@ -233,17 +234,20 @@ class LifecycleService:
             v.add("proposals", "at least one proposal is required")
         if len(proposals) > MAX_BATCH:
             v.add("proposals", f"at most {MAX_BATCH} proposals per batch")
+        official_at: list[str] = []
         for i, p in enumerate(proposals):
             path = f"{field_prefix}[{i}]" if batch else field_prefix
             check_proposal(v, path, p, self.max_content_bytes)
-            if p.evidence_level == EvidenceLevel.OFFICIAL and not (
-                principal.has(SCOPE_ADMIN) or principal.has(SCOPE_OPERATOR)
-            ):
-                v.add(
-                    f"{path}.evidence_level",
-                    "OFFICIAL may only be set with the operator or admin scope",
-                )
+            if p.evidence_level == EvidenceLevel.OFFICIAL:
+                official_at.append(f"{path}.evidence_level")
         v.raise_if_any()
+        if official_at and not (principal.has(SCOPE_ADMIN) or principal.has(SCOPE_OPERATOR)):
+            # A well-formed request the key may not make: a permission, not a shape.
+            raise PermissionDenied(
+                f"{official_at[0]}: OFFICIAL evidence may only be set with the operator or"
+                " admin scope",
+                SCOPE_OPERATOR,
+            )
 
         # Privacy boundary (services/privacy_gate.py): a proposal carrying a
         # credential is dropped before anything stores or logs it; personal data
