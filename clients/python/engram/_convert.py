@@ -266,6 +266,7 @@ def policy_out(pb: lifecycle_pb2.Policy) -> t.Policy:
         near_duplicate_threshold=pb.near_duplicate_threshold,
         retention_stability_hours=pb.retention_stability_hours,
         decay_exponents={enum_key_out(t.MemoryKind, k): v for k, v in pb.decay_exponents.items()},
+        sequential_validators=pb.sequential_validators,
         etag=pb.etag,
         update_time=time_out(pb, "update_time"),
         raw=pb,
@@ -295,6 +296,7 @@ def policy_in(policy: t.Policy) -> lifecycle_pb2.Policy:
         decay_exponents={
             enum_key_in(t.MemoryKind, k, "kind"): v for k, v in policy.decay_exponents.items()
         },
+        sequential_validators=policy.sequential_validators,
         etag=policy.etag,
     )
     if policy.json_schema is not None:

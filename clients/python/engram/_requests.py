@@ -128,7 +128,7 @@ def retract(
 
 
 def revise(
-    name: str, etag: str, changes: Mapping[str, Any], rid: str | None
+    name: str, etag: str, changes: Mapping[str, Any], rid: str | None, reason: str = ""
 ) -> lifecycle_pb2.ReviseMemoryRequest:
     """A ReviseMemory request whose update_mask lists exactly the given fields.
 
@@ -161,6 +161,7 @@ def revise(
         memory=memory,
         update_mask=field_mask_pb2.FieldMask(paths=sorted(normalised)),
         request_id=request_id(rid),
+        reason=reason,
     )
 
 
@@ -172,8 +173,10 @@ def update_confidence(
     )
 
 
-def expire_due(as_of: datetime | None, limit: int) -> lifecycle_pb2.ExpireDueMemoriesRequest:
-    request = lifecycle_pb2.ExpireDueMemoriesRequest(limit=limit)
+def expire_due(
+    as_of: datetime | None, limit: int, space: str = ""
+) -> lifecycle_pb2.ExpireDueMemoriesRequest:
+    request = lifecycle_pb2.ExpireDueMemoriesRequest(limit=limit, space=space)
     if as_of is not None:
         request.as_of.CopyFrom(c.time_in(as_of))
     return request

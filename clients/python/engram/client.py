@@ -246,11 +246,17 @@ class Client:
         )
 
     def revise(
-        self, name: str, etag: str, *, request_id: str | None = None, **changes: Any
+        self,
+        name: str,
+        etag: str,
+        *,
+        reason: str = "",
+        request_id: str | None = None,
+        **changes: Any,
     ) -> t.Memory:
         """Changes the given fields (the update_mask is built from their names); `etag`
         must be the memory's current etag, else `engram.Aborted`."""
-        request = _requests.revise(name, etag, changes, request_id)
+        request = _requests.revise(name, etag, changes, request_id, reason)
         return c.memory_out(self._transport.unary(self._stub.ReviseMemory, request, retryable=True))
 
     def update_confidence(
@@ -262,9 +268,11 @@ class Client:
             self._transport.unary(self._stub.UpdateMemoryConfidence, request, retryable=True)
         )
 
-    def expire_due(self, *, as_of: datetime | None = None, limit: int = 0) -> t.ExpireResult:
+    def expire_due(
+        self, *, as_of: datetime | None = None, limit: int = 0, space: str = ""
+    ) -> t.ExpireResult:
         """Expires every ACTIVE memory whose expire_time has passed."""
-        request = _requests.expire_due(as_of, limit)
+        request = _requests.expire_due(as_of, limit, space)
         return c.expire_out(
             self._transport.unary(self._stub.ExpireDueMemories, request, retryable=False)
         )

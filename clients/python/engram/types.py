@@ -347,6 +347,9 @@ class Policy:
     retention_stability_hours: float = 0.0
     # Decay exponent per kind, keyed like default_ttl_seconds ({"EPISODIC": 1.3}).
     decay_exponents: dict[str, float] = field(default_factory=dict)
+    # Validators one at a time in declared order, stopping at the first critical
+    # failure (later webhooks are not called).
+    sequential_validators: bool = False
     etag: str = ""
     update_time: datetime | None = None
     raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)

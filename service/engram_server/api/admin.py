@@ -14,6 +14,7 @@ import grpc
 from engram.v1 import admin_pb2, admin_pb2_grpc
 from google.protobuf import empty_pb2, timestamp_pb2
 
+from engram_server.api.timestamps import optional_time
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.tenancy.model import (
@@ -163,7 +164,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             display_name=key.display_name,
             scopes=key.scopes,
             agent=key.agent,
-            expire_time=key.expire_time.ToDatetime(UTC) if key.HasField("expire_time") else None,
+            expire_time=optional_time(key, "expire_time", "api_key.expire_time"),
             now=datetime.now(UTC),
             request_id=request.request_id,
         )

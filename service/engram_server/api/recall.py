@@ -14,6 +14,7 @@ from engram.v1 import recall_pb2, recall_pb2_grpc
 from engram_server.api import convert
 from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
 from engram_server.api.snapshots import SnapshotMethods
+from engram_server.api.timestamps import optional_time
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Memory
 from engram_server.platform.context import AppContext
@@ -43,11 +44,12 @@ def _query(
     return RecallQuery(
         query=request.query,
         spaces=tuple(request.spaces),
+        pools=tuple(request.pools),
         include_subspaces=request.include_subspaces,
         k=k,
         **filters,
         min_score=request.min_score,
-        now=convert.ts_to_dt(request.now) if request.HasField("now") else None,
+        now=optional_time(request, "now", "now"),
         read_your_writes=request.consistency == recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES,
         track_access=not getattr(request, "skip_access_tracking", False),
     )

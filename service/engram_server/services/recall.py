@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
@@ -20,7 +21,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engram_server.embeddings.cache import CachedEmbedder
-from engram_server.errors import InvalidArgument, Violations
+from engram_server.errors import InvalidArgument, Unavailable, Violations
 from engram_server.lexical.analyzer import analyze
 from engram_server.lexical.sparse import SparseVector, query_sparse_vector
 from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory, Status
@@ -59,12 +60,15 @@ CANDIDATES_PER_LEG = 32
 # Distinct space policies whose ranking parameters are kept (emptied when full).
 _POLICY_PARAMS_CACHE = 1024
 MAX_QUERY_CHARS = 4096
+MAX_SPACES = 64
 
 
 @dataclass(frozen=True)
 class RecallQuery:
     query: str
     spaces: tuple[str, ...] = ()
+    # Pools named by the request (validated by the servicer); counts as a scope.
+    pools: tuple[str, ...] = ()
     include_subspaces: bool = False
     k: int = DEFAULT_K
     kinds: tuple[Kind, ...] = ()
@@ -98,6 +102,21 @@ class RecallResult:
     embedding_model: str
 
 
+class ReadYourWritesTimeout(Unavailable):
+    """READ_YOUR_WRITES could not be honoured within its wait: UNAVAILABLE with a
+    retry hint, never a silently stale answer."""
+
+    expected = True
+
+    def __init__(self, pending: int, waited_seconds: float) -> None:
+        self.pending = pending
+        super().__init__(
+            f"read-your-writes: {pending} recent write(s) of this tenant were not yet"
+            f" searchable after waiting {waited_seconds:.1f}s; retry the recall, or use"
+            " READ_CONSISTENCY_EVENTUAL to accept results that may miss them"
+        )
+
+
 def validate(q: RecallQuery) -> None:
     v = Violations()
     if not q.query.strip() and not q.slot_key:
@@ -106,8 +125,16 @@ def validate(q: RecallQuery) -> None:
         v.add("query", f"at most {MAX_QUERY_CHARS} characters")
     if not 0 <= q.k <= MAX_K:
         v.add("k", f"must be between 0 and {MAX_K}")
-    for i, space in enumerate(q.spaces):
+    # Spaces separate agents and users inside a tenant: a recall names the ones it
+    # reads, never "all of them" by leaving the list empty.
+    if not q.spaces and not q.pools:
+        v.add("spaces", "at least one space (or pool) is required")
+    elif len(q.spaces) > MAX_SPACES:
+        v.add("spaces", f"at most {MAX_SPACES} spaces")
+    for i, space in enumerate(q.spaces[: MAX_SPACES + 1]):
         check_space(v, f"spaces[{i}]", space)
+    if not math.isfinite(q.min_score):
+        v.add("min_score", "must be a finite number")
     if q.create_time_start and q.create_time_end and q.create_time_start >= q.create_time_end:
         v.add("filter.create_time_end", "must be after create_time_start")
     v.raise_if_any()
@@ -172,6 +199,10 @@ class RecallService:
         if q.read_your_writes:
             budget = 5.0 if deadline is None else max(0.0, deadline - 0.05)
             pending = await self.worker.wait_until_indexed(tenant, budget)
+            if pending:
+                # Answering now could miss the caller's own writes: say so instead
+                # of returning hits that may be stale.
+                raise ReadYourWritesTimeout(pending, budget)
         hits = await self._ranked(tenant, q)
         if q.track_access and hits:
             self.access.record(tenant, [h.memory.id for h in hits])
