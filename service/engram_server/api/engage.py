@@ -22,6 +22,7 @@ from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.context import AppContext
 from engram_server.platform.webhooks import HttpWebhookCaller
+from engram_server.pools.recall import parse_pools
 from engram_server.services.engage import Engage, EngageRequest, EngageResult
 from engram_server.services.lifecycle import LifecycleService
 from engram_server.services.recall import DEFAULT_K, MAX_K, Hit, RecallQuery
@@ -37,8 +38,7 @@ def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQue
     filters = filter_fields(request.filter, v)
     for i, space in enumerate(request.recall_spaces):
         check_space(v, f"recall_spaces[{i}]", space)
-    if request.pools:
-        v.add("pools", "pool recall is not served by this server yet")
+    parse_pools(request.pools, v)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
     if not 0 <= request.k <= MAX_K:
@@ -98,6 +98,10 @@ class EngageHandler:
         v.raise_if_any()
         if fmt is None:  # reported above; narrows the type
             raise InvalidArgument.field("options.format", "unknown")
+        if request.pools:
+            from engram_server.api.recall import with_pools
+
+            query = await with_pools(self.ctx, query, request.pools)
         result = await self._get()(
             EngageRequest(
                 tenant=tenant,
