@@ -118,19 +118,26 @@ async def _memories(conn: Conn, ids: set[uuid.UUID]) -> dict[uuid.UUID, Any]:
 
 
 def _seq_cursor(cursor: str, fingerprint: str, *, zero_ok: bool) -> int | None:
+    return _cursor(cursor, fingerprint, zero_ok=zero_ok)[0]
+
+
+def _cursor(cursor: str, fingerprint: str, *, zero_ok: bool) -> tuple[int | None, int | None]:
+    """(position, catch-up base): a catch-up message's cursor also records where
+    its catch-up started, so resuming it compares slots with the same base."""
     if not cursor:
-        return None
+        return None, None
     if zero_ok and cursor == "0":
-        return 0
+        return 0, None
     position = decode_token(cursor, fingerprint, "cursor")
     assert position is not None
     try:
         seq = int(position["s"])
+        base = int(position["b"]) if "b" in position else None
     except (KeyError, ValueError, TypeError) as exc:
         raise InvalidArgument.field("cursor", "not a cursor issued by this stream") from exc
-    if seq < 0:
+    if seq < 0 or (base is not None and not 0 <= base <= seq):
         raise InvalidArgument.field("cursor", "not a cursor issued by this stream")
-    return seq
+    return seq, base
 
 
 class PoolStreams:
@@ -160,16 +167,17 @@ class PoolStreams:
                 role = await guard.check(conn)
                 aud = model.audience(role)
                 fingerprint = filter_fingerprint("sync", pool_id, topic, aud)
-                after = _seq_cursor(cursor, fingerprint, zero_ok=False) or 0
+                resume, base = _cursor(cursor, fingerprint, zero_ok=False)
+                after = base if base is not None else resume or 0
                 head_row = await fetch_one(
                     conn, "SELECT seq FROM pool_state WHERE pool_id = %s", (pool_id,)
                 )
             head = int(head_row["seq"]) if head_row else 0
-            if after > head:
+            if (resume or 0) > head:
                 raise InvalidArgument.field("cursor", "is ahead of this pool's log")
             # Catch-up: one delta per slot changed in (after, head], in the order of
             # each slot's last change, so a cursor taken mid-catch-up resumes it.
-            position = after
+            position = resume or 0
             while True:
                 async with self.db.tenant_tx(tenant) as conn:
                     if aud != model.audience(await guard.check(conn)):
@@ -199,7 +207,7 @@ class PoolStreams:
                         continue
                     op = "ADD" if old is None else "REMOVE" if new is None else "REPLACE"
                     yield pool_pb2.SyncPoolResponse(
-                        cursor=encode_token({"s": position}, fingerprint),
+                        cursor=encode_token({"s": position, "b": after}, fingerprint),
                         delta=self._delta(pool_id, r, op, mems.get(old), mems.get(new)),
                     )
                 if len(rows) < PAGE:
