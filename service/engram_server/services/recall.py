@@ -111,8 +111,6 @@ class RecallResult:
 
 def validate(q: RecallQuery) -> None:
     v = Violations()
-    if not q.spaces and not q.pools:
-        v.add("spaces", "at least one space or one pool is required")
     if not q.query.strip() and not q.slot_key:
         v.add("query", "required (or filter.slot_key)")
     if len(q.query) > MAX_QUERY_CHARS:
