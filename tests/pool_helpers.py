@@ -104,10 +104,10 @@ async def expect(code: grpc.StatusCode, call: Awaitable[Any]) -> grpc.aio.AioRpc
     return info.value
 
 
-async def eventually(check: Callable[[], Awaitable[T]], timeout: float = 5.0) -> T:
+async def eventually(check: Callable[[], Awaitable[T]], seconds: float = 5.0) -> T:
     """Polls `check` until it returns a truthy value (or fails at the end)."""
     loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    deadline = loop.time() + seconds
     while True:
         result = await check()
         if result or loop.time() >= deadline:

@@ -34,8 +34,17 @@ PD = grpc.StatusCode.PERMISSION_DENIED
 CALLERS = ["owner", "writer", "reader", "grouped", "removed", "outsider", "admin", "foreign"]
 # caller -> the code of each RPC (same order as RPCS below).
 MEMBER_READS = dict.fromkeys(
-    ["GetPool", "ListPoolMembers", "GetPublication", "ListPublications", "GetAgentTrust",
-     "ListAgentTrusts", "SyncPool", "ListTopics", "SubscribeTopic"],
+    [
+        "GetPool",
+        "ListPoolMembers",
+        "GetPublication",
+        "ListPublications",
+        "GetAgentTrust",
+        "ListAgentTrusts",
+        "SyncPool",
+        "ListTopics",
+        "SubscribeTopic",
+    ],
     OK,
 )
 OWNER_ONLY = dict.fromkeys(
@@ -55,15 +64,28 @@ EXPECTED: dict[str, dict[str, grpc.StatusCode]] = {
     "admin": {
         **NOT_FOUND_ALL,
         **dict.fromkeys(
-            ["GetPool", "ListPoolMembers", "GetAgentTrust", "ListAgentTrusts", "UpdatePool",
-             "AddPoolMember", "RemovePoolMember"],
+            [
+                "GetPool",
+                "ListPoolMembers",
+                "GetAgentTrust",
+                "ListAgentTrusts",
+                "UpdatePool",
+                "AddPoolMember",
+                "RemovePoolMember",
+            ],
             OK,
         ),
     },
 }
 DELETE_EXPECTED = {
-    "owner": OK, "writer": PD, "reader": PD, "grouped": PD, "removed": NF,
-    "outsider": NF, "admin": OK, "foreign": NF,
+    "owner": OK,
+    "writer": PD,
+    "reader": PD,
+    "grouped": PD,
+    "removed": NF,
+    "outsider": NF,
+    "admin": OK,
+    "foreign": NF,
 }
 
 
@@ -107,7 +129,9 @@ async def test_authorisation_matrix(make_tenant: Any) -> None:
     writer_member = (await owner.add("pools/p", "writer", WRITER)).name
 
     async def fresh_memory(agent: Any) -> str:
-        memory = await agent.remember(f"s-{next(counter)}", f"fact number {next(counter)}", importance=0.9)
+        memory = await agent.remember(
+            f"s-{next(counter)}", f"fact number {next(counter)}", importance=0.9
+        )
         return str(memory.name)
 
     async def fresh_publication(pool: str) -> str:
@@ -122,7 +146,9 @@ async def test_authorisation_matrix(make_tenant: Any) -> None:
 
         async def publish() -> Any:
             memory = await fresh_memory(agent) if agent.name or agent is admin else ""
-            return await stub.PublishMemory(pool_pb2.PublishMemoryRequest(pool="pools/p", memory=memory))
+            return await stub.PublishMemory(
+                pool_pb2.PublishMemoryRequest(pool="pools/p", memory=memory)
+            )
 
         async def unpublish() -> Any:
             return await stub.UnpublishMemory(
@@ -138,7 +164,9 @@ async def test_authorisation_matrix(make_tenant: Any) -> None:
             )
 
         async def remove() -> Any:
-            return await stub.RemovePoolMember(pool_pb2.RemovePoolMemberRequest(name=await victim()))
+            return await stub.RemovePoolMember(
+                pool_pb2.RemovePoolMemberRequest(name=await victim())
+            )
 
         return {
             "GetPool": lambda: stub.GetPool(pool_pb2.GetPoolRequest(name="pools/p")),
@@ -175,7 +203,9 @@ async def test_authorisation_matrix(make_tenant: Any) -> None:
             "SyncPool": lambda: _first(stub.SyncPool(pool_pb2.SyncPoolRequest(pool="pools/p"))),
             "ListTopics": lambda: stub.ListTopics(pool_pb2.ListTopicsRequest(parent="pools/p")),
             "SubscribeTopic": lambda: _first(
-                stub.SubscribeTopic(pool_pb2.SubscribeTopicRequest(name="pools/p/topics/t", cursor="0"))
+                stub.SubscribeTopic(
+                    pool_pb2.SubscribeTopicRequest(name="pools/p/topics/t", cursor="0")
+                )
             ),
         }
 
@@ -192,8 +222,12 @@ async def test_authorisation_matrix(make_tenant: Any) -> None:
     for i, caller in enumerate(CALLERS):
         pool_id = f"d{i}"
         await setup(pool_id)
-        got = await code_of(agents[caller].pool.DeletePool(pool_pb2.DeletePoolRequest(name=f"pools/{pool_id}")))
+        got = await code_of(
+            agents[caller].pool.DeletePool(pool_pb2.DeletePoolRequest(name=f"pools/{pool_id}"))
+        )
         if got != DELETE_EXPECTED[caller]:
-            mismatches.append(f"{caller} DeletePool: {got.name}, expected {DELETE_EXPECTED[caller].name}")
+            mismatches.append(
+                f"{caller} DeletePool: {got.name}, expected {DELETE_EXPECTED[caller].name}"
+            )
     assert not mismatches, "\n".join(mismatches)
     _ = OWNER

@@ -31,7 +31,7 @@ async def test_gate_publishes_holds_and_refuses(make_tenant: Any) -> None:
         allowed_kinds=[types_pb2.MEMORY_KIND_SEMANTIC, types_pb2.MEMORY_KIND_PROCEDURAL],
         review_below_trust=0.4,
     )
-    _, owner, writer, reader = await _team(make_tenant, gate=gate)
+    _, _owner, writer, reader = await _team(make_tenant, gate=gate)
     good = await writer.remember("w", "Deploys need two approvals", importance=0.8)
     low = await writer.remember("w", "Maybe the cache is warm", confidence=0.2, importance=0.5)
     episode = await writer.remember(
@@ -74,7 +74,9 @@ async def test_review_held_publications(make_tenant: Any) -> None:
     name = held.publication.name
     # Not readable by readers while held; the publisher and owners see it.
     await expect(NF, reader.pool.GetPublication(pool_pb2.GetPublicationRequest(name=name)))
-    assert (await writer.pool.GetPublication(pool_pb2.GetPublicationRequest(name=name))).name == name
+    assert (
+        await writer.pool.GetPublication(pool_pb2.GetPublicationRequest(name=name))
+    ).name == name
     listed = await reader.pool.ListPublications(pool_pb2.ListPublicationsRequest(parent="pools/p"))
     assert list(listed.publications) == []
     # Only owners review.
@@ -151,7 +153,9 @@ async def test_visibility(make_tenant: Any) -> None:
 
 async def test_home_space_reaches_the_pool_at_once(make_tenant: Any) -> None:
     _, owner, writer, reader = await _team(make_tenant)
-    m = await writer.remember("w", "The API rate limit is 100/s", importance=0.9, slot_key="api::limit")
+    m = await writer.remember(
+        "w", "The API rate limit is 100/s", importance=0.9, slot_key="api::limit"
+    )
     pub = (await writer.publish("pools/p", m.name)).publication
     # Superseded in its home space (a newer memory of the slot): withdrawn at once.
     newer = await writer.remember(
@@ -179,7 +183,7 @@ async def test_home_space_reaches_the_pool_at_once(make_tenant: Any) -> None:
 
 
 async def test_privacy_recheck_refuses(make_tenant: Any) -> None:
-    t, owner, writer, _reader = await _team(make_tenant)
+    t, _owner, writer, _reader = await _team(make_tenant)
     # The space allows e-mail addresses; the pool re-checks without that allowance.
     await t.lifecycle.SetPolicy(
         lifecycle_pb2.SetPolicyRequest(

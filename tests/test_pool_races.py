@@ -46,7 +46,9 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
     async def remover() -> None:
         for w in writers[:2]:
             await asyncio.sleep(0.15)
-            await owner.pool.RemovePoolMember(pool_pb2.RemovePoolMemberRequest(name=members[w.name]))
+            await owner.pool.RemovePoolMember(
+                pool_pb2.RemovePoolMemberRequest(name=members[w.name])
+            )
 
     await asyncio.gather(*(work(w) for w in writers), remover())
 
@@ -56,12 +58,15 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
 
     tenant = t.tenant_id
     # 1. No live publication of a memory that is not ACTIVE.
-    assert await rows(
-        "SELECT p.id FROM publications p JOIN memories m ON m.tenant_id = p.tenant_id"
-        " AND m.id = p.memory_id WHERE p.tenant_id = %s AND p.state = 'PUBLISHED'"
-        " AND m.status <> 'ACTIVE'",
-        tenant,
-    ) == []
+    assert (
+        await rows(
+            "SELECT p.id FROM publications p JOIN memories m ON m.tenant_id = p.tenant_id"
+            " AND m.id = p.memory_id WHERE p.tenant_id = %s AND p.state = 'PUBLISHED'"
+            " AND m.status <> 'ACTIVE'",
+            tenant,
+        )
+        == []
+    )
     # 2. Nothing published by a writer after its removal committed (audit order).
     for w in writers[:2]:
         removed = await rows(
@@ -80,11 +85,17 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
         )
         assert late == []
     # 3. The pool's log is gapless, and each slot holds the latest live publication.
-    seqs = [r[0] for r in await rows(
-        "SELECT seq FROM pool_events WHERE tenant_id = %s AND pool_id = 'race' ORDER BY seq", tenant
-    )]
+    seqs = [
+        r[0]
+        for r in await rows(
+            "SELECT seq FROM pool_events WHERE tenant_id = %s AND pool_id = 'race' ORDER BY seq",
+            tenant,
+        )
+    ]
     assert seqs == list(range(1, len(seqs) + 1))
-    state = await rows("SELECT seq FROM pool_state WHERE tenant_id = %s AND pool_id = 'race'", tenant)
+    state = await rows(
+        "SELECT seq FROM pool_state WHERE tenant_id = %s AND pool_id = 'race'", tenant
+    )
     assert state[0][0] == len(seqs)
     holders = dict(
         (r[0], r[1])

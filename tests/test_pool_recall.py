@@ -23,7 +23,7 @@ async def _setup(make_tenant: Any) -> tuple[Any, Any, Any, Any]:
 
 
 async def test_pool_recall_one_ranking_with_trust(make_tenant: Any) -> None:
-    t, owner, writer, reader = await _setup(make_tenant)
+    _t, _owner, writer, reader = await _setup(make_tenant)
     shared = await writer.remember(
         "w", "The staging cluster restarts every night at 2am", importance=0.9, topic="ops"
     )
@@ -34,8 +34,11 @@ async def test_pool_recall_one_ranking_with_trust(make_tenant: Any) -> None:
     hits = (
         await reader.recall.Recall(
             recall_pb2.RecallRequest(
-                query="when does staging restart", spaces=["r"], pools=["pools/p", "pools/q"],
-                k=10, consistency=RYW,
+                query="when does staging restart",
+                spaces=["r"],
+                pools=["pools/p", "pools/q"],
+                k=10,
+                consistency=RYW,
             )
         )
     ).hits
@@ -49,7 +52,9 @@ async def test_pool_recall_one_ranking_with_trust(make_tenant: Any) -> None:
     # The topic filter works across pools.
     only_ops = await reader.recall.Recall(
         recall_pb2.RecallRequest(
-            query="staging", pools=["pools/p"], filter=recall_pb2.RecallFilter(topic="ops"),
+            query="staging",
+            pools=["pools/p"],
+            filter=recall_pb2.RecallFilter(topic="ops"),
             consistency=RYW,
         )
     )
@@ -57,7 +62,8 @@ async def test_pool_recall_one_ranking_with_trust(make_tenant: Any) -> None:
     # BuildContext and Engage take pools too.
     ctx = await reader.recall.BuildContext(
         recall_pb2.BuildContextRequest(
-            query="staging restart", pools=["pools/p"],
+            query="staging restart",
+            pools=["pools/p"],
             options=recall_pb2.ContextOptions(token_budget=500),
         )
     )
@@ -89,9 +95,7 @@ async def test_pool_recall_authorisation(make_tenant: Any) -> None:
     assert await seen(outsider) == {note.name}  # TENANT visibility only
     # An unknown pool is no error (recall never tells whether a pool exists).
     assert (await reader.recall_pools("billing", ["pools/nope"])).hits == []
-    await expect(
-        grpc.StatusCode.INVALID_ARGUMENT, reader.recall_pools("billing", ["nope"])
-    )
+    await expect(grpc.StatusCode.INVALID_ARGUMENT, reader.recall_pools("billing", ["nope"]))
     # Removed: its recall sees only TENANT publications from then on.
     member = (
         await owner.pool.ListPoolMembers(
@@ -135,7 +139,7 @@ async def test_trust_rises_with_use_and_falls_with_quick_retractions(make_tenant
     listed = await reader.pool.ListAgentTrusts(pool_pb2.ListAgentTrustsRequest(parent="pools/p"))
     by = {a.principal: a for a in listed.agent_trusts}
     assert by["sloppy"].quickly_invalidated_count == 1 and by["sloppy"].score < 0.5
-    assert [a.principal for a in listed.agent_trusts][0] == "writer"
+    assert listed.agent_trusts[0].principal == "writer"
     # Low-trust publishers are held for review by a pool that asks for it.
     from google.protobuf import field_mask_pb2
 

@@ -16,6 +16,12 @@ REPLACE = pool_pb2.SLOT_DELTA_OP_REPLACE
 REMOVE = pool_pb2.SLOT_DELTA_OP_REMOVE
 
 
+async def _until(check: Any, seconds: float = 5.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check() and time.monotonic() < deadline:  # noqa: ASYNC110
+        await asyncio.sleep(0.02)
+
+
 async def _sync(agent: Any, cursor: str = "", **kw: Any) -> tuple[list[Any], str]:
     deltas: list[Any] = []
     last = cursor
@@ -41,8 +47,10 @@ async def _setup(make_tenant: Any) -> tuple[Any, Any, Any, Any]:
 
 
 async def test_sync_catch_up_and_resume(make_tenant: Any) -> None:
-    _, owner, writer, reader = await _setup(make_tenant)
-    a1 = await writer.remember("w", "alice works at Acme", importance=0.9, slot_key="alice::employer")
+    _, _owner, writer, reader = await _setup(make_tenant)
+    a1 = await writer.remember(
+        "w", "alice works at Acme", importance=0.9, slot_key="alice::employer"
+    )
     b1 = await writer.remember("w", "bob lives in Oslo", importance=0.9, slot_key="bob::city")
     loose = await writer.remember("w", "lunch is at noon", importance=0.9)
     for m in (a1, b1, loose):
@@ -53,11 +61,17 @@ async def test_sync_catch_up_and_resume(make_tenant: Any) -> None:
     )
     assert {d.new_memory.content for d in deltas} == {a1.content, b1.content, loose.content}
     # Churn: alice's slot rewritten twice, bob's retracted.
-    a2 = await writer.remember("w", "alice works at Initech", importance=0.9, slot_key="alice::employer")
+    a2 = await writer.remember(
+        "w", "alice works at Initech", importance=0.9, slot_key="alice::employer"
+    )
     await writer.publish("pools/p", a2.name)
-    a3 = await writer.remember("w", "alice works at Hooli", importance=0.9, slot_key="alice::employer")
+    a3 = await writer.remember(
+        "w", "alice works at Hooli", importance=0.9, slot_key="alice::employer"
+    )
     await writer.publish("pools/p", a3.name)
-    await writer.lifecycle.RetractMemory(lifecycle_pb2.RetractMemoryRequest(name=b1.name, reason="moved"))
+    await writer.lifecycle.RetractMemory(
+        lifecycle_pb2.RetractMemoryRequest(name=b1.name, reason="moved")
+    )
     deltas, cursor2 = await _sync(reader, cursor)
     by = {d.slot_key: d for d in deltas}
     assert set(by) == {"alice::employer", "bob::city"}  # one delta per changed slot
@@ -84,7 +98,7 @@ async def test_sync_catch_up_and_resume(make_tenant: Any) -> None:
 
 
 async def test_follow_live_and_cut_on_removal(make_tenant: Any) -> None:
-    t, owner, writer, reader = await _setup(make_tenant)
+    _t, owner, writer, reader = await _setup(make_tenant)
     received: list[Any] = []
     caught_up = asyncio.Event()
     errors: list[grpc.StatusCode] = []
@@ -103,11 +117,11 @@ async def test_follow_live_and_cut_on_removal(make_tenant: Any) -> None:
 
     task = asyncio.create_task(follow())
     await asyncio.wait_for(caught_up.wait(), 10)
-    m = await writer.remember("w", "the build runs on arm64", importance=0.9, slot_key="build::arch")
+    m = await writer.remember(
+        "w", "the build runs on arm64", importance=0.9, slot_key="build::arch"
+    )
     await writer.publish("pools/p", m.name)
-    deadline = time.monotonic() + 5
-    while not received and time.monotonic() < deadline:
-        await asyncio.sleep(0.02)
+    await _until(lambda: received)
     assert received and received[0][1].op == ADD and received[0][1].new_memory.content == m.content
     # Removing the member ends its stream with PERMISSION_DENIED within a second.
     member = (
@@ -146,9 +160,7 @@ async def test_group_member_removal_cuts_topic_stream(make_tenant: Any) -> None:
     second = await writer.remember("w", "release 1.3 shipped", importance=0.9)
     pub = (await writer.publish("pools/p", second.name, topic="releases")).publication
     await writer.pool.UnpublishMemory(pool_pb2.UnpublishMemoryRequest(name=pub.name))
-    deadline = time.monotonic() + 5
-    while len(events) < 3 and time.monotonic() < deadline:
-        await asyncio.sleep(0.02)
+    await _until(lambda: len(events) >= 3)
     assert [e.event_type for e in events] == [
         pool_pb2.TOPIC_EVENT_TYPE_PUBLISHED,
         pool_pb2.TOPIC_EVENT_TYPE_PUBLISHED,

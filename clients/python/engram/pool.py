@@ -48,7 +48,7 @@ def group_name(group: str) -> str:
     return group if group.startswith("groups/") else f"groups/{group}"
 
 
-def role(value: int | str) -> int:
+def role(value: int | str) -> Any:
     """A role as the API's enum value: 1-3, or `reader` / `writer` / `owner`."""
     if isinstance(value, str):
         try:
@@ -58,7 +58,7 @@ def role(value: int | str) -> int:
     return value
 
 
-def visibility(value: int | str) -> int:
+def visibility(value: int | str) -> Any:
     if isinstance(value, str):
         try:
             return _VISIBILITIES[value.lower()]
@@ -74,8 +74,8 @@ def _rid(request_id: str | None) -> str:
 def gate(
     *,
     min_utility: float = 0.0,
-    allowed_kinds: Iterable[int] = (),
-    review_below_evidence_level: int = 0,
+    allowed_kinds: Iterable[Any] = (),
+    review_below_evidence_level: Any = 0,
     review_below_trust: float = 0.0,
     require_review: bool = False,
 ) -> pool_pb2.PublishGate:
@@ -256,7 +256,7 @@ class PoolClient:
         self,
         pool: str,
         *,
-        states: Iterable[int] = (),
+        states: Iterable[Any] = (),
         topic: str = "",
         publisher: str = "",
         memory: str = "",

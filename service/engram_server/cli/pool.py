@@ -22,6 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 from engram import pool as sdk
+from engram.v1 import pool_pb2
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
@@ -354,7 +355,7 @@ def sync(args: argparse.Namespace) -> int:
             else:
                 d = message.delta
                 memory = d.new_memory if d.HasField("new_memory") else d.old_memory
-                op = sdk.pool_pb2.SlotDeltaOp.Name(d.op).removeprefix("SLOT_DELTA_OP_")
+                op = pool_pb2.SlotDeltaOp.Name(d.op).removeprefix("SLOT_DELTA_OP_")
                 out.line(f"{op:<8} {d.slot_key}  v{d.version}  {memory.content}")
 
     return _run(args, body)
@@ -368,7 +369,7 @@ def subscribe(args: argparse.Namespace) -> int:
             if args.json:
                 out.line(json.dumps(_dict(message), ensure_ascii=False))
             else:
-                kind = sdk.pool_pb2.TopicEventType.Name(message.event_type)
+                kind = pool_pb2.TopicEventType.Name(message.event_type)
                 out.line(
                     f"{kind.removeprefix('TOPIC_EVENT_TYPE_'):<10} {message.publication.name}"
                     f"  {message.memory.content}"

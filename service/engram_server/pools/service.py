@@ -222,7 +222,7 @@ def trust_to_proto(pool_id: str, row: dict[str, Any]) -> pool_pb2.AgentTrust:
         quickly_invalidated_count=row["quickly_invalidated_count"],
     )
     if row.get("trust_update_time") is not None:
-        out.update_time.CopyFrom(convert.dt_to_ts(row["trust_update_time"]))
+        out.update_time.FromDatetime(row["trust_update_time"])
     return out
 
 
@@ -271,7 +271,7 @@ async def lock_membership(conn: Conn, principal: Principal, pool_id: str) -> int
             (list(groups), ids),
         )
         via = [groups[r["group_id"]] for r in found]
-    return max([0, *direct, *via])
+    return int(max([0, *direct, *via]))
 
 
 async def pool_row(conn: Conn, pool_id: str, lock: str = "") -> dict[str, Any] | None:
@@ -584,7 +584,8 @@ class PoolOperations:
             )
             shared = await fetch_all(
                 conn,
-                "SELECT DISTINCT memory_id FROM publications WHERE pool_id = %s AND state = 'PUBLISHED'",
+                "SELECT DISTINCT memory_id FROM publications"
+                " WHERE pool_id = %s AND state = 'PUBLISHED'",
                 (pool_id,),
             )
             for table in (
@@ -774,7 +775,8 @@ class PoolOperations:
                 " JOIN pools pl ON pl.id = pm.pool_id"
                 " LEFT JOIN pool_trust t ON t.pool_id = pm.pool_id AND t.principal = pm.principal"
                 " WHERE pm.pool_id = %(pool)s AND pm.principal > %(after)s"
-                " AND (%(who)s = '' OR pm.principal = %(who)s) AND (%(role)s = 0 OR pm.role = %(role)s)"
+                " AND (%(who)s = '' OR pm.principal = %(who)s)"
+                " AND (%(role)s = 0 OR pm.role = %(role)s)"
                 " ORDER BY pm.principal LIMIT %(n)s",
                 {"pool": pool_id, "after": after, "who": who, "role": role, "n": size + 1},
             )
@@ -1090,7 +1092,8 @@ class PoolOperations:
                 raise NotFound("publication", name)
             if pub["state"] != "PENDING_REVIEW":
                 raise FailedPrecondition(
-                    f"publication {name} is {pub['state']}, not PENDING_REVIEW; only held publications are reviewed"
+                    f"publication {name} is {pub['state']}, not PENDING_REVIEW;"
+                    " only held publications are reviewed"
                 )
             mrow = await fetch_one(
                 conn, "SELECT status, space FROM memories WHERE id = %s", (pub["memory_id"],)
@@ -1139,12 +1142,14 @@ class PoolOperations:
         if pub["state"] in ("PENDING_REVIEW", "REJECTED"):
             return role >= Role.OWNER or pub["publisher"] in model.identities(principal)
         if role == 0:  # a TENANT publication read by a non-member: only while live
-            return pub["state"] == "PUBLISHED"
+            return bool(pub["state"] == "PUBLISHED")
         return True
 
     async def get_publication(
         self, principal: Principal, pool_id: str, publication_id: uuid.UUID
     ) -> pool_pb2.Publication:
+        """Members within the publication's visibility; anyone of the tenant with
+        `read` for a live TENANT publication. NOT_FOUND for everyone else."""
         name = model.publication_name(pool_id, publication_id)
         async with self.db.tenant_tx(principal.tenant_id) as conn:
             role = await caller_role(conn, principal, pool_id)
@@ -1154,10 +1159,6 @@ class PoolOperations:
                 (pool_id, publication_id),
             )
         if not principal.has(SCOPE_READ) or pub is None or not self._can_see(pub, role, principal):
-            if role == 0:
-                raise NotFound("publication", name)
-            if pub is None or (not principal.has(SCOPE_READ) and pub is not None):
-                raise NotFound("publication", name)
             raise NotFound("publication", name)
         return publication_to_proto(pub)
 
@@ -1200,7 +1201,8 @@ class PoolOperations:
                 " AND (%(topic)s = '' OR topic = %(topic)s)"
                 " AND (%(publisher)s = '' OR publisher = %(publisher)s)"
                 " AND (%(memory)s::uuid IS NULL OR memory_id = %(memory)s::uuid)"
-                " AND (%(after_t)s::timestamptz IS NULL OR (create_time, id) < (%(after_t)s, %(after_i)s::uuid))"
+                " AND (%(after_t)s::timestamptz IS NULL"
+                "      OR (create_time, id) < (%(after_t)s, %(after_i)s::uuid))"
                 " ORDER BY create_time DESC, id DESC LIMIT %(n)s",
                 {
                     "pool": pool_id,
@@ -1328,7 +1330,7 @@ class PoolOperations:
                 publication_count=r["n"],
             )
             if r["last"] is not None:
-                t.last_publish_time.CopyFrom(convert.dt_to_ts(r["last"]))
+                t.last_publish_time.FromDatetime(r["last"])
             topics.append(t)
         return pool_pb2.ListTopicsResponse(topics=topics, next_page_token=next_token)
 

@@ -307,7 +307,8 @@ class PoolStreams:
                     rows = await fetch_all(
                         conn,
                         "SELECT e.*, p.id AS pub_id FROM pool_events e"
-                        " LEFT JOIN publications p ON p.pool_id = e.pool_id AND p.id = e.publication_id"
+                        " LEFT JOIN publications p"
+                        " ON p.pool_id = e.pool_id AND p.id = e.publication_id"
                         " WHERE e.pool_id = %(pool)s AND e.kind = 'topic' AND e.topic = %(topic)s"
                         " AND e.seq > %(after)s ORDER BY e.seq LIMIT %(n)s",
                         {"pool": pool_id, "topic": topic, "after": position, "n": PAGE},

@@ -484,8 +484,8 @@ _HYDRATE_POOLS = (
 
 
 def _hit(row: dict[str, Any], breakdown: Breakdown, p: ScoredPoint) -> Hit:
-    trust = row.get("pool_trust")
     pool_id = row.get("pool_id")
+    trust = float(row.get("pool_trust") or 0.0)
     if pool_id is None:
         return Hit(_memory(row), breakdown, p.dense_rank, p.sparse_rank)
     scaled = replace(
