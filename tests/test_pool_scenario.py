@@ -144,6 +144,8 @@ async def test_sdk_and_cli_cover_every_pool_rpc(
             assert published.outcome == engram.pool.pool_pb2.PUBLISH_OUTCOME_PUBLISHED
             name = published.publication.name
             assert r.pools.get_publication(name).memory == memory.name
+            hits = r.pools.recall("what does the SDK publish", ["sdk"], read_your_writes=True).hits
+            assert hits and hits[0].pool == "pools/sdk"
             assert [p.name for p in r.pools.publications("sdk")] == [name]
             assert [x.topic for x in r.pools.topics("sdk")] == ["news"]
             members = list(c.pools.members("sdk"))

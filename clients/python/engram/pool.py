@@ -22,7 +22,14 @@ import grpc
 from google.protobuf import field_mask_pb2
 
 from engram import errors
-from engram.v1 import admin_pb2, admin_pb2_grpc, pool_pb2, pool_pb2_grpc
+from engram.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    pool_pb2,
+    pool_pb2_grpc,
+    recall_pb2,
+    recall_pb2_grpc,
+)
 
 if TYPE_CHECKING:
     from engram.client import _Transport
@@ -30,6 +37,8 @@ if TYPE_CHECKING:
 READER = pool_pb2.POOL_ROLE_READER
 WRITER = pool_pb2.POOL_ROLE_WRITER
 OWNER = pool_pb2.POOL_ROLE_OWNER
+_RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+_EVENTUAL = recall_pb2.READ_CONSISTENCY_UNSPECIFIED
 _ROLES = {"reader": READER, "writer": WRITER, "owner": OWNER}
 _VISIBILITIES = {
     "": pool_pb2.PUBLICATION_VISIBILITY_UNSPECIFIED,
@@ -95,6 +104,7 @@ class PoolClient:
     def __init__(self, channel: grpc.Channel, transport: _Transport) -> None:
         self._stub = pool_pb2_grpc.PoolServiceStub(channel)
         self._admin = admin_pb2_grpc.AdminServiceStub(channel)
+        self._recall = recall_pb2_grpc.RecallServiceStub(channel)
         self._transport = transport
 
     def _call(self, method: Any, request: Any, *, retryable: bool = True) -> Any:
@@ -271,6 +281,29 @@ class PoolClient:
             page_size=page_size,
         )
         return self._transport.pages(self._stub.ListPublications, request, lambda r: r.publications)
+
+    def recall(
+        self,
+        query: str,
+        pools: Iterable[str],
+        *,
+        spaces: Iterable[str] = (),
+        k: int = 0,
+        topic: str = "",
+        read_your_writes: bool = False,
+    ) -> recall_pb2.RecallResponse:
+        """Recall over the caller's `spaces` and the `pools` it may read, in one
+        ranking; each hit's `pool` names the pool it came through and its
+        breakdown's `trust` the publisher's trust there."""
+        request = recall_pb2.RecallRequest(
+            consistency=_RYW if read_your_writes else _EVENTUAL,
+            query=query,
+            pools=[pool_name(p) for p in pools],
+            spaces=list(spaces),
+            k=k,
+            filter=recall_pb2.RecallFilter(topic=topic),
+        )
+        return self._call(self._recall.Recall, request)  # type: ignore[no-any-return]
 
     # -- trust -----------------------------------------------------------------
 
