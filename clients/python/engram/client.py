@@ -16,6 +16,7 @@ from engram import _convert as c
 from engram import types as t
 from engram._retry import RetryPolicy
 from engram._version import USER_AGENT
+from engram.pool import PoolClient
 from engram.v1 import (
     admin_pb2,
     admin_pb2_grpc,
@@ -136,6 +137,8 @@ class Client:
         self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
         self._recall = recall_pb2_grpc.RecallServiceStub(channel)
         self.admin = AdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
+        # Pools shared across agents and teams, and groups (engram.pool).
+        self.pools = PoolClient(channel, self._transport)
 
     @property
     def channel(self) -> grpc.Channel:
