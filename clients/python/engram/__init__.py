@@ -35,6 +35,7 @@ from engram.errors import (
     Unavailable,
     Unimplemented,
 )
+from engram.evidence import AsyncEvidenceClient, EvidenceClient
 from engram.types import (
     ApiKey,
     AppendResult,
@@ -86,6 +87,7 @@ __all__ = [
     "AppendResult",
     "AsyncAdminClient",
     "AsyncClient",
+    "AsyncEvidenceClient",
     "AuditAction",
     "AuditEntry",
     "Cancelled",
@@ -100,6 +102,7 @@ __all__ = [
     "DreamResult",
     "EngageResult",
     "EngramError",
+    "EvidenceClient",
     "EvidenceLevel",
     "ExpireResult",
     "FailedPrecondition",

@@ -18,9 +18,11 @@ from engram import types as t
 from engram._retry import RetryPolicy
 from engram._version import USER_AGENT
 from engram.client import PageRequest, PageResponse
+from engram.evidence import AsyncEvidenceClient
 from engram.v1 import (
     admin_pb2,
     admin_pb2_grpc,
+    evidence_pb2_grpc,
     lifecycle_pb2,
     lifecycle_pb2_grpc,
     recall_pb2_grpc,
@@ -114,6 +116,10 @@ class AsyncClient:
         )
         self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
         self._recall = recall_pb2_grpc.RecallServiceStub(channel)
+        # EvidenceService: grades, the assessor, conflicts, edges, space profiles.
+        self.evidence = AsyncEvidenceClient(
+            evidence_pb2_grpc.EvidenceServiceStub(channel), self._transport
+        )
         self.admin = AsyncAdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
 
     @property

@@ -16,10 +16,12 @@ from engram import _convert as c
 from engram import types as t
 from engram._retry import RetryPolicy
 from engram._version import USER_AGENT
+from engram.evidence import EvidenceClient
 from engram.pool import PoolClient
 from engram.v1 import (
     admin_pb2,
     admin_pb2_grpc,
+    evidence_pb2_grpc,
     lifecycle_pb2,
     lifecycle_pb2_grpc,
     recall_pb2_grpc,
@@ -136,6 +138,10 @@ class Client:
         )
         self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
         self._recall = recall_pb2_grpc.RecallServiceStub(channel)
+        # EvidenceService: grades, the assessor, conflicts, edges, space profiles.
+        self.evidence = EvidenceClient(
+            evidence_pb2_grpc.EvidenceServiceStub(channel), self._transport
+        )
         self.admin = AdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
         # Pools shared across agents and teams, and groups (engram.pool).
         self.pools = PoolClient(channel, self._transport)

@@ -1,6 +1,6 @@
 """Servicers of the services whose implementations land in later work.
 
-EvidenceService and DecisionsService are part of the
+DecisionsService is part of the
 API from the start, so clients in every language are generated against the whole
 contract. Until the work that implements a service lands, each of its RPCs answers
 UNIMPLEMENTED with a message naming the method; that work then replaces the class
@@ -21,11 +21,7 @@ import grpc
 from engram.v1 import (
     decisions_pb2,
     decisions_pb2_grpc,
-    evidence_pb2,
-    evidence_pb2_grpc,
-    types_pb2,
 )
-from google.protobuf import empty_pb2
 
 from engram_server.platform.context import AppContext
 
@@ -38,61 +34,6 @@ async def answer_unimplemented(context: Ctx, service: str, method: str) -> NoRet
         grpc.StatusCode.UNIMPLEMENTED,
         f"{service}.{method} is not implemented by this server yet",
     )
-
-
-class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
-    """EvidenceService: evidence grades, the assessor, conflicts, edges and space profiles."""
-
-    def __init__(self, ctx: AppContext) -> None:
-        self._ctx = ctx
-
-    async def SetEvidenceLevel(
-        self, request: evidence_pb2.SetEvidenceLevelRequest, context: Ctx
-    ) -> types_pb2.Memory:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "SetEvidenceLevel")
-
-    async def AssessMemory(
-        self, request: evidence_pb2.AssessMemoryRequest, context: Ctx
-    ) -> evidence_pb2.AssessMemoryResponse:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "AssessMemory")
-
-    async def GetConflict(
-        self, request: evidence_pb2.GetConflictRequest, context: Ctx
-    ) -> evidence_pb2.Conflict:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "GetConflict")
-
-    async def ListConflicts(
-        self, request: evidence_pb2.ListConflictsRequest, context: Ctx
-    ) -> evidence_pb2.ListConflictsResponse:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "ListConflicts")
-
-    async def ResolveConflict(
-        self, request: evidence_pb2.ResolveConflictRequest, context: Ctx
-    ) -> evidence_pb2.ResolveConflictResponse:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "ResolveConflict")
-
-    async def CreateEdge(
-        self, request: evidence_pb2.CreateEdgeRequest, context: Ctx
-    ) -> types_pb2.Edge:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "CreateEdge")
-
-    async def GetEdge(self, request: evidence_pb2.GetEdgeRequest, context: Ctx) -> types_pb2.Edge:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "GetEdge")
-
-    async def ListEdges(
-        self, request: evidence_pb2.ListEdgesRequest, context: Ctx
-    ) -> evidence_pb2.ListEdgesResponse:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "ListEdges")
-
-    async def DeleteEdge(
-        self, request: evidence_pb2.DeleteEdgeRequest, context: Ctx
-    ) -> empty_pb2.Empty:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "DeleteEdge")
-
-    async def GetSpaceProfile(
-        self, request: evidence_pb2.GetSpaceProfileRequest, context: Ctx
-    ) -> evidence_pb2.SpaceProfile:
-        await answer_unimplemented(context, "engram.v1.EvidenceService", "GetSpaceProfile")
 
 
 class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
