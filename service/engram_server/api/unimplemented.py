@@ -1,6 +1,6 @@
 """Servicers of the services whose implementations land in later work.
 
-RecallService, EvidenceService, PoolService and DecisionsService are part of the
+EvidenceService and PoolService are part of the
 API from the start, so clients in every language are generated against the whole
 contract. Until the work that implements a service lands, each of its RPCs answers
 UNIMPLEMENTED with a message naming the method; that work then replaces the class
@@ -20,8 +20,6 @@ from typing import Any, NoReturn
 
 import grpc
 from engram.v1 import (
-    decisions_pb2,
-    decisions_pb2_grpc,
     evidence_pb2,
     evidence_pb2_grpc,
     pool_pb2,
@@ -189,40 +187,3 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
     ) -> AsyncIterator[pool_pb2.SubscribeTopicResponse]:
         await answer_unimplemented(context, "engram.v1.PoolService", "SubscribeTopic")
         yield pool_pb2.SubscribeTopicResponse()  # never reached; makes this a streaming handler
-
-
-class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
-    """DecisionsService: decisions mined from commits and the code they explain."""
-
-    def __init__(self, ctx: AppContext) -> None:
-        self._ctx = ctx
-
-    async def IngestCommits(
-        self, request: decisions_pb2.IngestCommitsRequest, context: Ctx
-    ) -> decisions_pb2.IngestCommitsResponse:
-        await answer_unimplemented(context, "engram.v1.DecisionsService", "IngestCommits")
-
-    async def CreateDecision(
-        self, request: decisions_pb2.CreateDecisionRequest, context: Ctx
-    ) -> decisions_pb2.Decision:
-        await answer_unimplemented(context, "engram.v1.DecisionsService", "CreateDecision")
-
-    async def GetDecision(
-        self, request: decisions_pb2.GetDecisionRequest, context: Ctx
-    ) -> decisions_pb2.Decision:
-        await answer_unimplemented(context, "engram.v1.DecisionsService", "GetDecision")
-
-    async def ListDecisions(
-        self, request: decisions_pb2.ListDecisionsRequest, context: Ctx
-    ) -> decisions_pb2.ListDecisionsResponse:
-        await answer_unimplemented(context, "engram.v1.DecisionsService", "ListDecisions")
-
-    async def SearchDecisions(
-        self, request: decisions_pb2.SearchDecisionsRequest, context: Ctx
-    ) -> decisions_pb2.SearchDecisionsResponse:
-        await answer_unimplemented(context, "engram.v1.DecisionsService", "SearchDecisions")
-
-    async def ExplainCode(
-        self, request: decisions_pb2.ExplainCodeRequest, context: Ctx
-    ) -> decisions_pb2.ExplainCodeResponse:
-        await answer_unimplemented(context, "engram.v1.DecisionsService", "ExplainCode")

@@ -40,10 +40,10 @@ from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import TracerProvider
 
 from engram_server.api.admin import AdminServicer
+from engram_server.api.decisions import DecisionsServicer
 from engram_server.api.lifecycle import LifecycleServicer
 from engram_server.api.recall import RecallServicer
 from engram_server.api.unimplemented import (
-    DecisionsServicer,
     EvidenceServicer,
     PoolServicer,
 )

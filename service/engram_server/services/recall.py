@@ -59,6 +59,8 @@ CANDIDATES_PER_LEG = 32
 # Distinct space policies whose ranking parameters are kept (emptied when full).
 _POLICY_PARAMS_CACHE = 1024
 MAX_QUERY_CHARS = 4096
+# Spaces of code decisions (DecisionsService); only a recall naming them sees them.
+DECISION_SPACES_PREFIX = "decisions/"
 
 
 @dataclass(frozen=True)
@@ -250,6 +252,9 @@ class RecallService:
             created_after=q.create_time_start.timestamp() if q.create_time_start else None,
             created_before=q.create_time_end.timestamp() if q.create_time_end else None,
             min_evidence_level=min_rank or None,
+            # Code decisions live in spaces of their own: a recall that names no
+            # space is a conversation recall and never returns them.
+            excluded_space_prefixes=() if q.spaces else (DECISION_SPACES_PREFIX,),
         )
 
     async def _lexical_leg(
@@ -331,6 +336,8 @@ class RecallService:
             row = by_id.get(p.id)
             if row is None or row["status"] not in allowed:
                 continue  # purged, or its status changed after indexing
+            if not q.spaces and row["space"].startswith(DECISION_SPACES_PREFIX):
+                continue  # as the index filter, should the index lag behind
             slot_key = row["slot_key"]
             slot = 0.0
             if slot_key:

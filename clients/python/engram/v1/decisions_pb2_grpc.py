@@ -83,6 +83,16 @@ class DecisionsServiceStub:
                 request_serializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeRequest.SerializeToString,
                 response_deserializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeResponse.FromString,
                 _registered_method=True)
+        self.RecordDecisionOutcome = channel.unary_unary(
+                '/engram.v1.DecisionsService/RecordDecisionOutcome',
+                request_serializer=engram_dot_v1_dot_decisions__pb2.RecordDecisionOutcomeRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_decisions__pb2.Decision.FromString,
+                _registered_method=True)
+        self.IngestSession = channel.unary_unary(
+                '/engram.v1.DecisionsService/IngestSession',
+                request_serializer=engram_dot_v1_dot_decisions__pb2.IngestSessionRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_decisions__pb2.IngestSessionResponse.FromString,
+                _registered_method=True)
 
 
 class DecisionsServiceServicer:
@@ -152,6 +162,24 @@ class DecisionsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RecordDecisionOutcome(self, request, context):
+        """Records what actually happened after a decision: its expectations met,
+        partly met or missed, with evidence. The latest record is the decision's
+        `outcome`; every record is kept in `outcome_history`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def IngestSession(self, request, context):
+        """Mines the decisions stated in a session's buffered conversation (working
+        memory) with the same extraction as commits; each decision has origin
+        "session" and quotes only what the conversation says.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DecisionsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -184,6 +212,16 @@ def add_DecisionsServiceServicer_to_server(servicer, server):
                     servicer.ExplainCode,
                     request_deserializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeRequest.FromString,
                     response_serializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeResponse.SerializeToString,
+            ),
+            'RecordDecisionOutcome': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordDecisionOutcome,
+                    request_deserializer=engram_dot_v1_dot_decisions__pb2.RecordDecisionOutcomeRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_decisions__pb2.Decision.SerializeToString,
+            ),
+            'IngestSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.IngestSession,
+                    request_deserializer=engram_dot_v1_dot_decisions__pb2.IngestSessionRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_decisions__pb2.IngestSessionResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -367,6 +405,60 @@ class DecisionsService:
             '/engram.v1.DecisionsService/ExplainCode',
             engram_dot_v1_dot_decisions__pb2.ExplainCodeRequest.SerializeToString,
             engram_dot_v1_dot_decisions__pb2.ExplainCodeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordDecisionOutcome(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.DecisionsService/RecordDecisionOutcome',
+            engram_dot_v1_dot_decisions__pb2.RecordDecisionOutcomeRequest.SerializeToString,
+            engram_dot_v1_dot_decisions__pb2.Decision.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IngestSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.DecisionsService/IngestSession',
+            engram_dot_v1_dot_decisions__pb2.IngestSessionRequest.SerializeToString,
+            engram_dot_v1_dot_decisions__pb2.IngestSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,
