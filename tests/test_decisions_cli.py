@@ -13,7 +13,10 @@ from tests.test_decisions import T0, commit_all, git, lines, repo  # noqa: F401
 
 
 async def test_ingest_explain_search_and_a_bad_range(
-    server: Any, make_tenant: Any, repo: Path, capsys: pytest.CaptureFixture[str]  # noqa: F811
+    server: Any,
+    make_tenant: Any,
+    repo: Path,
+    capsys: pytest.CaptureFixture[str],  # noqa: F811
 ) -> None:
     tenant = await make_tenant()
     conn = ("--address", server.address, "--api-key", tenant.secret)
