@@ -99,7 +99,11 @@ def commit_all(repo: Path, message: str, when: datetime) -> str:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    path = tmp_path / "repo"
+    return new_repo(tmp_path / "repo")
+
+
+def new_repo(path: Path) -> Path:
+    """An empty git repository with a fixed identity."""
     path.mkdir()
     git(path, "init", "-q", "-b", "main")
     git(path, "config", "user.email", "dev@example.com")

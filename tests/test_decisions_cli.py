@@ -9,14 +9,19 @@ from typing import Any
 import pytest
 
 from tests.test_cli import json_lines, run
-from tests.test_decisions import T0, commit_all, git, lines, repo  # noqa: F401
+from tests.test_decisions import T0, commit_all, git, lines, new_repo
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return new_repo(tmp_path / "repo")
 
 
 async def test_ingest_explain_search_and_a_bad_range(
     server: Any,
     make_tenant: Any,
     repo: Path,
-    capsys: pytest.CaptureFixture[str],  # noqa: F811
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     tenant = await make_tenant()
     conn = ("--address", server.address, "--api-key", tenant.secret)
