@@ -9,6 +9,7 @@ to cover what replaced its lines. Renames carry the path along.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 
@@ -26,7 +27,7 @@ _SYMBOL_PATTERNS = [
         r"\bimpl(?:<[^>]*>)?\s+(?:[\w:<>, ]+\s+for\s+)?([A-Za-z_]\w*)",  # Rust impl
         r"\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)",  # JS
         r"\b([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)",  # JS
-        r"([A-Za-z_]\w*)\s*\([^;]*$",  # C-like: the name before the parameters
+        r"([A-Za-z_]\w*)\s*\(",  # C-like: the name before the parameters
     )
 ]
 _HEADING = re.compile(r"^#+\s+(.+)$")
@@ -34,6 +35,7 @@ _HEADING = re.compile(r"^#+\s+(.+)$")
 MAX_SYMBOL_CHARS = 120
 
 
+@functools.lru_cache(maxsize=8192)
 def symbol_of(section: str) -> str:
     """The symbol a hunk header names (`def rerank_async(` -> `rerank_async`)."""
     section = section.strip()

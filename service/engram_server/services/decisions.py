@@ -85,7 +85,7 @@ MAX_HUNKS = 200
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_EXCERPT_BYTES = 4 * 1024
 MAX_DIFF_EXCERPT_BYTES = 64 * 1024
-MAX_MEMORY_CHARS = 6000
+MAX_MEMORY_CHARS = 2000
 MAX_EXPLAIN_K = 20
 MAX_SEARCH_K = 50
 MAX_QUERY_CHARS = 2000
@@ -229,12 +229,14 @@ def memory_text(
     if statement and statement != title:
         parts.append(statement)
     if rationale:
-        parts.append(f"Why: {rationale}")
+        parts.append(f"Why: {rationale[:800]}")
     if alternatives:
         parts.append("Alternatives considered: " + "; ".join(a.description for a in alternatives))
     if evidence:
-        parts.append("Evidence: " + " | ".join(" ".join(e.quote.split()) for e in evidence[:6]))
-    places = list(dict.fromkeys(f"{a.path} {a.symbol}".strip() for a in anchors))[:12]
+        parts.append(
+            "Evidence: " + " | ".join(" ".join(e.quote.split())[:200] for e in evidence[:3])
+        )
+    places = list(dict.fromkeys(f"{a.path} {a.symbol}".strip() for a in anchors))[:6]
     if places:
         parts.append("Code: " + ", ".join(places))
     origin = f"{repository}, {when.date().isoformat()}"
@@ -959,7 +961,7 @@ class DecisionsService:
             paths = await _path_history(conn, q.repository, q.path)
             placed = await self._anchor_leg(conn, q, paths)
             ids = list(placed)
-            found = await store.get_decisions(conn, ids)
+            found = await store.get_decisions(conn, ids, with_anchors=False)
         for decision_id, (match, score, matched) in placed.items():
             if decision_id in found:
                 candidates.append(answer.Candidate(found[decision_id], match, score, matched))
@@ -1025,10 +1027,20 @@ class DecisionsService:
                 missing = [w for w in wanted if w not in replacements]
                 if not missing:
                     break
-                got = await store.get_decisions(conn, missing)
+                got = await store.get_decisions(conn, missing, with_anchors=False)
                 replacements.update(got)
                 wanted = {d.superseded_by for d in got.values() if d.superseded_by}
         ranked = answer.fuse(candidates, k, replacements, include_superseded)
+        # Ranking needs no anchors; the answers carry them (loaded for these only).
+        shown = {c.decision.id for c in ranked} | {
+            c.replacement.id for c in ranked if c.replacement is not None
+        }
+        async with self.db.tenant_tx(tenant) as conn:
+            full = await store.get_decisions(conn, list(shown))
+        for c in ranked:
+            c.decision = full.get(c.decision.id, c.decision)
+            if c.replacement is not None:
+                c.replacement = full.get(c.replacement.id, c.replacement)
         if not heading:
             return Explanation(ranked, "", 0)
         context, tokens = answer.render_context(
@@ -1112,8 +1124,8 @@ class DecisionsService:
                 # Relevance only: forgetting and recency do not make a reason less true.
                 scores[hit.memory.id] = hit.breakdown.fusion
         async with self.db.tenant_tx(tenant) as conn:
-            by_memory = await store.by_memories(conn, memory_ids)
-            bridge = await store.get_decisions(conn, [d for d, _ in bridged])
+            by_memory = await store.by_memories(conn, memory_ids, with_anchors=False)
+            bridge = await store.get_decisions(conn, [d for d, _ in bridged], with_anchors=False)
         for memory_id in memory_ids:
             d = by_memory.get(memory_id)
             if d is None or (repository and d.repository != repository):

@@ -342,18 +342,24 @@ async def by_identity(
     return {r["identity"]: _row_to_decision(r, anchors.get(r["id"], ())) for r in rows}
 
 
-async def get_decisions(conn: Conn, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Decision]:
+async def get_decisions(
+    conn: Conn, ids: Sequence[uuid.UUID], *, with_anchors: bool = True
+) -> dict[uuid.UUID, Decision]:
+    """Decisions by id; without anchors when only ranking needs them (a decision
+    of a big commit has hundreds)."""
     if not ids:
         return {}
     cur = await conn.execute(
         f"SELECT {_DECISION_COLUMNS} FROM {_FROM} WHERE d.id = ANY(%s)", (list(ids),)
     )
     rows = await cur.fetchall()
-    anchors = await _anchors_of(conn, [r["id"] for r in rows])
+    anchors = await _anchors_of(conn, [r["id"] for r in rows]) if with_anchors else {}
     return {r["id"]: _row_to_decision(r, anchors.get(r["id"], ())) for r in rows}
 
 
-async def by_memories(conn: Conn, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, Decision]:
+async def by_memories(
+    conn: Conn, memory_ids: Sequence[uuid.UUID], *, with_anchors: bool = True
+) -> dict[uuid.UUID, Decision]:
     if not memory_ids:
         return {}
     cur = await conn.execute(
@@ -361,7 +367,7 @@ async def by_memories(conn: Conn, memory_ids: Sequence[uuid.UUID]) -> dict[uuid.
         (list(memory_ids),),
     )
     rows = await cur.fetchall()
-    anchors = await _anchors_of(conn, [r["id"] for r in rows])
+    anchors = await _anchors_of(conn, [r["id"] for r in rows]) if with_anchors else {}
     return {r["memory_id"]: _row_to_decision(r, anchors.get(r["id"], ())) for r in rows}
 
 
