@@ -596,3 +596,70 @@ async def test_ingest_session_mines_stated_decisions(make_tenant: MakeTenant) ->
         D.IngestSessionRequest(space="team/chat", session="s1", repository=REPO)
     )
     assert again.created_decisions == 0 and [x.name for x in again.decisions] == [d.name]
+
+
+async def test_llm_path_keeps_only_verbatim_quotes_and_contained_rationale(
+    app: Any, make_tenant: MakeTenant
+) -> None:
+    import json as jsonlib
+
+    from tests.llm_server import LocalChatServer
+    from tests.test_learn import use_llm_server
+
+    t = await make_tenant()
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await ingest(t, [proto_commit("f1" * 20, EXECUTOR)], use_llm=True)
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+    def respond(messages: list[dict[str, str]]) -> str:
+        text = messages[-1]["content"]
+        if "single-worker" in text:
+            return jsonlib.dumps(
+                {
+                    "is_decision": True,
+                    "statement": "Reranking runs on a single-worker executor.",
+                    "rationale": "The cross-encoder is not thread-safe, so concurrent calls"
+                    " corrupted scores.",
+                    "alternatives": [
+                        {"description": "A thread pool", "reason_rejected": "it deadlocked"}
+                    ],
+                    "evidence": [
+                        "Measured p50 went from 41 ms to 12 ms under 8 concurrent requests.",
+                        "Throughput tripled in production",  # not in the commit
+                    ],
+                }
+            )
+        return jsonlib.dumps(
+            {
+                "is_decision": True,
+                "statement": "Cache parsed configs.",
+                "rationale": "Because quantum flux capacitors overheat on Tuesdays.",
+                "evidence": [],
+            }
+        )
+
+    with LocalChatServer(respond) as chat:
+        await use_llm_server(app, t.tenant_id, chat)
+        response = await ingest(
+            t,
+            [
+                proto_commit("f2" * 20, EXECUTOR),
+                proto_commit(
+                    "f3" * 20,
+                    "Cache parsed configs\n\nParsing took 120 ms per request.\n",
+                    minutes=9,
+                ),
+                proto_commit("f4" * 20, "Run black over the code base\n", minutes=10),
+            ],
+            use_llm=True,
+        )
+        assert len(chat.requests) == 2  # the formatting commit never reached the model
+    by_title = {d.title: d for d in response.decisions}
+    executor = by_title["Run reranking on a single-worker executor"]
+    quotes = [e.quote for e in executor.evidence]
+    assert "Measured p50 went from 41 ms to 12 ms under 8 concurrent requests." in quotes
+    assert "Throughput tripled in production" not in quotes
+    assert "llm" in executor.tags
+    assert executor.statement == "Reranking runs on a single-worker executor."
+    cache = by_title["Cache parsed configs"]
+    assert "quantum" not in cache.rationale  # invented: the deterministic rationale stays

@@ -236,3 +236,27 @@ def test_context_stays_under_budget() -> None:
     text, tokens = render_context(cands, "Why", 60, count)
     assert 0 < tokens <= 60 and text.startswith("## Why")
     assert render_context(cands, "Why", 1, count) == ("", 0)
+
+
+def test_llm_reply_is_checked_against_the_commit() -> None:
+    from engram_server.decisions.llm import DecisionReply, check, containment
+
+    c = commit(EXECUTOR)
+    base = mine(c).draft
+    assert base is not None
+    reply = DecisionReply.model_validate(
+        {
+            "rationale": "Invented: the GPU driver leaks memory.",
+            "evidence": ["Closes #412", "Latency dropped 90 %"],
+            "alternatives": [{"description": "Rewrite it in Go"}],
+        }
+    )
+    checked = check(reply, c, base)
+    assert checked.draft is not None
+    assert checked.rejected_quotes == 1 and checked.rationale_rejected
+    assert checked.draft.rationale == base.rationale
+    assert "Latency dropped 90 %" not in [e.quote for e in checked.draft.evidence]
+    assert "Rewrite it in Go" not in [a.description for a in checked.draft.alternatives]
+    assert containment("not thread-safe scores", EXECUTOR) == 1.0
+    skipped = check(DecisionReply(is_decision=False, skip_reason="chore"), c, base)
+    assert skipped.draft is None and skipped.skip_reason == "chore"

@@ -267,7 +267,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
         self._ctx = ctx
         if ctx.lifecycle is None:
             raise RuntimeError("the DecisionsService needs the lifecycle write path")
-        self.service = DecisionsService(ctx.lifecycle, None)
+        self.service = DecisionsService(ctx.lifecycle, None, ctx.llm)
 
     def _service(self) -> DecisionsService:
         # Recall is built by the RecallService servicer; use it once it exists.
@@ -277,10 +277,6 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
     async def IngestCommits(
         self, request: decisions_pb2.IngestCommitsRequest, context: Ctx
     ) -> decisions_pb2.IngestCommitsResponse:
-        v = Violations()
-        if request.use_llm:
-            v.add("use_llm", "the LLM miner is not served by this server yet")
-        v.raise_if_any()
         inputs = [commit_from_proto(i, c) for i, c in enumerate(request.commits)]
         outcome = await self._service().ingest(
             current_principal(),
@@ -289,6 +285,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
             inputs,
             request.reprocess,
             convert.request_key("IngestCommits", request),
+            use_llm=request.use_llm,
         )
         return decisions_pb2.IngestCommitsResponse(
             decisions=[decision_to_proto(d) for d in outcome.decisions],

@@ -247,11 +247,49 @@ def memory_text(
 
 
 class DecisionsService:
-    def __init__(self, lifecycle: LifecycleService, recall: Any | None = None) -> None:
+    def __init__(
+        self, lifecycle: LifecycleService, recall: Any | None = None, llm: Any | None = None
+    ) -> None:
         self.lifecycle = lifecycle
         self.db = lifecycle.db
         # engram_server.services.recall_runtime.RecallRuntime, when recall is served.
         self.recall = recall
+        # engram_server.llm.registry.LLMRegistry: the tenant's model for use_llm.
+        self.llm = llm
+
+    async def llm_miner(self, tenant: str) -> Any:
+        """`drafts_for` of an ingest with the tenant's model: the deterministic
+        skip rules first (no model call for a merge or a lockfile bump), then
+        the model's fields, kept only where they check out (`decisions.llm`).
+        FAILED_PRECONDITION without a model; UNAVAILABLE when it fails, and then
+        nothing of the batch is stored."""
+        from engram_server.decisions import llm as llm_miner
+        from engram_server.errors import Unavailable
+        from engram_server.llm import ChatMessage, LLMError
+        from engram_server.services.learn import model_for
+
+        model = await model_for(self.llm, tenant)
+
+        async def drafts_for(commit: Commit) -> tuple[Draft | None, str, str]:
+            mined = mine(commit)
+            if mined.draft is None:
+                return None, mined.skip.reason if mined.skip else "", mined.replaces
+            try:
+                reply = await model.complete_json(
+                    [
+                        ChatMessage("system", llm_miner.SYSTEM_PROMPT),
+                        ChatMessage("user", llm_miner.prompt(commit)),
+                    ],
+                    schema=llm_miner.DecisionReply,
+                    tenant_id=tenant,
+                    purpose="decisions",
+                )
+            except LLMError as error:
+                raise Unavailable(f"the LLM failed during IngestCommits: {error}") from error
+            checked = llm_miner.check(reply, commit, mined.draft)
+            return checked.draft, checked.skip_reason, mined.replaces
+
+        return drafts_for
 
     # --- ingest ------------------------------------------------------------------
 
@@ -264,6 +302,7 @@ class DecisionsService:
         reprocess: bool,
         key: RequestKey | None,
         drafts_for: Any | None = None,
+        use_llm: bool = False,
     ) -> IngestOutcome:
         v = Violations()
         check_repository(v, "repository", repository)
@@ -276,6 +315,8 @@ class DecisionsService:
         if key is not None:
             check_request_id(v, "request_id", key.request_id)
         v.raise_if_any()
+        if drafts_for is None and use_llm:
+            drafts_for = await self.llm_miner(principal.tenant_id)
         if all(i.commit is None for i in inputs):
             raise InvalidArgument(
                 [InvalidArgument.field(f, d).violations[0] for i in inputs for f, d in i.violations]
