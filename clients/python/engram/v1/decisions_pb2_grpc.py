@@ -44,7 +44,8 @@ class DecisionsServiceStub:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     def __init__(self, channel):
@@ -114,7 +115,8 @@ class DecisionsServiceServicer:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     def IngestCommits(self, request, context):
@@ -250,7 +252,8 @@ class DecisionsService:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     @staticmethod

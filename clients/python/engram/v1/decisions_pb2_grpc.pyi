@@ -45,7 +45,8 @@ class DecisionsServiceStub:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     @_typing.overload
@@ -101,7 +102,8 @@ class DecisionsServiceAsyncStub(DecisionsServiceStub):
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -153,7 +155,8 @@ class DecisionsServiceServicer(metaclass=_abc_1.ABCMeta):
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     @_abc_1.abstractmethod
