@@ -557,7 +557,9 @@ class DecisionsService:
                 if replaces:
                     replaced.append((draft.identity, replaces))
 
-        async with self.db.tenant_tx(tenant) as conn:
+        # One transaction, pipelined (nothing in it reads a result): the commits are
+        # recorded with their decisions or not at all.
+        async with self.db.tenant_tx(tenant, pipeline=True) as conn:
             await store.insert_decisions(conn, tenant, new_rows)
             for decision_id, changes in updates:
                 await store.update_decision(conn, decision_id, changes)
