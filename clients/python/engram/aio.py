@@ -18,6 +18,7 @@ from engram import types as t
 from engram._retry import RetryPolicy
 from engram._version import USER_AGENT
 from engram.client import PageRequest, PageResponse
+from engram.decisions import AsyncDecisionsMixin
 from engram.evidence import AsyncEvidenceClient
 from engram.v1 import (
     admin_pb2,
@@ -77,7 +78,7 @@ class _AsyncTransport:
             request.page_token = response.next_page_token
 
 
-class AsyncClient:
+class AsyncClient(AsyncDecisionsMixin):
     """An asyncio client of an Engram server; see `engram.Client` for connection,
     authentication, retry and error behaviour, which are the same.
 

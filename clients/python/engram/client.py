@@ -16,6 +16,7 @@ from engram import _convert as c
 from engram import types as t
 from engram._retry import RetryPolicy
 from engram._version import USER_AGENT
+from engram.decisions import DecisionsMixin
 from engram.evidence import EvidenceClient
 from engram.pool import PoolClient
 from engram.v1 import (
@@ -87,7 +88,7 @@ class _Transport:
             request.page_token = response.next_page_token
 
 
-class Client:
+class Client(DecisionsMixin):
     """A synchronous client of an Engram server.
 
     ``Client(address, api_key)`` connects to `address` (default: `ENGRAM_ADDRESS`, else

@@ -58,7 +58,7 @@ def ts_to_dt(ts: Timestamp, field_path: str) -> datetime:
     return to_datetime(ts, field_path)
 
 
-def _time(message: Message, name: str, field_path: str, v: Violations) -> datetime | None:
+def time_field(message: Message, name: str, field_path: str, v: Violations) -> datetime | None:
     if not message.HasField(name):
         return None
     try:
@@ -136,8 +136,8 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
     if math.isnan(p.confidence):
         v.add(f"{path}.confidence", "must be in [0, 1]")
     origin_name = enum_name(types_pb2.MemoryOrigin, p.origin, "MEMORY_ORIGIN_", f"{path}.origin", v)
-    valid_from = _time(p, "valid_from", f"{path}.valid_from", v)
-    valid_to = _time(p, "valid_to", f"{path}.valid_to", v)
+    valid_from = time_field(p, "valid_from", f"{path}.valid_from", v)
+    valid_to = time_field(p, "valid_to", f"{path}.valid_to", v)
     if valid_from is not None and valid_to is not None and valid_to < valid_from:
         v.add(f"{path}.valid_to", "must not be before valid_from")
     return Proposal(
@@ -155,7 +155,7 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
         slot_key=p.slot_key,
         topic=p.topic,
         depends_on=tuple(depends),
-        expire_time=_time(p, "expire_time", f"{path}.expire_time", v),
+        expire_time=time_field(p, "expire_time", f"{path}.expire_time", v),
         attributes=dict(p.attributes),
         expected_slot_holder=expected_slot,
         origin=Origin(origin_name)

@@ -12,6 +12,7 @@
     engram pool ... / engram group ...  pools shared across agents and teams, groups
     engram evidence ...              grades, the assessor, conflicts, edges
     engram profile SPACE [--dry-run]  a space's profile and class (--list: kept runs)
+    engram decisions ...             mine git history, explain code (DecisionsService)
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
 `ENGRAM_API_KEY`) and `--json`. Server modules are imported only by the commands that
@@ -31,7 +32,7 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, dream, evidence, index, memory, ops, pool, session
+from engram_server.cli import admin, decisions, dream, evidence, index, memory, ops, pool, session
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     dream.register(commands, parent)
     pool.register(commands, parent)
     evidence.register(commands, parent)
+    decisions.register(commands, parent)
     return parser
 
 

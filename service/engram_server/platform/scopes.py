@@ -126,6 +126,9 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "ListDecisions": READ,
         "SearchDecisions": READ,
         "ExplainCode": READ,
+        "RecordDecisionOutcome": WRITE,
+        # Reads the session's buffer and writes decisions.
+        "IngestSession": WRITE,
     },
     "AdminService": {
         "CreateTenant": ADMIN_OR_PLATFORM,

@@ -65,6 +65,8 @@ CANDIDATES_PER_LEG = 32
 _POLICY_PARAMS_CACHE = 1024
 MAX_QUERY_CHARS = 4096
 MAX_SPACES = 64
+# Spaces of code decisions (DecisionsService); only a recall naming them sees them.
+DECISION_SPACES_PREFIX = "decisions/"
 
 
 @dataclass(frozen=True)
@@ -384,6 +386,9 @@ class RecallService:
             created_before=q.create_time_end.timestamp() if q.create_time_end else None,
             min_evidence_level=min_rank or None,
             pools=tuple(p.pool_id for p in q.pools),
+            # Code decisions live in spaces of their own: a recall that names no
+            # space is a conversation recall and never returns them.
+            excluded_space_prefixes=() if q.spaces else (DECISION_SPACES_PREFIX,),
         )
 
     async def _lexical_leg(
@@ -508,6 +513,8 @@ class RecallService:
                     trust = row["pool_trust"]
                 else:
                     continue  # not in the caller's spaces, and no pool lets it read it
+            if not q.spaces and row["space"].startswith(DECISION_SPACES_PREFIX):
+                continue  # as the index filter, should the index lag behind
             slot_key = row["slot_key"]
             slot = 0.0
             if slot_key:
