@@ -518,11 +518,19 @@ def reflect(
         session=session,
         response=response,
         captures=[
-            c.proposal_in(proposal(p, f"captures[{i}]"), f"captures[{i}].")
+            c.proposal_in(proposal(_capture(p), f"captures[{i}]"), f"captures[{i}].")
             for i, p in enumerate(_list(captures, "captures"))
         ],
         request_id=request_id(rid),
     )
+
+
+def _capture(item: Any) -> Any:
+    """A capture given as a mapping may leave out `space`: the server fills in the
+    session's space."""
+    if isinstance(item, Mapping) and "space" not in item:
+        return {"space": "", **item}
+    return item
 
 
 def learn(

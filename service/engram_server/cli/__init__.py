@@ -9,6 +9,7 @@
     engram index status              the tenant's indexing backlog and model
     engram reindex                   rebuild the vector index from PostgreSQL
     engram dream --space S [--apply]  curate a space (Dream State)
+    engram mcp [config]              Engram as MCP tools; host config snippets
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
 `ENGRAM_API_KEY`) and `--json`. Server modules are imported only by the commands that
@@ -28,7 +29,7 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, dream, index, memory, ops, session
+from engram_server.cli import admin, dream, index, mcp, memory, ops, session
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     session.register(commands, parent)
     index.register(commands, parent)
     dream.register(commands, parent)
+    mcp.register(commands, parent)
     return parser
 
 
