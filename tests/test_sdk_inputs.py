@@ -201,3 +201,34 @@ def test_a_json_schema_may_be_given_as_a_json_string() -> None:
 
     pb = _convert.policy_in(engram.Policy(json_schema='{"type": "object"}'))  # type: ignore[arg-type]
     assert dict(pb.json_schema) == {"type": "object"}
+
+
+async def test_a_bad_message_in_a_stream_is_invalid_argument_after_the_good_ones(
+    server: Any, make_tenant: Any
+) -> None:
+    import asyncio
+
+    tenant = await make_tenant()
+    async with engram.AsyncClient(server.address, tenant.secret) as client:
+        stream = client.append_messages("s", "chat", ["one", 2, "three"])  # type: ignore[list-item]
+        got: list[Any] = []
+        with pytest.raises(engram.InvalidArgument) as caught:
+            async for result in stream:
+                got.append(result)
+        assert caught.value.fields == ["messages[1]"]
+        assert [r.message.content for r in got] == ["one"]
+
+    def sync() -> tuple[list[Any], list[str]]:
+        with engram.Client(server.address, tenant.secret) as c:
+            results: list[Any] = []
+            try:
+                for r in c.append_messages(
+                    "s", "chat2", ["a", engram.SessionMessage(role="user", content=5)]
+                ):  # type: ignore[arg-type]
+                    results.append(r)
+            except engram.InvalidArgument as error:
+                return results, error.fields
+            return results, []
+
+    results, fields = await asyncio.to_thread(sync)
+    assert fields == ["messages[1].content"] and len(results) == 1

@@ -370,6 +370,8 @@ class Client(
                     for result in response.results:
                         outbox.acknowledge()
                         yield _message_stream.result_out(result)
+                if outbox.refused is not None:
+                    raise outbox.refused
                 return
             except grpc.RpcError as rpc_error:
                 error = errors.from_rpc_error(rpc_error)
