@@ -71,18 +71,15 @@ def enum_in(cls: type[enum.StrEnum], value: Any, field: str) -> int:
     Anything else raises `engram.InvalidArgument` naming `field` and the accepted names.
     """
     wrapper, prefix = _ENUMS[cls]
-    choices = ", ".join(m.value.lower() for m in cls if m.value != "UNSPECIFIED")
     if isinstance(value, int) and not isinstance(value, bool):
-        try:
-            wrapper.Name(value)
-        except ValueError:
-            raise errors.invalid_argument(
-                field, f"unknown value {value}; expected one of: {choices}"
-            ) from None
-        return value
+        if value in wrapper.values():
+            return value
+        raise errors.invalid_argument(
+            field, f"unknown value {value}; expected one of: {_choices(cls)}"
+        )
     if not isinstance(value, str):
         raise errors.invalid_argument(
-            field, f"expected a name ({choices}), got {type(value).__name__}"
+            field, f"expected a name ({_choices(cls)}), got {type(value).__name__}"
         )
     text = value.strip().upper().replace("-", "_").replace(" ", "_")
     full = text if text.startswith(prefix) else prefix + text
@@ -90,8 +87,12 @@ def enum_in(cls: type[enum.StrEnum], value: Any, field: str) -> int:
         return int(wrapper.Value(full))
     except ValueError:
         raise errors.invalid_argument(
-            field, f"unknown value {value!r}; expected one of: {choices}"
+            field, f"unknown value {value!r}; expected one of: {_choices(cls)}"
         ) from None
+
+
+def _choices(cls: type[enum.StrEnum]) -> str:
+    return ", ".join(m.value.lower() for m in cls if m.value != "UNSPECIFIED")
 
 
 def enum_key_in(cls: type[enum.StrEnum], key: Any, field: str) -> str:
@@ -214,67 +215,124 @@ def fill(message: _M, prefix: str = "", /, **values: Any) -> _M:
     timestamps as datetime/timedelta, Structs as mappings; repeated fields take
     any iterable but a bare string (which is almost always a forgotten list).
     """
-    fields = message.DESCRIPTOR.fields_by_name
+    plan = _plan(message.DESCRIPTOR)
     for key, value in values.items():
         if value is None:
             continue
-        path = f"{prefix}{key}"
-        fd = fields[key]
-        target = getattr(message, key)
-        if fd.message_type is not None and fd.message_type.GetOptions().map_entry:
-            if not isinstance(value, Mapping):
+        kind, fd = plan[key]
+        if (kind == _REPEATED and type(value) in (list, tuple) and not value) or (
+            # A default value of a field without presence sets nothing.
+            type(value) in _DEFAULT_TYPES[kind] and value in _DEFAULTS and not fd.has_presence
+        ):
+            continue
+        if kind == _STRING:
+            if not isinstance(value, str):
                 raise errors.invalid_argument(
-                    path, f"expected a mapping, got {type(value).__name__}"
+                    f"{prefix}{key}", f"expected a string, got {type(value).__name__}"
                 )
-            for k, v in value.items():
-                try:
-                    target[k] = v
-                except (TypeError, ValueError):
-                    raise errors.invalid_argument(
-                        f"{path}[{k!r}]",
-                        f"expected {_expected(fd.message_type.fields_by_name['key'])} keys and "
-                        f"{_expected(fd.message_type.fields_by_name['value'])} values",
-                    ) from None
-        elif _is_repeated(fd):
-            if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
-                raise errors.invalid_argument(
-                    path, f"expected a list of {_expected(fd)[2:]}s, got {type(value).__name__}"
-                )
-            for index, item in enumerate(value):
-                try:
-                    if fd.message_type is not None:
-                        target.add().CopyFrom(item)
-                    else:
-                        target.append(item)
-                except (TypeError, ValueError, AttributeError):
-                    raise errors.invalid_argument(
-                        f"{path}[{index}]",
-                        f"expected {_expected(fd)}, got {type(item).__name__}",
-                    ) from None
-        elif fd.message_type is not None:
-            full_name = fd.message_type.full_name
-            if full_name == "google.protobuf.Timestamp" and not isinstance(value, Message):
-                target.CopyFrom(time_in(value, path))
-            elif full_name == "google.protobuf.Struct" and not isinstance(value, Message):
-                target.CopyFrom(struct_in(value, path))
-            elif isinstance(value, Message) and value.DESCRIPTOR is fd.message_type:
-                target.CopyFrom(value)
-            else:
-                raise errors.invalid_argument(
-                    path, f"expected {fd.message_type.name}, got {type(value).__name__}"
-                )
-        else:
-            if fd.cpp_type == FieldDescriptor.CPPTYPE_STRING and not isinstance(value, str):
-                raise errors.invalid_argument(
-                    path, f"expected a string, got {type(value).__name__}"
-                )
+            setattr(message, key, value)
+        elif kind == _SCALAR:
             try:
                 setattr(message, key, value)
             except (TypeError, ValueError):
                 raise errors.invalid_argument(
-                    path, f"expected {_expected(fd)}, got {type(value).__name__} {value!r:.40}"
+                    f"{prefix}{key}",
+                    f"expected {_expected(fd)}, got {type(value).__name__} {value!r:.40}",
                 ) from None
+        elif kind == _MAP:
+            _fill_map(getattr(message, key), f"{prefix}{key}", fd, value)
+        elif kind == _REPEATED:
+            _fill_repeated(getattr(message, key), f"{prefix}{key}", fd, value)
+        elif kind == _TIMESTAMP and not isinstance(value, Message):
+            getattr(message, key).CopyFrom(time_in(value, f"{prefix}{key}"))
+        elif kind == _STRUCT and not isinstance(value, Message):
+            getattr(message, key).CopyFrom(struct_in(value, f"{prefix}{key}"))
+        elif isinstance(value, Message) and value.DESCRIPTOR is fd.message_type:
+            getattr(message, key).CopyFrom(value)
+        else:
+            raise errors.invalid_argument(
+                f"{prefix}{key}", f"expected {fd.message_type.name}, got {type(value).__name__}"
+            )
     return message
+
+
+_SCALAR, _STRING, _MAP, _REPEATED, _TIMESTAMP, _STRUCT, _MESSAGE = range(7)
+_DEFAULTS = ("", 0)  # 0 == 0.0 == False
+_DEFAULT_TYPES: dict[int, tuple[type, ...]] = {
+    _STRING: (str,),
+    _SCALAR: (bool, int, float),
+}
+for _kind in (_MAP, _REPEATED, _TIMESTAMP, _STRUCT, _MESSAGE):
+    _DEFAULT_TYPES[_kind] = ()
+_PLANS: dict[str, dict[str, tuple[int, Any]]] = {}
+
+
+def _plan(descriptor: Any) -> dict[str, tuple[int, Any]]:
+    """How `fill` sets each field of a message type, worked out once per type."""
+    plan = _PLANS.get(descriptor.full_name)
+    if plan is not None:
+        return plan
+    plan = {}
+    for fd in descriptor.fields:
+        mt = fd.message_type
+        if mt is not None and mt.GetOptions().map_entry:
+            kind = _MAP
+        elif _is_repeated(fd):
+            kind = _REPEATED
+        elif mt is not None:
+            kind = {"google.protobuf.Timestamp": _TIMESTAMP, "google.protobuf.Struct": _STRUCT}.get(
+                mt.full_name, _MESSAGE
+            )
+        elif fd.cpp_type == FieldDescriptor.CPPTYPE_STRING:
+            kind = _STRING
+        else:
+            kind = _SCALAR
+        plan[fd.name] = (kind, fd)
+    _PLANS[descriptor.full_name] = plan
+    return plan
+
+
+def _fill_map(target: Any, path: str, fd: Any, value: Any) -> None:
+    if not isinstance(value, Mapping):
+        raise errors.invalid_argument(path, f"expected a mapping, got {type(value).__name__}")
+    try:
+        target.update(value)
+        return
+    except (TypeError, ValueError):
+        pass
+    for k, v in value.items():  # find the entry at fault
+        try:
+            target[k] = v
+        except (TypeError, ValueError):
+            raise errors.invalid_argument(
+                f"{path}[{k!r}]",
+                f"expected {_expected(fd.message_type.fields_by_name['key'])} keys and "
+                f"{_expected(fd.message_type.fields_by_name['value'])} values",
+            ) from None
+
+
+def _fill_repeated(target: Any, path: str, fd: Any, value: Any) -> None:
+    if isinstance(value, str | bytes | Mapping) or not isinstance(value, Iterable):
+        raise errors.invalid_argument(
+            path, f"expected a list of {_expected(fd)[2:]}s, got {type(value).__name__}"
+        )
+    items = list(value)
+    if fd.message_type is None:
+        try:
+            target.extend(items)
+            return
+        except (TypeError, ValueError):
+            del target[:]
+    for index, item in enumerate(items):
+        try:
+            if fd.message_type is not None:
+                target.add().CopyFrom(item)
+            else:
+                target.append(item)
+        except (TypeError, ValueError, AttributeError):
+            raise errors.invalid_argument(
+                f"{path}[{index}]", f"expected {_expected(fd)}, got {type(item).__name__}"
+            ) from None
 
 
 def _is_repeated(fd: Any) -> bool:
