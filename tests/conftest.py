@@ -146,6 +146,9 @@ def settings(
         expiry_sweep_seconds=0.5,
         migrate_on_start=False,
         shutdown_grace_seconds=2.0,
+        # The suite's webhook and LLM servers listen on 127.0.0.1 only: other
+        # non-public addresses stay refused, as they are by default.
+        outbound_allow="127.0.0.1",
     )
 
 

@@ -21,6 +21,7 @@ from engram_server.api.working_memory import (
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.context import AppContext
+from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.webhooks import HttpWebhookCaller
 from engram_server.services.engage import Engage, EngageRequest, EngageResult
 from engram_server.services.lifecycle import LifecycleService
@@ -68,8 +69,12 @@ class EngageHandler:
             if lifecycle is None:
                 # Served without the LifecycleService servicer (embedding setups):
                 # a write path of its own, for its policies and privacy boundary.
+                egress = EgressPolicy.from_settings(self.ctx.settings)
                 lifecycle = LifecycleService(
-                    self.ctx.db, HttpWebhookCaller(), self.ctx.settings.max_content_bytes
+                    self.ctx.db,
+                    HttpWebhookCaller(egress),
+                    self.ctx.settings.max_content_bytes,
+                    url_refusal=egress.refusal,
                 )
             self._engage = Engage(lifecycle, working_memory_of(self.ctx), self.runtime.service)
         return self._engage

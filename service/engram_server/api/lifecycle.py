@@ -23,6 +23,7 @@ from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Kind, ProposalResult, Status
 from engram_server.platform.background import BackgroundTask
 from engram_server.platform.context import AppContext
+from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.principal import current_principal
 from engram_server.platform.webhooks import HttpWebhookCaller
 from engram_server.services.lifecycle import SYSTEM_ACTOR, LifecycleService, parse_memory_name
@@ -72,9 +73,14 @@ class LifecycleServicer(
 ):
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
-        self.webhooks = HttpWebhookCaller()
+        egress = EgressPolicy.from_settings(ctx.settings)
+        self.webhooks = HttpWebhookCaller(egress)
         self.service = LifecycleService(
-            ctx.db, self.webhooks, ctx.settings.max_content_bytes, self._near_duplicate
+            ctx.db,
+            self.webhooks,
+            ctx.settings.max_content_bytes,
+            self._near_duplicate,
+            url_refusal=egress.refusal,
         )
         self.reads = MemoryReads(ctx.db)
         self.hub = TransitionHub()

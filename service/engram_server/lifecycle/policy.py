@@ -7,12 +7,14 @@ rules apply: GetPolicy on a space shows exactly what its proposals face.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from engram_server.errors import Violations
 from engram_server.lifecycle.model import Kind
+from engram_server.lifecycle.schemas import schema_reference_problems
 from engram_server.privacy.personal import PERSONAL_DATA_TYPES
 
 REQUIRABLE_FIELDS = frozenset(
@@ -116,7 +118,13 @@ class Policy:
         )
 
 
-def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
+# Why a URL may not be called (the server's egress rule), or None when it may.
+UrlRefusal = Callable[[str], "str | None"]
+
+
+def validate_policy(
+    policy: Policy, server_max_content_bytes: int, url_refusal: UrlRefusal | None = None
+) -> None:
     """Checks a policy before it is stored; every bad field is reported at once."""
     from jsonschema import SchemaError
     from jsonschema.validators import validator_for
@@ -127,6 +135,9 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
             validator_for(policy.json_schema).check_schema(policy.json_schema)
         except SchemaError as exc:
             v.add("policy.json_schema", f"not a valid JSON Schema: {exc.message}")
+        else:
+            for problem in schema_reference_problems(policy.json_schema):
+                v.add("policy.json_schema", problem)
     if not 0.0 <= policy.min_confidence <= 1.0:
         v.add("policy.min_confidence", "must be in [0, 1]")
     if policy.max_content_bytes < 0 or policy.max_content_bytes > server_max_content_bytes:
@@ -145,6 +156,8 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
     for i, hook in enumerate(policy.webhooks):
         if not hook.url.startswith(("http://", "https://")):
             v.add(f"policy.webhooks[{i}].url", "must be an http:// or https:// URL")
+        elif url_refusal is not None and (refused := url_refusal(hook.url)) is not None:
+            v.add(f"policy.webhooks[{i}].url", refused)
         if not 0 < hook.timeout_ms <= MAX_TIMEOUT_MS:
             v.add(f"policy.webhooks[{i}].timeout_ms", f"must be in (0, {MAX_TIMEOUT_MS}]")
         if not hook.name:

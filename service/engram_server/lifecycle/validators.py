@@ -13,11 +13,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
-
 from engram_server.lifecycle.model import Proposal, ValidationFailure
 from engram_server.lifecycle.policy import Policy, WebhookSpec
+from engram_server.lifecycle.schemas import first_schema_error
 
 
 @dataclass(frozen=True)
@@ -101,18 +99,11 @@ def _schema(policy: Policy, p: Proposal) -> list[ValidationFailure]:
                 "structured_content",
             )
         ]
-    validator = validator_for(policy.json_schema)(policy.json_schema)
-    error = best_match(validator.iter_errors(p.structured_content))
+    error = first_schema_error(policy.json_schema, p.structured_content)
     if error is None:
         return []
-    where = "/".join(str(part) for part in error.absolute_path) or "(root)"
     return [
-        ValidationFailure(
-            "json_schema",
-            policy.json_schema_critical,
-            f"at {where}: {error.message}",
-            "structured_content",
-        )
+        ValidationFailure("json_schema", policy.json_schema_critical, error, "structured_content")
     ]
 
 

@@ -114,6 +114,12 @@ class Settings:
     llm_timeout_seconds: float = 30.0
     # Retries of a call after a connection error, 429 or 5xx.
     llm_max_retries: int = 2
+    # Where URLs that tenants supply (policy webhooks, their own LLM endpoint) may
+    # lead: schemes allowed, and the host names, addresses and CIDRs allowed
+    # beyond public addresses (comma-separated). Loopback, private, link-local and
+    # other non-public addresses are refused unless listed here.
+    outbound_schemes: str = "https,http"
+    outbound_allow: str = ""
 
     def redacted(self) -> dict[str, Any]:
         """Settings as a dict with secrets masked, for `engram config show`."""

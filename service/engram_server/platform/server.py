@@ -51,6 +51,7 @@ from engram_server.llm.registry import LLMRegistry
 from engram_server.platform import auth
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
+from engram_server.platform.decoding import ValidatingServer
 from engram_server.platform.embedded import EmbeddedServices, start_embedded
 from engram_server.platform.eventloop import loop_name
 from engram_server.platform.interceptors import server_interceptors
@@ -85,7 +86,9 @@ class Registration:
 
     service_name: str
     servicer: object
-    add_to_server: Callable[[Any, grpc.aio.Server], None]
+    # A generated `add_*_to_server`; it is given a `ValidatingServer` standing in
+    # for the grpc.aio server.
+    add_to_server: Callable[[Any, Any], None]
 
 
 def _service_name(module: Any, service: str) -> str:
@@ -171,7 +174,7 @@ class EngramServer:
             options=grpc_options(settings),
         )
         for registration in self.registrations:
-            registration.add_to_server(registration.servicer, self._server)
+            registration.add_to_server(registration.servicer, ValidatingServer(self._server))
         health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
         reflection.enable_server_reflection(
             [*self.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], self._server
@@ -189,7 +192,7 @@ class EngramServer:
 
     def add_generic_rpc_handlers(self, handlers: Iterable[grpc.GenericRpcHandler]) -> None:
         """Adds more handlers (before `start`); give their scopes in `extra_scopes`."""
-        self._server.add_generic_rpc_handlers(tuple(handlers))
+        ValidatingServer(self._server).add_generic_rpc_handlers(handlers)
 
     async def start(self) -> int:
         """Binds `settings.listen`, starts background work, and returns the port."""

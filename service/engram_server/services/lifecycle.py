@@ -44,7 +44,7 @@ from engram_server.lifecycle.model import (
     memory_name,
     new_memory_id,
 )
-from engram_server.lifecycle.policy import Policy, validate_policy
+from engram_server.lifecycle.policy import Policy, UrlRefusal, validate_policy
 from engram_server.lifecycle.states import check_transition
 from engram_server.lifecycle.validation import (
     MAX_BATCH,
@@ -141,9 +141,12 @@ class LifecycleService:
         call_webhook: WebhookCaller,
         max_content_bytes: int,
         near_duplicates: NearDuplicateFinder | None = None,
+        *,
+        url_refusal: UrlRefusal | None = None,
     ) -> None:
         self.db = db
         self.call_webhook = call_webhook
+        self.url_refusal = url_refusal
         self.max_content_bytes = max_content_bytes
         self.near_duplicates = near_duplicates
         self.policies = PolicyCache()
@@ -1227,7 +1230,7 @@ class LifecycleService:
     async def set_policy(
         self, principal: Principal, policy: Policy, key: RequestKey | None
     ) -> Policy:
-        validate_policy(policy, self.max_content_bytes)
+        validate_policy(policy, self.max_content_bytes, self.url_refusal)
         tenant = principal.tenant_id
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
