@@ -175,3 +175,42 @@ def test_config_prints_every_host(capsys: pytest.CaptureFixture[str]) -> None:
     text = capsys.readouterr().out
     assert text.startswith("# Cursor") and '"mcpServers"' in text
     assert main(["mcp", "config", "emacs"]) == 2
+
+
+async def test_streamable_http(make_tenant: Any) -> None:
+    """`engram mcp --transport http`: the same tools over streamable HTTP (served here
+    on the test's own event loop)."""
+    import asyncio
+    import contextlib
+    import socket
+
+    from engram.integrations.mcp import EngramTools, serve_http
+    from mcp.client.streamable_http import streamable_http_client
+
+    tenant = await make_tenant()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    tools = EngramTools(address=tenant.address, api_key=tenant.secret, default_space=SPACE)
+    served = asyncio.create_task(serve_http(tools, port=port))
+    try:
+        for _ in range(100):  # until uvicorn listens
+            try:
+                _, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                break
+            except OSError:
+                await asyncio.sleep(0.05)
+        async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write):
+            async with ClientSession(read, write) as session:
+                await session.initialize()
+                listed = await session.list_tools()
+                assert {tool.name for tool in listed.tools} == set(TOOL_NAMES)
+                stored = await call(session, "remember", content="HTTP transport works")
+                assert stored["outcome"] == "ACCEPTED"
+                text = await call_error(session, "remember", content="x", kind="opinion")
+                assert "proposal.kind" in text
+    finally:
+        served.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await served
