@@ -13,6 +13,7 @@
     engram evidence ...              grades, the assessor, conflicts, edges
     engram profile SPACE [--dry-run]  a space's profile and class (--list: kept runs)
     engram decisions ...             mine git history, explain code (DecisionsService)
+    engram mcp [config]              Engram as MCP tools; host config snippets
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
 `ENGRAM_API_KEY`) and `--json`. Server modules are imported only by the commands that
@@ -32,7 +33,18 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, decisions, dream, evidence, index, memory, ops, pool, session
+from engram_server.cli import (
+    admin,
+    decisions,
+    dream,
+    evidence,
+    index,
+    mcp,
+    memory,
+    ops,
+    pool,
+    session,
+)
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -54,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     pool.register(commands, parent)
     evidence.register(commands, parent)
     decisions.register(commands, parent)
+    mcp.register(commands, parent)
     return parser
 
 
