@@ -408,8 +408,12 @@ async def test_conversation_recall_never_returns_decisions_and_tenants_are_isola
     (d,) = (await ingest(t, [proto_commit("b" * 40, EXECUTOR)])).decisions
     await indexed(server, t)
     recall = recall_pb2_grpc_stub(t)
-    unscoped = await recall.Recall(recall_pb2.RecallRequest(query="reranking executor", k=10))
-    assert unscoped.hits and all(not h.memory.space.startswith("decisions/") for h in unscoped.hits)
+    conversation = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="reranking executor", spaces=["team"], include_subspaces=True, k=10
+        )
+    )
+    assert [h.memory.space for h in conversation.hits] == ["team/chat"]
     scoped = await recall.Recall(
         recall_pb2.RecallRequest(query="reranking executor", spaces=[d.space], k=10)
     )
