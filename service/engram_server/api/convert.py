@@ -307,6 +307,11 @@ def parse_policy_name(name: str, field_path: str = "name") -> str:
     )
 
 
+def _dedup_scope(value: int, v: Violations) -> str:
+    name = enum_name(lifecycle_pb2.DedupScope, value, "DEDUP_SCOPE_", "policy.dedup_scope", v)
+    return "SPACE" if name in (None, "UNSPECIFIED") else name
+
+
 def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
     space = ""
     try:
@@ -344,6 +349,7 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
         decay_exponents={k.removeprefix("MEMORY_KIND_"): x for k, x in p.decay_exponents.items()},
         allowed_personal_data=tuple(p.allowed_personal_data),
         sequential_validators=p.sequential_validators,
+        dedup_scope=_dedup_scope(p.dedup_scope, v),
         etag=p.etag,
     )
 
@@ -371,6 +377,7 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         decay_exponents={f"MEMORY_KIND_{k}": x for k, x in p.decay_exponents.items()},
         allowed_personal_data=list(p.allowed_personal_data),
         sequential_validators=p.sequential_validators,
+        dedup_scope=lifecycle_pb2.DedupScope.Value(f"DEDUP_SCOPE_{p.dedup_scope}"),
     )
     if p.json_schema is not None:
         out.json_schema.CopyFrom(dict_to_struct(p.json_schema))

@@ -59,6 +59,8 @@ class Policy:
     allowed_personal_data: tuple[str, ...] = ()
     # Validators one at a time in declared order; the first critical failure stops.
     sequential_validators: bool = False
+    # Where identical content is a duplicate: "SPACE", "SESSION" or "OFF".
+    dedup_scope: str = "SPACE"
     etag: str = ""
     update_time: datetime | None = None
 
@@ -93,6 +95,7 @@ class Policy:
             "decay_exponents": dict(self.decay_exponents),
             "allowed_personal_data": list(self.allowed_personal_data),
             "sequential_validators": self.sequential_validators,
+            "dedup_scope": self.dedup_scope,
         }
 
     @classmethod
@@ -123,6 +126,7 @@ class Policy:
             decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
             allowed_personal_data=tuple(data.get("allowed_personal_data", ())),
             sequential_validators=bool(data.get("sequential_validators", False)),
+            dedup_scope=str(data.get("dedup_scope", "SPACE")),
             etag=etag,
             update_time=update_time,
         )
