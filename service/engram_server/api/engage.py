@@ -24,6 +24,7 @@ from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.context import AppContext
 from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.webhooks import HttpWebhookCaller
+from engram_server.pools.recall import parse_pools
 from engram_server.services.engage import Engage, EngageRequest, EngageResult
 from engram_server.services.lifecycle import LifecycleService
 from engram_server.services.recall import DEFAULT_K, MAX_K, MAX_SPACES, Hit, RecallQuery
@@ -43,8 +44,7 @@ def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQue
         check_space(v, f"recall_spaces[{i}]", space)
     if not math.isfinite(request.min_score):
         v.add("min_score", "must be a finite number")
-    if request.pools:
-        v.add("pools", "pool recall is not served by this server yet")
+    parse_pools(request.pools, v)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
     if not 0 <= request.k <= MAX_K:
@@ -108,6 +108,10 @@ class EngageHandler:
         v.raise_if_any()
         if fmt is None:  # reported above; narrows the type
             raise InvalidArgument.field("options.format", "unknown")
+        if request.pools:
+            from engram_server.api.recall import with_pools
+
+            query = await with_pools(self.ctx, query, request.pools)
         result = await self._get()(
             EngageRequest(
                 tenant=tenant,
@@ -119,11 +123,13 @@ class EngageHandler:
                 format=fmt,
                 group_by_kind=options.group_by_kind,
                 cite=options.include_citations,
-                badges=options.include_evidence_badges,
+                # Engage shows badges by default: without `options`, they are on.
+                badges=options.include_evidence_badges or not request.HasField("options"),
                 resend=request.resend,
                 request_id=request.request_id,
                 deadline=deadline,
                 fingerprint=fingerprint_of("Engage", request),
+                insights=request.include_insights,
             )
         )
         return response_to_proto(result, hit_to_proto)
@@ -152,6 +158,15 @@ def response_to_proto(result: EngageResult, hit_to_proto: HitToProto) -> recall_
     )
     if buffered.result is not None:
         fill_message(response.message, buffered.result.message)
+    for item in result.insights:
+        response.insights.add(
+            kind=item.kind,
+            memory=item.memory,
+            related_hit=item.related_hit,
+            quote=item.quote,
+            conflict=item.conflict,
+            missing=item.missing,
+        )
     if result.context is not None:
         response.context = result.context.text
         response.cited_memories.extend(result.context.cited)
