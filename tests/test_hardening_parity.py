@@ -15,7 +15,7 @@ from engram_server.lifecycle.policy import Policy, WebhookSpec
 from engram_server.lifecycle.validators import WebhookVerdict, run_validators
 from google.protobuf import field_mask_pb2, timestamp_pb2
 
-from tests.lifecycle_helpers import ACTIVE, EXPIRED, field_violations, propose
+from tests.lifecycle_helpers import ACTIVE, EXPIRED, field_violations, proposal, propose
 
 
 def _ts(value: datetime) -> timestamp_pb2.Timestamp:
@@ -125,3 +125,68 @@ async def test_sequential_validators_round_trip_through_set_policy(make_tenant: 
     assert stored.sequential_validators
     read = await t.lifecycle.GetPolicy(lifecycle_pb2.GetPolicyRequest(name="spaces/s/policy"))
     assert read.sequential_validators
+
+
+async def _set_scope(t: Any, space: str, scope: int) -> None:
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name=f"spaces/{space}/policy", dedup_scope=scope)
+        )
+    )
+
+
+async def test_dedup_scope_per_space_policy(make_tenant: Any) -> None:
+    t = await make_tenant()
+    accepted = lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    duplicate = lifecycle_pb2.PROPOSAL_OUTCOME_DUPLICATE
+    text = "the standup is at nine"
+
+    # Default (space): the same content in another session is a duplicate.
+    first = await propose(t.lifecycle, "space-scope", text, session="a")
+    again = await propose(t.lifecycle, "space-scope", text, session="b")
+    assert (first.outcome, again.outcome) == (accepted, duplicate)
+    assert again.memory.name == first.memory.name
+
+    # Session: a duplicate only within one session.
+    await _set_scope(t, "per-session", lifecycle_pb2.DEDUP_SCOPE_SESSION)
+    a = await propose(t.lifecycle, "per-session", text, session="a")
+    b = await propose(t.lifecycle, "per-session", text, session="b")
+    a_again = await propose(t.lifecycle, "per-session", text, session="a")
+    assert (a.outcome, b.outcome, a_again.outcome) == (accepted, accepted, duplicate)
+    assert a.memory.name != b.memory.name and a_again.memory.name == a.memory.name
+
+    # Off: every proposal is stored, in one batch too.
+    await _set_scope(t, "no-dedup", lifecycle_pb2.DEDUP_SCOPE_OFF)
+    batch = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[proposal("no-dedup", text), proposal("no-dedup", text)]
+        )
+    )
+    single = await propose(t.lifecycle, "no-dedup", text)
+    outcomes = [r.outcome for r in batch.results] + [single.outcome]
+    assert outcomes == [accepted, accepted, accepted]
+    assert len({r.memory.name for r in batch.results} | {single.memory.name}) == 3
+
+    # GetPolicy shows the scope; an unknown value is refused.
+    read = await t.lifecycle.GetPolicy(
+        lifecycle_pb2.GetPolicyRequest(name="spaces/no-dedup/policy")
+    )
+    assert read.dedup_scope == lifecycle_pb2.DEDUP_SCOPE_OFF
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await _set_scope(t, "bad", 99)
+    assert "policy.dedup_scope" in field_violations(err.value)
+
+
+async def test_revising_into_a_duplicate_respects_the_session_scope(make_tenant: Any) -> None:
+    t = await make_tenant()
+    await _set_scope(t, "rev", lifecycle_pb2.DEDUP_SCOPE_SESSION)
+    await propose(t.lifecycle, "rev", "lunch is at noon", session="a")
+    other = (await propose(t.lifecycle, "rev", "lunch is at one", session="b")).memory
+    # The same text lives in session a only: revising b's memory to it is allowed.
+    revised = await t.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(name=other.name, etag=other.etag, content="lunch is at noon"),
+            update_mask=field_mask_pb2.FieldMask(paths=["content"]),
+        )
+    )
+    assert revised.content == "lunch is at noon"

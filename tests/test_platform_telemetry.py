@@ -96,8 +96,8 @@ async def test_rpc_yields_a_server_span_with_tenant_and_child_store_spans(
 async def _finished_spans(
     exporter: InMemorySpanExporter, wanted: Callable[[ReadableSpan], bool]
 ) -> list[ReadableSpan]:
-    """The finished spans `wanted` selects, once there are any (or none after 10 s)."""
-    for _ in range(200):
+    """The finished spans `wanted` selects, once there are any (or none after 60 s)."""
+    for _ in range(1200):
         found = [s for s in exporter.get_finished_spans() if wanted(s)]
         if found:
             return found

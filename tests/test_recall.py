@@ -433,9 +433,9 @@ async def test_dense_rows_are_read_beside_a_slow_lexical_leg(
     real_hydrate = service._hydrate
     real_lexical_leg = service._lexical_leg
 
-    async def counted_hydrate(tenant: str, ids: list[Any]) -> Any:
+    async def counted_hydrate(tenant: str, ids: list[Any], *rest: Any) -> Any:
         events.append("read")
-        return await real_hydrate(tenant, ids)
+        return await real_hydrate(tenant, ids, *rest)
 
     async def slow_lexical_leg(*args: Any) -> Any:
         await asyncio.sleep(0.2)  # outlasts the embedding and the dense search

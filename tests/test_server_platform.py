@@ -526,8 +526,11 @@ async def test_dev_mode_starts_embedded_stores_prints_a_key_and_drains(tmp_path:
             process.kill()
             await process.wait()
         # The embedded cluster was stopped on the way out.
+        # PostgreSQL removes its pid file last; on a loaded machine its shutdown
+        # checkpoint can take a while, so this waits (up to two minutes) rather
+        # than assuming how long.
         pid_file = tmp_path / "data" / "postgres" / "postmaster.pid"
-        for _ in range(50):
+        for _ in range(600):
             if not pid_file.exists():
                 break
             await asyncio.sleep(0.2)

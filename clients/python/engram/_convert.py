@@ -534,6 +534,11 @@ def policy_out(pb: lifecycle_pb2.Policy) -> t.Policy:
         retention_stability_hours=pb.retention_stability_hours,
         decay_exponents={enum_key_out(t.MemoryKind, k): v for k, v in pb.decay_exponents.items()},
         sequential_validators=pb.sequential_validators,
+        dedup_scope=(
+            lifecycle_pb2.DedupScope.Name(pb.dedup_scope).removeprefix("DEDUP_SCOPE_")
+            if pb.dedup_scope
+            else "SPACE"
+        ),
         etag=pb.etag,
         update_time=time_out(pb, "update_time"),
         raw=pb,
@@ -579,6 +584,7 @@ def policy_in(policy: t.Policy) -> lifecycle_pb2.Policy:
         retention_stability_hours=policy.retention_stability_hours,
         decay_exponents=_kind_keys(policy.decay_exponents, "policy.decay_exponents"),
         sequential_validators=policy.sequential_validators,
+        dedup_scope=lifecycle_pb2.DedupScope.Value(f"DEDUP_SCOPE_{policy.dedup_scope.upper()}"),
         etag=policy.etag,
     )
 

@@ -350,6 +350,8 @@ class Policy:
     # Validators one at a time in declared order, stopping at the first critical
     # failure (later webhooks are not called).
     sequential_validators: bool = False
+    # Where identical content is a duplicate: "SPACE" (default), "SESSION" or "OFF".
+    dedup_scope: str = "SPACE"
     etag: str = ""
     update_time: datetime | None = None
     raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)

@@ -327,6 +327,11 @@ def parse_policy_name(name: str, field_path: str = "name") -> str:
     )
 
 
+def _dedup_scope(value: int, v: Violations) -> str:
+    name = enum_name(lifecycle_pb2.DedupScope, value, "DEDUP_SCOPE_", "policy.dedup_scope", v)
+    return "SPACE" if name in (None, "UNSPECIFIED") else name
+
+
 def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
     space = ""
     try:
@@ -364,6 +369,7 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
         decay_exponents={k.removeprefix("MEMORY_KIND_"): x for k, x in p.decay_exponents.items()},
         allowed_personal_data=tuple(p.allowed_personal_data),
         sequential_validators=p.sequential_validators,
+        dedup_scope=_dedup_scope(p.dedup_scope, v),
         evidence_weights={
             grade: getattr(p.evidence_weights, grade.lower())
             for grade in ("OFFICIAL", "CORROBORATED", "SINGLE_SOURCE", "UNVERIFIED")
@@ -400,6 +406,7 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         decay_exponents={f"MEMORY_KIND_{k}": x for k, x in p.decay_exponents.items()},
         allowed_personal_data=list(p.allowed_personal_data),
         sequential_validators=p.sequential_validators,
+        dedup_scope=lifecycle_pb2.DedupScope.Value(f"DEDUP_SCOPE_{p.dedup_scope}"),
         min_corroboration=p.min_corroboration,
         assess_on_write=p.assess_on_write,
         pinned_space_class=p.pinned_space_class,

@@ -60,6 +60,8 @@ class Policy:
     allowed_personal_data: tuple[str, ...] = ()
     # Validators one at a time in declared order; the first critical failure stops.
     sequential_validators: bool = False
+    # Where identical content is a duplicate: "SPACE", "SESSION" or "OFF".
+    dedup_scope: str = "SPACE"
     # Evidence-weighted recall: delta per grade name ("OFFICIAL": 0.15); missing
     # grades keep the server default. `evidence_weights_disabled` turns it off.
     evidence_weights: dict[str, float] = field(default_factory=dict)
@@ -103,6 +105,7 @@ class Policy:
             "decay_exponents": dict(self.decay_exponents),
             "allowed_personal_data": list(self.allowed_personal_data),
             "sequential_validators": self.sequential_validators,
+            "dedup_scope": self.dedup_scope,
             "evidence_weights": dict(self.evidence_weights),
             "evidence_weights_disabled": self.evidence_weights_disabled,
             "min_corroboration": self.min_corroboration,
@@ -138,6 +141,7 @@ class Policy:
             decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
             allowed_personal_data=tuple(data.get("allowed_personal_data", ())),
             sequential_validators=bool(data.get("sequential_validators", False)),
+            dedup_scope=str(data.get("dedup_scope", "SPACE")),
             evidence_weights={k: float(v) for k, v in (data.get("evidence_weights") or {}).items()},
             evidence_weights_disabled=bool(data.get("evidence_weights_disabled", False)),
             min_corroboration=int(data.get("min_corroboration", 0)),

@@ -102,6 +102,21 @@ def _results_record(results: Sequence[ProposalResult]) -> dict[str, Any]:
     }
 
 
+# A proposal's place in the dedup index: (space, content hash, dedup key).
+DedupSlot = tuple[str, str, str]
+DEDUP_OFF_PREFIX = "off:"
+
+
+def dedup_key(scope: str, p: Proposal) -> str:
+    """Where identical content counts as a duplicate, by the space policy's scope:
+    anywhere in the space (""), within one session, or nowhere (a key of its own)."""
+    if scope == "SESSION":
+        return f"session:{p.session}"
+    if scope == "OFF":
+        return f"{DEDUP_OFF_PREFIX}{uuid.uuid4().hex}"
+    return ""
+
+
 @dataclass(frozen=True)
 class RequestKey:
     """An idempotency key: the client's request_id, the method, and a fingerprint
@@ -422,19 +437,22 @@ class LifecycleService:
         # saved on every plain write. Otherwise (a REJECTED row is not covered by
         # the index; supersession must not act on a duplicate) look first.
         # Content hashes normalise and hash the whole content: compute each once.
-        slots = [(p.space, p.content_hash) for p in proposals]
+        slots = [
+            (p.space, p.content_hash, dedup_key(limits[p.space].policy.dedup_scope, p))
+            for p in proposals
+        ]
         optimistic = not reinforced and all(
             not p.slot_key
             and p.expected_slot_holder is None
             and Status(outcome_status(fails)) in _INDEXED_STATUSES
             for p, fails in zip(proposals, failures, strict=True)
         )
-        existing: dict[tuple[str, str], Memory] = {}
+        existing: dict[DedupSlot, Memory] = {}
         if not optimistic:
             existing = await self._live_by_hash(conn, slots)
 
         to_insert: list[store.NewMemory] = []
-        first_in_batch: dict[tuple[str, str], uuid.UUID] = {}
+        first_in_batch: dict[DedupSlot, uuid.UUID] = {}
         for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
             slot = slots[i]
             if slot in existing or slot in first_in_batch or i in reinforced:
@@ -455,6 +473,7 @@ class LifecycleService:
                     expire_time=expire_time,
                     validation_notes=tuple(f"{f.validator}: {f.message}" for f in fails),
                     content_hash=slot[1],
+                    dedup_key=slot[2],
                 )
             )
 
@@ -516,7 +535,7 @@ class LifecycleService:
                 skipped = [n for n in to_insert if n.id not in inserted]
                 found = (
                     await self._live_by_hash(
-                        conn, [(n.proposal.space, n.content_hash) for n in skipped]
+                        conn, [(n.proposal.space, n.content_hash, n.dedup_key) for n in skipped]
                     )
                     if optimistic
                     else {}
@@ -571,11 +590,11 @@ class LifecycleService:
 
     @staticmethod
     def _results(
-        slots: Sequence[tuple[str, str]],
+        slots: Sequence[DedupSlot],
         failures: Sequence[tuple[ValidationFailure, ...]],
-        first_in_batch: dict[tuple[str, str], uuid.UUID],
+        first_in_batch: dict[DedupSlot, uuid.UUID],
         inserted: dict[uuid.UUID, Memory],
-        existing: dict[tuple[str, str], Memory],
+        existing: dict[DedupSlot, Memory],
         reinforced: dict[int, Memory],
     ) -> list[ProposalResult]:
         """Each proposal's outcome, in request order."""
@@ -678,16 +697,17 @@ class LifecycleService:
         return drafts, edges, live_delta
 
     async def _live_by_hash(
-        self, conn: Conn, slots: Sequence[tuple[str, str]]
-    ) -> dict[tuple[str, str], Memory]:
-        """Live memories by (space, content hash), for the given pairs."""
-        by_space: dict[str, list[str]] = {}
-        for space, h in slots:
-            by_space.setdefault(space, []).append(h)
-        found: dict[tuple[str, str], Memory] = {}
-        for space, hashes in by_space.items():
-            for h, memory in (await store.find_live_by_hash(conn, space, hashes)).items():
-                found[(space, h)] = memory
+        self, conn: Conn, slots: Sequence[DedupSlot]
+    ) -> dict[DedupSlot, Memory]:
+        """Live memories by (space, content hash, dedup key), for the given slots."""
+        by_scope: dict[tuple[str, str], list[str]] = {}
+        for space, h, key in slots:
+            if not key.startswith(DEDUP_OFF_PREFIX):  # never a duplicate of anything
+                by_scope.setdefault((space, key), []).append(h)
+        found: dict[DedupSlot, Memory] = {}
+        for (space, key), hashes in by_scope.items():
+            for h, memory in (await store.find_live_by_hash(conn, space, hashes, key)).items():
+                found[(space, h, key)] = memory
         return found
 
     async def _reinforce(
@@ -1144,9 +1164,10 @@ class LifecycleService:
             column_changes = _columns(revised, changes)
             new_hash = content_hash(revised.content)
             if new_hash != memory.content_hash:
-                clash = (await store.find_live_by_hash(conn, memory.space, [new_hash])).get(
-                    new_hash
-                )
+                same_scope = await store.dedup_key_of(conn, memory.id)
+                clash = (
+                    await store.find_live_by_hash(conn, memory.space, [new_hash], same_scope)
+                ).get(new_hash)
                 if clash is not None and clash.id != memory.id:
                     raise AlreadyExists(MEMORY, clash.name)
                 column_changes["content_hash"] = new_hash
