@@ -667,3 +667,16 @@ async def test_llm_path_keeps_only_verbatim_quotes_and_contained_rationale(
     assert executor.statement == "Reranking runs on a single-worker executor."
     cache = by_title["Cache parsed configs"]
     assert "quantum" not in cache.rationale  # invented: the deterministic rationale stays
+
+
+async def test_purging_the_decision_space_forgets_its_decisions(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    (d,) = (await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])).decisions
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=d.space, reason="erasure request")
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).GetDecision(D.GetDecisionRequest(name=d.name))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    again = await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])
+    assert again.created_decisions == 1  # its commit record went with it: mined afresh
