@@ -181,6 +181,7 @@ async def test_oversize_request_is_resource_exhausted(server: Any, settings: Set
                 health_pb2.HealthCheckRequest(service=big)
             )
     assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert "max_request_bytes" in (caught.value.details() or "")
 
 
 async def test_listen_failure_is_a_startup_error(app: AppContext, settings: Settings) -> None:

@@ -533,6 +533,7 @@ def policy_out(pb: lifecycle_pb2.Policy) -> t.Policy:
         near_duplicate_threshold=pb.near_duplicate_threshold,
         retention_stability_hours=pb.retention_stability_hours,
         decay_exponents={enum_key_out(t.MemoryKind, k): v for k, v in pb.decay_exponents.items()},
+        sequential_validators=pb.sequential_validators,
         etag=pb.etag,
         update_time=time_out(pb, "update_time"),
         raw=pb,
@@ -577,6 +578,7 @@ def policy_in(policy: t.Policy) -> lifecycle_pb2.Policy:
         near_duplicate_threshold=policy.near_duplicate_threshold,
         retention_stability_hours=policy.retention_stability_hours,
         decay_exponents=_kind_keys(policy.decay_exponents, "policy.decay_exponents"),
+        sequential_validators=policy.sequential_validators,
         etag=policy.etag,
     )
 
@@ -970,5 +972,17 @@ def index_status_out(pb: recall_pb2.IndexStatus) -> t.IndexStatus:
         reindex_required=pb.reindex_required,
         reindexing=pb.reindexing,
         last_indexed_time=time_out(pb, "last_indexed_time"),
+        raw=pb,
+    )
+
+
+def group_out(pb: admin_pb2.Group) -> t.Group:
+    return t.Group(
+        name=pb.name,
+        display_name=pb.display_name,
+        description=pb.description,
+        members=tuple(pb.members),
+        create_time=time_out(pb, "create_time"),
+        update_time=time_out(pb, "update_time"),
         raw=pb,
     )

@@ -149,9 +149,15 @@ class AsyncClient(
 
     @rpc("engram.v1.LifecycleService.ReviseMemory")
     async def revise(
-        self, name: str, etag: str, *, request_id: str | None = None, **changes: Any
+        self,
+        name: str,
+        etag: str,
+        *,
+        reason: str = "",
+        request_id: str | None = None,
+        **changes: Any,
     ) -> t.Memory:
-        request = _requests.revise(name, etag, changes, request_id)
+        request = _requests.revise(name, etag, changes, request_id, reason)
         return c.memory_out(
             await self._transport.unary(self._stub.ReviseMemory, request, retryable=True)
         )
@@ -166,8 +172,10 @@ class AsyncClient(
         )
 
     @rpc("engram.v1.LifecycleService.ExpireDueMemories")
-    async def expire_due(self, *, as_of: datetime | None = None, limit: int = 0) -> t.ExpireResult:
-        request = _requests.expire_due(as_of, limit)
+    async def expire_due(
+        self, *, as_of: datetime | None = None, limit: int = 0, space: str = ""
+    ) -> t.ExpireResult:
+        request = _requests.expire_due(as_of, limit, space)
         return c.expire_out(
             await self._transport.unary(self._stub.ExpireDueMemories, request, retryable=False)
         )

@@ -15,6 +15,7 @@ from engram import _message_stream, _requests, errors
 from engram import types as t
 from engram._base import ClientBase, PageRequest, PageResponse, _Transport, rpc
 from engram.admin import AdminClient, AdminMethods
+from engram.pool import PoolClient
 from engram.recall import RecallMethods
 from engram.v1 import lifecycle_pb2
 
@@ -70,6 +71,8 @@ class Client(
         # The admin methods are on the client itself too; `client.admin` stays for
         # code written against it, on the same connection.
         self.admin = AdminClient._sharing(self)
+        # Pools shared across agents and teams, and groups (engram.pool).
+        self.pools = PoolClient(self._channel, self._transport)
 
     # -- writes ---------------------------------------------------------------
 
@@ -163,11 +166,17 @@ class Client(
 
     @rpc("engram.v1.LifecycleService.ReviseMemory")
     def revise(
-        self, name: str, etag: str, *, request_id: str | None = None, **changes: Any
+        self,
+        name: str,
+        etag: str,
+        *,
+        reason: str = "",
+        request_id: str | None = None,
+        **changes: Any,
     ) -> t.Memory:
         """Changes the given fields (the update_mask is built from their names); `etag`
         must be the memory's current etag, else `engram.Aborted`."""
-        request = _requests.revise(name, etag, changes, request_id)
+        request = _requests.revise(name, etag, changes, request_id, reason)
         return c.memory_out(self._transport.unary(self._stub.ReviseMemory, request, retryable=True))
 
     @rpc("engram.v1.LifecycleService.UpdateMemoryConfidence")
@@ -181,9 +190,11 @@ class Client(
         )
 
     @rpc("engram.v1.LifecycleService.ExpireDueMemories")
-    def expire_due(self, *, as_of: datetime | None = None, limit: int = 0) -> t.ExpireResult:
+    def expire_due(
+        self, *, as_of: datetime | None = None, limit: int = 0, space: str = ""
+    ) -> t.ExpireResult:
         """Expires every ACTIVE memory whose expire_time has passed."""
-        request = _requests.expire_due(as_of, limit)
+        request = _requests.expire_due(as_of, limit, space)
         return c.expire_out(
             self._transport.unary(self._stub.ExpireDueMemories, request, retryable=False)
         )

@@ -347,6 +347,9 @@ class Policy:
     retention_stability_hours: float = 0.0
     # Decay exponent per kind, keyed like default_ttl_seconds ({"EPISODIC": 1.3}).
     decay_exponents: dict[str, float] = field(default_factory=dict)
+    # Validators one at a time in declared order, stopping at the first critical
+    # failure (later webhooks are not called).
+    sequential_validators: bool = False
     etag: str = ""
     update_time: datetime | None = None
     raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)
@@ -778,3 +781,20 @@ class IndexStatus:
     reindexing: bool = False
     last_indexed_time: datetime | None = None
     raw: recall_pb2.IndexStatus | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Group:
+    """A named set of agent identities of one tenant; a group can be a pool member."""
+
+    name: str
+    display_name: str = ""
+    description: str = ""
+    members: tuple[str, ...] = ()
+    create_time: datetime | None = None
+    update_time: datetime | None = None
+    raw: admin_pb2.Group | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.name.rpartition("/")[2]

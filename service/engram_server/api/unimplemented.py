@@ -1,6 +1,6 @@
 """Servicers of the services whose implementations land in later work.
 
-RecallService, EvidenceService, PoolService and DecisionsService are part of the
+EvidenceService and DecisionsService are part of the
 API from the start, so clients in every language are generated against the whole
 contract. Until the work that implements a service lands, each of its RPCs answers
 UNIMPLEMENTED with a message naming the method; that work then replaces the class
@@ -15,7 +15,6 @@ for mypy, whose generated stubs declare the base methods abstract.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from typing import Any, NoReturn
 
 import grpc
@@ -24,8 +23,6 @@ from engram.v1 import (
     decisions_pb2_grpc,
     evidence_pb2,
     evidence_pb2_grpc,
-    pool_pb2,
-    pool_pb2_grpc,
     types_pb2,
 )
 from google.protobuf import empty_pb2
@@ -96,99 +93,6 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         self, request: evidence_pb2.GetSpaceProfileRequest, context: Ctx
     ) -> evidence_pb2.SpaceProfile:
         await answer_unimplemented(context, "engram.v1.EvidenceService", "GetSpaceProfile")
-
-
-class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
-    """PoolService: pools, members, publish gating, trust, slot-delta sync and topic channels."""
-
-    def __init__(self, ctx: AppContext) -> None:
-        self._ctx = ctx
-
-    async def CreatePool(self, request: pool_pb2.CreatePoolRequest, context: Ctx) -> pool_pb2.Pool:
-        await answer_unimplemented(context, "engram.v1.PoolService", "CreatePool")
-
-    async def GetPool(self, request: pool_pb2.GetPoolRequest, context: Ctx) -> pool_pb2.Pool:
-        await answer_unimplemented(context, "engram.v1.PoolService", "GetPool")
-
-    async def ListPools(
-        self, request: pool_pb2.ListPoolsRequest, context: Ctx
-    ) -> pool_pb2.ListPoolsResponse:
-        await answer_unimplemented(context, "engram.v1.PoolService", "ListPools")
-
-    async def UpdatePool(self, request: pool_pb2.UpdatePoolRequest, context: Ctx) -> pool_pb2.Pool:
-        await answer_unimplemented(context, "engram.v1.PoolService", "UpdatePool")
-
-    async def DeletePool(
-        self, request: pool_pb2.DeletePoolRequest, context: Ctx
-    ) -> empty_pb2.Empty:
-        await answer_unimplemented(context, "engram.v1.PoolService", "DeletePool")
-
-    async def AddPoolMember(
-        self, request: pool_pb2.AddPoolMemberRequest, context: Ctx
-    ) -> pool_pb2.PoolMember:
-        await answer_unimplemented(context, "engram.v1.PoolService", "AddPoolMember")
-
-    async def RemovePoolMember(
-        self, request: pool_pb2.RemovePoolMemberRequest, context: Ctx
-    ) -> empty_pb2.Empty:
-        await answer_unimplemented(context, "engram.v1.PoolService", "RemovePoolMember")
-
-    async def ListPoolMembers(
-        self, request: pool_pb2.ListPoolMembersRequest, context: Ctx
-    ) -> pool_pb2.ListPoolMembersResponse:
-        await answer_unimplemented(context, "engram.v1.PoolService", "ListPoolMembers")
-
-    async def PublishMemory(
-        self, request: pool_pb2.PublishMemoryRequest, context: Ctx
-    ) -> pool_pb2.PublishMemoryResponse:
-        await answer_unimplemented(context, "engram.v1.PoolService", "PublishMemory")
-
-    async def UnpublishMemory(
-        self, request: pool_pb2.UnpublishMemoryRequest, context: Ctx
-    ) -> pool_pb2.Publication:
-        await answer_unimplemented(context, "engram.v1.PoolService", "UnpublishMemory")
-
-    async def ReviewPublication(
-        self, request: pool_pb2.ReviewPublicationRequest, context: Ctx
-    ) -> pool_pb2.Publication:
-        await answer_unimplemented(context, "engram.v1.PoolService", "ReviewPublication")
-
-    async def GetPublication(
-        self, request: pool_pb2.GetPublicationRequest, context: Ctx
-    ) -> pool_pb2.Publication:
-        await answer_unimplemented(context, "engram.v1.PoolService", "GetPublication")
-
-    async def ListPublications(
-        self, request: pool_pb2.ListPublicationsRequest, context: Ctx
-    ) -> pool_pb2.ListPublicationsResponse:
-        await answer_unimplemented(context, "engram.v1.PoolService", "ListPublications")
-
-    async def GetAgentTrust(
-        self, request: pool_pb2.GetAgentTrustRequest, context: Ctx
-    ) -> pool_pb2.AgentTrust:
-        await answer_unimplemented(context, "engram.v1.PoolService", "GetAgentTrust")
-
-    async def ListAgentTrusts(
-        self, request: pool_pb2.ListAgentTrustsRequest, context: Ctx
-    ) -> pool_pb2.ListAgentTrustsResponse:
-        await answer_unimplemented(context, "engram.v1.PoolService", "ListAgentTrusts")
-
-    async def SyncPool(
-        self, request: pool_pb2.SyncPoolRequest, context: Ctx
-    ) -> AsyncIterator[pool_pb2.SyncPoolResponse]:
-        await answer_unimplemented(context, "engram.v1.PoolService", "SyncPool")
-        yield pool_pb2.SyncPoolResponse()  # never reached; makes this a streaming handler
-
-    async def ListTopics(
-        self, request: pool_pb2.ListTopicsRequest, context: Ctx
-    ) -> pool_pb2.ListTopicsResponse:
-        await answer_unimplemented(context, "engram.v1.PoolService", "ListTopics")
-
-    async def SubscribeTopic(
-        self, request: pool_pb2.SubscribeTopicRequest, context: Ctx
-    ) -> AsyncIterator[pool_pb2.SubscribeTopicResponse]:
-        await answer_unimplemented(context, "engram.v1.PoolService", "SubscribeTopic")
-        yield pool_pb2.SubscribeTopicResponse()  # never reached; makes this a streaming handler
 
 
 class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):

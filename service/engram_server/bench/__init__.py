@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engram_server.bench import lifecycle, recall, working_memory
+    from engram_server.bench import lifecycle, pool, recall, working_memory
 
     parser = argparse.ArgumentParser(
         prog="engram bench", description="Measure Engram against the PostgreSQL floor."
@@ -28,6 +28,11 @@ def build_parser() -> argparse.ArgumentParser:
             "Propose, BatchPropose, Get and List latency/throughput vs plain psycopg",
         ),
         ("recall", recall, "Indexing throughput and Recall latency vs an in-process BM25"),
+        (
+            "pool",
+            pool,
+            "Slot-delta vs full sync bytes, delivery latency, pool vs plain Recall",
+        ),
         (
             "working-memory",
             working_memory,

@@ -9,6 +9,7 @@
     engram index status              the tenant's indexing backlog and model
     engram reindex                   rebuild the vector index from PostgreSQL
     engram dream --space S [--apply]  curate a space (Dream State)
+    engram pool ... / engram group ...  pools shared across agents and teams, groups
     engram mcp [config]              Engram as MCP tools; host config snippets
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
@@ -29,7 +30,7 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, dream, index, mcp, memory, ops, session
+from engram_server.cli import admin, dream, index, mcp, memory, ops, pool, session
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     session.register(commands, parent)
     index.register(commands, parent)
     dream.register(commands, parent)
+    pool.register(commands, parent)
     mcp.register(commands, parent)
     return parser
 

@@ -68,6 +68,8 @@ class AuditAction(StrEnum):
     SNAPSHOT = "SNAPSHOT"
     REINFORCEMENT = "REINFORCEMENT"
     EDGE = "EDGE"  # an edge between memories created (details name it)
+    PUBLICATION = "PUBLICATION"  # published to, held in or withdrawn from a pool
+    MEMBERSHIP = "MEMBERSHIP"  # a pool's or a group's membership changed
 
 
 # The fields ReviseMemory may change (and a snapshot restore sets back).

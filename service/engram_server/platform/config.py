@@ -29,6 +29,10 @@ class Settings:
     data_dir: str = ".engram"
     # Ensures tenant `default` and a platform-admin key equal to this token.
     bootstrap_token: str = ""
+    # Key that signs page tokens. Empty: a key generated at the first migration and
+    # stored in PostgreSQL (server_secrets), shared by every replica. Set it to a
+    # long random string to manage it yourself; all replicas need the same value.
+    page_token_secret: str = ""
     # Connection pool bounds.
     db_pool_min: int = 2
     db_pool_max: int = 16
@@ -124,7 +128,13 @@ class Settings:
     def redacted(self) -> dict[str, Any]:
         """Settings as a dict with secrets masked, for `engram config show`."""
         out = dataclasses.asdict(self)
-        for secret in ("bootstrap_token", "embedding_api_key", "qdrant_api_key", "llm_api_key"):
+        for secret in (
+            "bootstrap_token",
+            "embedding_api_key",
+            "qdrant_api_key",
+            "llm_api_key",
+            "page_token_secret",
+        ):
             if out[secret]:
                 out[secret] = "***"
         for key in ("database_url", "redis_url"):

@@ -29,7 +29,7 @@ import grpc.aio
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import DecodeError, Message
 
-from engram_server.errors import FieldViolation, InvalidArgument
+from engram_server.errors import EngramError, FieldViolation, InvalidArgument, ResourceExhausted
 
 Parse = Callable[[bytes], Any]
 Behavior = Callable[..., Any]
@@ -45,7 +45,7 @@ class MalformedRequest:
 
     __slots__ = ("error",)
 
-    def __init__(self, error: InvalidArgument) -> None:
+    def __init__(self, error: EngramError) -> None:
         self.error = error
 
 
@@ -112,10 +112,29 @@ def _is_map(field: FieldDescriptor) -> bool:
     )
 
 
-def checked_deserializer(parse: Parse) -> Parse:
-    """`parse` that answers a request it cannot accept with a `MalformedRequest`."""
+def oversize(size: int, limit: int) -> ResourceExhausted:
+    """The error for a request of `size` bytes over the `limit` the server accepts."""
+    return ResourceExhausted(
+        f"the request is {size:,} bytes, over this server's limit of {limit:,} bytes per"
+        " request (setting max_request_bytes, environment ENGRAM_MAX_REQUEST_BYTES):"
+        " send less per call, e.g. split the batch, or have the operator raise it",
+        quota="max_request_bytes",
+        subject="request",
+        retryable=False,
+    )
+
+
+def checked_deserializer(parse: Parse, max_bytes: int | None = None) -> Parse:
+    """`parse` that answers a request it cannot accept with a `MalformedRequest`.
+
+    With `max_bytes`, a larger request is refused (RESOURCE_EXHAUSTED naming the
+    setting) before it is parsed. The transport's own limit sits above it (see
+    `server.grpc_options`), so the common case of a request somewhat over the limit
+    gets this explanation rather than the transport's bare refusal."""
 
     def deserialize(data: bytes) -> Any:
+        if max_bytes is not None and len(data) > max_bytes:
+            return MalformedRequest(oversize(len(data), max_bytes))
         try:
             message = parse(data)
         except DecodeError:
@@ -137,11 +156,11 @@ def checked_deserializer(parse: Parse) -> Parse:
     return deserialize
 
 
-async def _raise(error: InvalidArgument) -> Any:
+async def _raise(error: EngramError) -> Any:
     raise error
 
 
-async def _raise_streaming(error: InvalidArgument) -> AsyncIterator[Any]:
+async def _raise_streaming(error: EngramError) -> AsyncIterator[Any]:
     raise error
     yield  # pragma: no cover - makes this an async generator
 
@@ -169,14 +188,16 @@ def _streaming_request(behavior: Behavior) -> Behavior:
     return checked
 
 
-def validating_handler(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMethodHandler[Any, Any]:
+def validating_handler(
+    handler: grpc.RpcMethodHandler[Any, Any], max_bytes: int | None = None
+) -> grpc.RpcMethodHandler[Any, Any]:
     """`handler` with a deserializer that never raises and a behaviour that refuses
     what the deserializer refused."""
     parse = handler.request_deserializer
     if parse is None:
         return handler
     kwargs: dict[str, Any] = {
-        "request_deserializer": checked_deserializer(parse),
+        "request_deserializer": checked_deserializer(parse, max_bytes),
         "response_serializer": handler.response_serializer,
     }
     if handler.request_streaming and handler.response_streaming:
@@ -199,26 +220,28 @@ def validating_handler(handler: grpc.RpcMethodHandler[Any, Any]) -> grpc.RpcMeth
 
 
 class _ValidatingGenericHandler(grpc.GenericRpcHandler):
-    def __init__(self, inner: grpc.GenericRpcHandler) -> None:
+    def __init__(self, inner: grpc.GenericRpcHandler, max_bytes: int | None) -> None:
         self._inner = inner
+        self._max_bytes = max_bytes
 
     def service(
         self, handler_call_details: grpc.HandlerCallDetails
     ) -> grpc.RpcMethodHandler[Any, Any] | None:
         handler = self._inner.service(handler_call_details)
-        return None if handler is None else validating_handler(handler)
+        return None if handler is None else validating_handler(handler, self._max_bytes)
 
 
 class ValidatingServer:
     """Stands in for a grpc.aio server in generated `add_*_to_server` functions and
     registers every handler they add with `validating_handler`."""
 
-    def __init__(self, server: grpc.aio.Server) -> None:
+    def __init__(self, server: grpc.aio.Server, max_request_bytes: int | None = None) -> None:
         self._server = server
+        self._max_bytes = max_request_bytes
 
     def add_generic_rpc_handlers(self, handlers: Iterable[grpc.GenericRpcHandler]) -> None:
         self._server.add_generic_rpc_handlers(
-            tuple(_ValidatingGenericHandler(handler) for handler in handlers)
+            tuple(_ValidatingGenericHandler(handler, self._max_bytes) for handler in handlers)
         )
 
     def add_registered_method_handlers(
@@ -226,5 +249,8 @@ class ValidatingServer:
     ) -> None:
         self._server.add_registered_method_handlers(
             service_name,
-            {name: validating_handler(handler) for name, handler in method_handlers.items()},
+            {
+                name: validating_handler(handler, self._max_bytes)
+                for name, handler in method_handlers.items()
+            },
         )

@@ -39,6 +39,10 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 class EgressRefused(httpx.TransportError):
     """A request to a target the egress rule forbids; nothing was sent."""
 
+    # Its text is written for the tenant (it names no address the tenant did not
+    # give): webhook failures pass it on rather than a generic kind.
+    shown_to_caller = True
+
 
 @dataclass(frozen=True)
 class EgressPolicy:

@@ -36,19 +36,19 @@ from engram.v1 import (
     recall_pb2_grpc,
 )
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import TracerProvider
 
+from engram_server import page_tokens
 from engram_server.api.admin import AdminServicer
 from engram_server.api.lifecycle import LifecycleServicer
+from engram_server.api.pool import PoolServicer
 from engram_server.api.recall import RecallServicer
 from engram_server.api.unimplemented import (
     DecisionsServicer,
     EvidenceServicer,
-    PoolServicer,
 )
 from engram_server.llm.registry import LLMRegistry
-from engram_server.platform import auth
+from engram_server.platform import auth, logscrub
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
 from engram_server.platform.decoding import ValidatingServer
@@ -56,6 +56,7 @@ from engram_server.platform.embedded import EmbeddedServices, start_embedded
 from engram_server.platform.eventloop import loop_name
 from engram_server.platform.interceptors import server_interceptors
 from engram_server.platform.notify import Notifier
+from engram_server.platform.reflection import add_reflection
 from engram_server.platform.scopes import ScopeTable
 from engram_server.platform.telemetry import setup_tracing, shutdown_tracing
 from engram_server.services.working_memory import WorkingMemory
@@ -134,11 +135,16 @@ def default_registrations(ctx: AppContext) -> list[Registration]:
     ]
 
 
+def transport_receive_limit(settings: Settings) -> int:
+    return min(max(4 * settings.max_request_bytes, 1024 * 1024), 2**31 - 1)
+
+
 def grpc_options(settings: Settings) -> list[tuple[str, Any]]:
     return [
-        # An oversize request is refused by gRPC itself with RESOURCE_EXHAUSTED
-        # before any of it is parsed.
-        ("grpc.max_receive_message_length", settings.max_request_bytes),
+        # The transport refuses (bare RESOURCE_EXHAUSTED) only requests far over the
+        # limit; one up to four times over it reaches the deserializer, which refuses
+        # it with a message naming the setting (platform/decoding.py).
+        ("grpc.max_receive_message_length", transport_receive_limit(settings)),
         # Replies (batch results, pages) may be larger than requests.
         ("grpc.max_send_message_length", max(settings.max_request_bytes, 16 * 1024 * 1024)),
         ("grpc.so_reuseport", 0),
@@ -159,6 +165,7 @@ class EngramServer:
         extra_scopes: Mapping[str, Iterable[str]] | None = None,
         tracer_provider: TracerProvider | None = None,
     ) -> None:
+        logscrub.install()
         self.settings = settings
         self.ctx = ctx
         self.scopes = ScopeTable(extra_scopes)
@@ -174,11 +181,14 @@ class EngramServer:
             options=grpc_options(settings),
         )
         for registration in self.registrations:
-            registration.add_to_server(registration.servicer, ValidatingServer(self._server))
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
-        reflection.enable_server_reflection(
-            [*self.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], self._server
-        )
+            registration.add_to_server(
+                registration.servicer, ValidatingServer(self._server, settings.max_request_bytes)
+            )
+        # Health and reflection need no key, so their requests get the same decoding
+        # and size checks as everything else.
+        unauthenticated = ValidatingServer(self._server, settings.max_request_bytes)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, unauthenticated)
+        add_reflection([*self.service_names, health.SERVICE_NAME], unauthenticated)
 
     @property
     def service_names(self) -> list[str]:
@@ -192,7 +202,9 @@ class EngramServer:
 
     def add_generic_rpc_handlers(self, handlers: Iterable[grpc.GenericRpcHandler]) -> None:
         """Adds more handlers (before `start`); give their scopes in `extra_scopes`."""
-        ValidatingServer(self._server).add_generic_rpc_handlers(handlers)
+        ValidatingServer(self._server, self.settings.max_request_bytes).add_generic_rpc_handlers(
+            handlers
+        )
 
     async def start(self) -> int:
         """Binds `settings.listen`, starts background work, and returns the port."""
@@ -274,9 +286,28 @@ async def build_context(settings: Settings) -> AppContext:
         with contextlib.suppress(Exception):
             await db.close()
         raise
+    try:
+        await configure_page_tokens(settings, db)
+    except BaseException:
+        await asyncio.gather(notifier.stop(), redis.close(), db.close(), return_exceptions=True)
+        raise
     ctx = AppContext(settings=settings, db=db, redis=redis, notifier=notifier, llm=llm)
     ctx.working_memory = WorkingMemory(redis, settings)
     return ctx
+
+
+async def configure_page_tokens(settings: Settings, db: Database) -> None:
+    """Signs page tokens with the configured secret, else the key every replica
+    reads from PostgreSQL."""
+    if settings.page_token_secret:
+        page_tokens.configure(page_tokens.key_from_secret(settings.page_token_secret))
+        return
+    async with db.platform_tx() as conn:
+        cur = await conn.execute("SELECT value FROM server_secrets WHERE name = 'page_tokens'")
+        row = await cur.fetchone()
+    if row is None:
+        raise StartupError("no page-token key in server_secrets: run the migrations")
+    page_tokens.configure(bytes(row["value"]))
 
 
 def _banner(address: str, dev_key: str | None, embedded: EmbeddedServices | None) -> str:

@@ -112,6 +112,8 @@ class Breakdown:
     recency: float
     evidence_delta: float
     final: float
+    # The publisher's trust in the pool a hit was read from; 1 for own spaces.
+    trust: float = 1.0
 
 
 def retention(signals: MemorySignals, now: datetime, params: RankingParams) -> float:

@@ -138,7 +138,8 @@ class IndexWorker:
                     return False
                 memories = await _load(conn, claimed.upserts)
                 gone = [m for m in claimed.upserts if m not in memories]
-                await self._apply(tenant, list(memories.values()), [*claimed.deletes, *gone])
+                pools = await _pools(conn, list(memories))
+                await self._apply(tenant, list(memories.values()), [*claimed.deletes, *gone], pools)
                 await conn.execute(
                     "UPDATE outbox SET processed_at = now() WHERE id = ANY(%s)", (claimed.ids,)
                 )
@@ -162,7 +163,13 @@ class IndexWorker:
         except Exception:
             log.exception("optimizing the vector index failed; retrying when idle")
 
-    async def _apply(self, tenant: str, memories: list[Memory], deletes: list[uuid.UUID]) -> None:
+    async def _apply(
+        self,
+        tenant: str,
+        memories: list[Memory],
+        deletes: list[uuid.UUID],
+        pools: dict[uuid.UUID, list[str]] | None = None,
+    ) -> None:
         if deletes:
             await self.index.delete(tenant, deletes)
         if not memories:
@@ -177,7 +184,7 @@ class IndexWorker:
                 IndexPoint(
                     id=m.id,
                     tenant_id=tenant,
-                    payload=memory_payload(m),
+                    payload=memory_payload(m, (pools or {}).get(m.id, ())),
                     sparse=sparse_vector(index_text(m)),
                 )
                 for m in memories
@@ -237,3 +244,15 @@ async def _load(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Memory]:
         store.by_ids_sql(store.MEMORY_COLUMNS), (store.uuid_array_literal(ids),)
     )
     return {m.id: m for m in map(store.row_to_memory, await cur.fetchall())}
+
+
+async def _pools(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
+    """The pools each memory is published in (for the index payload)."""
+    if not ids:
+        return {}
+    cur = await conn.execute(
+        "SELECT memory_id, array_agg(pool_id ORDER BY pool_id) AS pools FROM publications"
+        " WHERE memory_id = ANY(%s::uuid[]) AND state = 'PUBLISHED' GROUP BY memory_id",
+        (store.uuid_array_literal(ids),),
+    )
+    return {r["memory_id"]: list(r["pools"]) for r in await cur.fetchall()}

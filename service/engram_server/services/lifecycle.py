@@ -23,6 +23,7 @@ from engram_server.errors import (
     FailedPrecondition,
     InvalidArgument,
     NotFound,
+    PermissionDenied,
     PreconditionViolation,
     ResourceExhausted,
     Violations,
@@ -233,17 +234,20 @@ class LifecycleService:
             v.add("proposals", "at least one proposal is required")
         if len(proposals) > MAX_BATCH:
             v.add("proposals", f"at most {MAX_BATCH} proposals per batch")
+        official_at: list[str] = []
         for i, p in enumerate(proposals):
             path = f"{field_prefix}[{i}]" if batch else field_prefix
             check_proposal(v, path, p, self.max_content_bytes)
-            if p.evidence_level == EvidenceLevel.OFFICIAL and not (
-                principal.has(SCOPE_ADMIN) or principal.has(SCOPE_OPERATOR)
-            ):
-                v.add(
-                    f"{path}.evidence_level",
-                    "OFFICIAL may only be set with the operator or admin scope",
-                )
+            if p.evidence_level == EvidenceLevel.OFFICIAL:
+                official_at.append(f"{path}.evidence_level")
         v.raise_if_any()
+        if official_at and not (principal.has(SCOPE_ADMIN) or principal.has(SCOPE_OPERATOR)):
+            # A well-formed request the key may not make: a permission, not a shape.
+            raise PermissionDenied(
+                f"{official_at[0]}: OFFICIAL evidence may only be set with the operator or"
+                " admin scope",
+                SCOPE_OPERATOR,
+            )
 
         # Privacy boundary (services/privacy_gate.py): a proposal carrying a
         # credential is dropped before anything stores or logs it; personal data
@@ -1019,8 +1023,10 @@ class LifecycleService:
         etag: str,
         changes: dict[str, Any],
         key: RequestKey | None,
+        reason: str = "",
     ) -> Memory:
         v = Violations()
+        check_reason(v, "reason", reason, required=False)
         if not changes:
             v.add("update_mask", "required: name at least one field to change")
         for field in changes:
@@ -1100,7 +1106,7 @@ class LifecycleService:
                         memory.status,
                         memory.status,
                         principal.actor,
-                        "revised " + ", ".join(sorted(changes)),
+                        reason or "revised " + ", ".join(sorted(changes)),
                         key.request_id if key else "",
                         {"revision": str(updated.revision), "fields": ",".join(sorted(changes))},
                     )
@@ -1140,13 +1146,18 @@ class LifecycleService:
         }
 
     async def expire_due(
-        self, tenant: str, actor: str, as_of: datetime | None, limit: int
+        self, tenant: str, actor: str, as_of: datetime | None, limit: int, space: str = ""
     ) -> list[Memory]:
+        from engram_server.lifecycle.validation import check_space
+
+        v = Violations()
         if limit < 0 or limit > 10_000:
-            raise InvalidArgument.field("limit", "must be between 0 and 10000")
+            v.add("limit", "must be between 0 and 10000")
+        check_space(v, "space", space, required=False)
+        v.raise_if_any()
         async with self.db.tenant_tx(tenant) as conn:
             when = as_of or await store.transaction_now(conn)
-            expired = await store.expire_due(conn, when, limit or 1000)
+            expired = await store.expire_due(conn, when, limit or 1000, space)
             if not expired:
                 return []
             await store.enqueue_outbox(conn, tenant, [m.id for m in expired], "upsert")

@@ -529,15 +529,17 @@ async def delete_memories(conn: Conn, space: str, session: str) -> list[tuple[uu
     return [(r["id"], Status(r["status"])) for r in await cur.fetchall()]
 
 
-async def expire_due(conn: Conn, as_of: datetime, limit: int) -> list[Memory]:
+async def expire_due(conn: Conn, as_of: datetime, limit: int, space: str = "") -> list[Memory]:
+    """Expires ACTIVE memories due by `as_of` (of one space when `space` is given)."""
     cur = await conn.execute(
         f"""
         UPDATE memories SET status = 'EXPIRED', update_time = clock_timestamp()
          WHERE id IN (SELECT id FROM memories WHERE status = 'ACTIVE' AND expire_time <= %s
+                         AND (%s = '' OR space = %s)
                        ORDER BY expire_time, id LIMIT %s FOR UPDATE SKIP LOCKED)
         RETURNING {MEMORY_COLUMNS}
         """,
-        (as_of, limit),
+        (as_of, space, space, limit),
     )
     return [row_to_memory(r) for r in await cur.fetchall()]
 

@@ -34,6 +34,9 @@ from psycopg_pool import AsyncConnectionPool
 from engram_server.errors import Unavailable
 
 APP_ROLE = "engram_app"
+# What a caller reads when the database cannot be reached; the driver's text (host,
+# port) stays in the log through the exception's cause.
+DATABASE_UNAVAILABLE = "the database is unavailable; retry later"
 _tracer = trace.get_tracer("engram.store.postgres")
 
 Conn = psycopg.AsyncConnection[dict[str, Any]]
@@ -243,7 +246,7 @@ class Database:
                     await conn.close()
                     raise
         except psycopg.OperationalError as exc:
-            raise Unavailable(f"database unavailable: {exc}") from exc
+            raise Unavailable(DATABASE_UNAVAILABLE) from exc
 
 
 async def _rows_after(conn: Conn, statement: str, skip: int = 2) -> list[dict[str, Any]]:

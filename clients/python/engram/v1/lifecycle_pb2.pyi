@@ -537,8 +537,13 @@ class ReviseMemoryRequest(_message.Message):
     MEMORY_FIELD_NUMBER: _builtins.int
     UPDATE_MASK_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """Idempotency key."""
+    reason: _builtins.str
+    """Why the memory was revised (at most 2048 characters); recorded as the reason
+    of the revision's audit entry. Optional.
+    """
     @_builtins.property
     def memory(self) -> _types_pb2.Memory:
         """The new values; `memory.name` selects the memory and `memory.etag` must be
@@ -558,10 +563,11 @@ class ReviseMemoryRequest(_message.Message):
         memory: _types_pb2.Memory | None = ...,
         update_mask: _field_mask_pb2.FieldMask | None = ...,
         request_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "update_mask", b"update_mask"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "request_id", b"request_id", "update_mask", b"update_mask"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "reason", b"reason", "request_id", b"request_id", "update_mask", b"update_mask"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -609,8 +615,13 @@ class ExpireDueMemoriesRequest(_message.Message):
 
     AS_OF_FIELD_NUMBER: _builtins.int
     LIMIT_FIELD_NUMBER: _builtins.int
+    SPACE_FIELD_NUMBER: _builtins.int
     limit: _builtins.int
     """Maximum memories to expire in this call (default 1000, max 10000)."""
+    space: _builtins.str
+    """Only memories of this space (exactly; not its subspaces). Empty means every
+    space of the tenant.
+    """
     @_builtins.property
     def as_of(self) -> _timestamp_pb2.Timestamp:
         """Expire memories due at or before this time; unset means now."""
@@ -620,10 +631,11 @@ class ExpireDueMemoriesRequest(_message.Message):
         *,
         as_of: _timestamp_pb2.Timestamp | None = ...,
         limit: _builtins.int = ...,
+        space: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["as_of", b"as_of"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["as_of", b"as_of", "limit", b"limit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["as_of", b"as_of", "limit", b"limit", "space", b"space"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1129,6 +1141,7 @@ class Policy(_message.Message):
     RETENTION_STABILITY_HOURS_FIELD_NUMBER: _builtins.int
     DECAY_EXPONENTS_FIELD_NUMBER: _builtins.int
     ALLOWED_PERSONAL_DATA_FIELD_NUMBER: _builtins.int
+    SEQUENTIAL_VALIDATORS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`policy` for the tenant default, `spaces/{space}/policy` for one space."""
     json_schema_critical: _builtins.bool
@@ -1152,6 +1165,14 @@ class Policy(_message.Message):
     """Forgetting: base stability in hours of the power-law retention curve
     (retention = (1 + t / (9 * stability)) ^ -exponent, stability = base *
     (0.5 + importance) * (1 + ln(1 + accesses))). 0 means the server default, 336.
+    """
+    sequential_validators: _builtins.bool
+    """Run the validators one at a time in their declared order (required_fields,
+    size_limit, confidence_threshold, json_schema, then the webhooks in list
+    order), stopping at the first critical failure: later validators (webhooks
+    in particular) are not called for a proposal that is rejected anyway. False
+    (the default) runs all of them, webhooks concurrently, and reports every
+    failure.
     """
     @_builtins.property
     def json_schema(self) -> _struct_pb2.Struct:
@@ -1213,10 +1234,11 @@ class Policy(_message.Message):
         retention_stability_hours: _builtins.float = ...,
         decay_exponents: _abc.Mapping[_builtins.str, _builtins.float] | None = ...,
         allowed_personal_data: _abc.Iterable[_builtins.str] | None = ...,
+        sequential_validators: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["json_schema", b"json_schema", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allowed_personal_data", b"allowed_personal_data", "decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allowed_personal_data", b"allowed_personal_data", "decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "sequential_validators", b"sequential_validators", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

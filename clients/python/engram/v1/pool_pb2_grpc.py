@@ -52,7 +52,8 @@ class PoolServiceStub:
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
+    not members get NOT_FOUND for the pool (never a hint that it exists), and
+    members whose role is too low get PERMISSION_DENIED, with one exception: a publication with
     TENANT visibility is readable by anyone in the tenant with the `read` scope,
     through GetPublication and pool recall (never through sync, topics or
     listings). Tenant administrators (scope `admin`) may manage any pool of their
@@ -186,7 +187,8 @@ class PoolServiceServicer:
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
+    not members get NOT_FOUND for the pool (never a hint that it exists), and
+    members whose role is too low get PERMISSION_DENIED, with one exception: a publication with
     TENANT visibility is readable by anyone in the tenant with the `read` scope,
     through GetPublication and pool recall (never through sync, topics or
     listings). Tenant administrators (scope `admin`) may manage any pool of their
@@ -459,7 +461,8 @@ class PoolService:
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
+    not members get NOT_FOUND for the pool (never a hint that it exists), and
+    members whose role is too low get PERMISSION_DENIED, with one exception: a publication with
     TENANT visibility is readable by anyone in the tenant with the `read` scope,
     through GetPublication and pool recall (never through sync, topics or
     listings). Tenant administrators (scope `admin`) may manage any pool of their

@@ -53,7 +53,8 @@ class PoolServiceStub:
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
+    not members get NOT_FOUND for the pool (never a hint that it exists), and
+    members whose role is too low get PERMISSION_DENIED, with one exception: a publication with
     TENANT visibility is readable by anyone in the tenant with the `read` scope,
     through GetPublication and pool recall (never through sync, topics or
     listings). Tenant administrators (scope `admin`) may manage any pool of their
@@ -150,7 +151,8 @@ class PoolServiceAsyncStub(PoolServiceStub):
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
+    not members get NOT_FOUND for the pool (never a hint that it exists), and
+    members whose role is too low get PERMISSION_DENIED, with one exception: a publication with
     TENANT visibility is readable by anyone in the tenant with the `read` scope,
     through GetPublication and pool recall (never through sync, topics or
     listings). Tenant administrators (scope `admin`) may manage any pool of their
@@ -243,7 +245,8 @@ class PoolServiceServicer(metaclass=_abc_1.ABCMeta):
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
+    not members get NOT_FOUND for the pool (never a hint that it exists), and
+    members whose role is too low get PERMISSION_DENIED, with one exception: a publication with
     TENANT visibility is readable by anyone in the tenant with the `read` scope,
     through GetPublication and pool recall (never through sync, topics or
     listings). Tenant administrators (scope `admin`) may manage any pool of their

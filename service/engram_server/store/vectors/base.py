@@ -33,7 +33,7 @@ DENSE_VECTOR = "dense"
 SPARSE_VECTOR = "bm25"
 TENANT_FIELD = "tenant"
 # Keyword payload fields with an index; `space` also has a prefix index.
-KEYWORD_FIELDS = ("space", "status", "kind", "tags", "topic", "session", "slot_key")
+KEYWORD_FIELDS = ("space", "status", "kind", "tags", "topic", "session", "slot_key", "pools")
 FLOAT_FIELDS = ("create_time",)
 INTEGER_FIELDS = ("evidence_level",)
 # Bumped when the collection layout changes in a way that needs a reindex.
@@ -130,6 +130,9 @@ class IndexFilter:
     created_before: float | None = None
     min_evidence_level: int | None = None
     ids: Sequence[uuid.UUID] = ()
+    # Pools whose published memories also match: they join `spaces` and
+    # `space_prefixes` in their OR group (the payload lists a memory's pools).
+    pools: Sequence[str] = ()
     payload_match: Mapping[str, str | int] = field(default_factory=dict)
 
 
@@ -205,6 +208,8 @@ def scoped_conditions(tenant_id: str, flt: IndexFilter = DEFAULT_FILTER) -> list
     conditions: list[Condition] = [tenant_condition(tenant_id)]
     space_group: list[Condition] = [Match("space", s) for s in flt.spaces]
     space_group += [Prefix("space", p) for p in flt.space_prefixes]
+    if flt.pools:
+        space_group.append(MatchAnyOf("pools", tuple(flt.pools)))
     if len(space_group) == 1:
         conditions.append(space_group[0])
     elif space_group:
@@ -285,9 +290,12 @@ def _best_rank(hit: ScoredPoint) -> tuple[int, int]:
     return (min(dense, sparse), 0 if dense <= sparse else 1)
 
 
-def memory_payload(memory: Memory) -> dict[str, Any]:
-    """The filterable fields of a memory, in the form the index stores them."""
+def memory_payload(memory: Memory, pools: Sequence[str] = ()) -> dict[str, Any]:
+    """The filterable fields of a memory, in the form the index stores them;
+    `pools` are the pools it is published in (a hint for pool recall, which
+    checks every candidate's publication in PostgreSQL)."""
     return {
+        "pools": sorted(pools),
         "space": memory.space,
         "status": str(memory.status),
         "kind": str(memory.kind),
