@@ -655,17 +655,12 @@ class RecallService:
             return {}
         async with self.db.tenant_tx(tenant) as conn:
             cur = await conn.execute(
-                "SELECT DISTINCT ON (memory_id) memory_id, action, to_status, details"
+                "SELECT DISTINCT ON (memory_id) memory_id, to_status"
                 " FROM audit_log WHERE memory_id = ANY(%s) AND create_time <= %s"
-                " AND action IN ('TRANSITION', 'EVIDENCE')"
-                " ORDER BY memory_id, (action = 'TRANSITION') DESC, seq DESC",
+                " AND action = 'TRANSITION' ORDER BY memory_id, seq DESC",
                 (ids, known_at),
             )
-            status_then = {
-                r["memory_id"]: r["to_status"]
-                for r in await cur.fetchall()
-                if r["action"] == "TRANSITION"
-            }
+            status_then = {r["memory_id"]: r["to_status"] for r in await cur.fetchall()}
             cur = await conn.execute(
                 "SELECT DISTINCT ON (memory_id) memory_id, details->>'to' AS level"
                 " FROM audit_log WHERE memory_id = ANY(%s) AND create_time <= %s"
