@@ -165,12 +165,56 @@ async def test_health_and_reflection_need_no_key(server: Any) -> None:
     assert "grpc.health.v1.Health" in names
 
 
-async def test_every_registered_service_is_reported_healthy(server: Any) -> None:
+async def test_health_reports_serving_only_for_services_actually_served(server: Any) -> None:
+    """A placeholder servicer (every RPC UNIMPLEMENTED) is NOT_SERVING; a real one,
+    once it replaces the placeholder, is SERVING with no other change."""
+    from engram_server.platform.server import PLACEHOLDER_MODULE
+
+    registrations = server.server.registrations
+    placeholders = {
+        r.service_name for r in registrations if type(r.servicer).__module__ == PLACEHOLDER_MODULE
+    }
+    served = {r.service_name for r in registrations} - placeholders
+    assert {"engram.v1.LifecycleService", "engram.v1.RecallService"} <= served
     async with grpc.aio.insecure_channel(server.address) as channel:
         health = health_pb2_grpc.HealthStub(channel)
-        for name in server.server.service_names:
+        for name in served:
             reply = await health.Check(health_pb2.HealthCheckRequest(service=name))
             assert reply.status == health_pb2.HealthCheckResponse.SERVING, name
+        for name in placeholders:
+            reply = await health.Check(health_pb2.HealthCheckRequest(service=name))
+            assert reply.status == health_pb2.HealthCheckResponse.NOT_SERVING, name
+
+
+async def test_registration_flag_overrides_the_servicer_kind(
+    app: AppContext, settings: Settings
+) -> None:
+    import dataclasses
+
+    from engram_server.platform.server import Registration, default_registrations
+
+    made = default_registrations(app)
+    admin = next(r for r in made if r.service_name.endswith("AdminService"))
+    placeholder = next(r for r in made if r.service_name.endswith("PoolService"))
+    assert admin.served and not placeholder.served
+    assert not dataclasses.replace(admin, serving=False).served
+    assert Registration(placeholder.service_name, object(), placeholder.add_to_server).served
+    engram = EngramServer(
+        dataclasses.replace(settings, listen="127.0.0.1:0"),
+        app,
+        registrations=[dataclasses.replace(admin, serving=False), placeholder],
+    )
+    await engram.start()
+    try:
+        async with grpc.aio.insecure_channel(engram.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            for name in (admin.service_name, placeholder.service_name):
+                reply = await health.Check(health_pb2.HealthCheckRequest(service=name))
+                assert reply.status == health_pb2.HealthCheckResponse.NOT_SERVING, name
+            overall = await health.Check(health_pb2.HealthCheckRequest())
+            assert overall.status == health_pb2.HealthCheckResponse.SERVING
+    finally:
+        await engram.stop(grace=0)
 
 
 async def test_oversize_request_is_resource_exhausted(server: Any, settings: Settings) -> None:

@@ -47,6 +47,16 @@ class Settings:
     migrate_on_start: bool = True
     # Log level of the server.
     log_level: str = "INFO"
+    # Log lines: "text" (for a terminal) or "json" (one object per line, for a
+    # log collector).
+    log_format: str = "text"
+    # One access-log line per RPC on logger `engram.access` (method, code,
+    # duration, tenant, request id, trace id; never request content).
+    access_log: bool = True
+    # Prometheus metrics endpoint, `host:port` (e.g. `0.0.0.0:9464`); empty: off.
+    metrics_listen: str = ""
+    # Seconds between two samples of the backlog gauges (outbox) for metrics.
+    metrics_sample_seconds: float = 15.0
     # Event loop of the server: "uvloop" (libuv; falls back to the standard loop
     # where uvloop is not installed) or "asyncio" (the standard library's).
     event_loop: str = "uvloop"

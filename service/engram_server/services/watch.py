@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from engram_server.errors import InvalidArgument
 from engram_server.lifecycle.model import AuditEntry, Memory, Status
+from engram_server.platform.observability import watch_streams
 from engram_server.store import memories as store
 from engram_server.store.postgres import Database
 
@@ -77,6 +78,7 @@ async def watch(
 ) -> AsyncIterator[TransitionEvent]:
     position = parse_cursor(cursor)
     wake = hub.subscribe(tenant)
+    watch_streams.add(1)
     try:
         if position is None:
             async with db.tenant_tx(tenant) as conn:
@@ -109,4 +111,5 @@ async def watch(
             except TimeoutError:
                 pass
     finally:
+        watch_streams.add(-1)
         hub.unsubscribe(tenant, wake)
