@@ -1,0 +1,56 @@
+"""deploy/: the Dockerfile's and the Compose stack's settings are real settings,
+and the Compose stack starts in the documented order."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import yaml
+from engram_server.platform.config import Settings
+
+from tests.deploy_helpers import final_stage, image_env
+
+DEPLOY = Path(__file__).resolve().parents[1] / "deploy"
+SETTINGS = {f"ENGRAM_{f.name.upper()}" for f in dataclasses.fields(Settings)}
+
+
+def _compose() -> dict[str, Any]:
+    data: dict[str, Any] = yaml.safe_load((DEPLOY / "docker-compose.yml").read_text())
+    return data
+
+
+def test_image_environment_names_only_real_settings() -> None:
+    engram = {k for k in image_env() if k.startswith("ENGRAM_")}
+    assert engram <= SETTINGS, engram - SETTINGS
+    assert image_env()["ENGRAM_LISTEN"].startswith("0.0.0.0:")
+    exposed = " ".join(args for kw, args in final_stage() if kw == "EXPOSE").split()
+    assert image_env()["ENGRAM_LISTEN"].rsplit(":", 1)[1] in exposed
+    assert image_env()["ENGRAM_METRICS_LISTEN"].rsplit(":", 1)[1] in exposed
+    (entrypoint,) = [args for kw, args in final_stage() if kw == "ENTRYPOINT"]
+    assert "tini" in entrypoint
+
+
+def test_compose_runs_two_replicas_after_the_migration_on_healthy_stores() -> None:
+    services = _compose()["services"]
+    replicas = [name for name, s in services.items() if s.get("image") == "engram:dev"]
+    replicas = [name for name in replicas if services[name].get("command") != ["migrate"]]
+    assert len(replicas) == 2
+    for name in replicas:
+        service = services[name]
+        env = service["environment"]
+        assert {k for k in env if k.startswith("ENGRAM_")} <= SETTINGS
+        # Two replicas share one index: the Qdrant server, never the embedded engine.
+        assert env["ENGRAM_VECTOR_BACKEND"] == "qdrant"
+        assert env["ENGRAM_MIGRATE_ON_START"] == "false"
+        deps = service["depends_on"]
+        assert deps["migrate"]["condition"] == "service_completed_successfully"
+        assert deps["redis"]["condition"] == deps["qdrant"]["condition"] == "service_healthy"
+        assert service["healthcheck"]["test"][1:3] == ["engram", "health"]
+    assert services["migrate"]["command"] == ["migrate"]
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for store in ("postgres", "redis", "qdrant"):
+        assert services[store]["healthcheck"]["test"], store
+    assert {"otel-collector", "jaeger"} <= set(services)
+    assert (DEPLOY / "otel-collector.yaml").exists()
