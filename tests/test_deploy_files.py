@@ -54,3 +54,32 @@ def test_compose_runs_two_replicas_after_the_migration_on_healthy_stores() -> No
         assert services[store]["healthcheck"]["test"], store
     assert {"otel-collector", "jaeger"} <= set(services)
     assert (DEPLOY / "otel-collector.yaml").exists()
+
+
+def test_dashboard_and_alerts_query_metrics_the_server_exports() -> None:
+    import json
+    import re
+
+    exported = (
+        "rpc_server_call_duration_seconds",
+        "engram_outbox_backlog",
+        "engram_outbox_retrying",
+        "engram_outbox_oldest_age_seconds",
+        "engram_watch_streams",
+        "engram_working_memory_session_messages",
+        "engram_working_memory_session_tokens",
+        "engram_llm_tokens_total",
+        "up",
+    )
+    dashboard = json.loads((DEPLOY / "grafana" / "engram-dashboard.json").read_text())
+    exprs = [t["expr"] for p in dashboard["panels"] for t in p["targets"]]
+    alerts = yaml.safe_load((DEPLOY / "prometheus-alerts.yaml").read_text())
+    exprs += [r["expr"] for g in alerts["groups"] for r in g["rules"]]
+    assert len(exprs) >= 10
+    for expr in exprs:
+        names = set(re.findall(r"\b(rpc_server_\w+|engram_\w+|up)\{", expr))
+        names |= set(re.findall(r"\b(rpc_server_\w+|engram_\w+)\b", expr))
+        assert names, expr
+        for name in names:
+            base = re.sub(r"_(bucket|count|sum)$", "", name)
+            assert base in exported, (name, expr)
