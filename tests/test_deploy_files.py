@@ -83,3 +83,25 @@ def test_dashboard_and_alerts_query_metrics_the_server_exports() -> None:
         for name in names:
             base = re.sub(r"_(bucket|count|sum)$", "", name)
             assert base in exported, (name, expr)
+
+
+ROOT = DEPLOY.parent
+# Pages written on other branches (pools, evidence, decisions, other clients).
+LINKED_ELSEWHERE = {"docs/pool.md", "docs/evidence.md", "docs/decisions.md", "clients/README.md"}
+
+
+def test_every_setting_is_documented() -> None:
+    text = (ROOT / "docs" / "configuration.md").read_text()
+    missing = sorted(name for name in SETTINGS if f"`{name}`" not in text and name not in text)
+    assert not missing, missing
+
+
+def test_readme_is_short_and_its_links_resolve() -> None:
+    import re
+
+    readme = (ROOT / "README.md").read_text()
+    assert len(readme.splitlines()) <= 320
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        for target in re.findall(r"\]\(([^)#:]+?\.md)(?:#[^)]*)?\)", page.read_text()):
+            resolved = (page.parent / target).resolve().relative_to(ROOT).as_posix()
+            assert resolved in LINKED_ELSEWHERE or (ROOT / resolved).exists(), (page.name, target)
