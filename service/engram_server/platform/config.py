@@ -65,6 +65,11 @@ class Settings:
     vector_backend: str = "edge"
     qdrant_url: str = ""
     qdrant_api_key: str = ""
+    # Run the outbox indexing worker in this process. Every replica may run it
+    # (work is claimed with row locks); turn it off only where another process
+    # indexes into the same vector index (the Qdrant server backend), since this
+    # replica's recall reads the index it is configured with.
+    index_worker: bool = True
     # Milliseconds a read-your-writes recall may wait for this tenant's indexing.
     read_your_writes_wait_ms: int = 5000
     # The indexing worker builds the vector index's search graphs when idle after

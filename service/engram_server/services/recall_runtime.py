@@ -97,8 +97,9 @@ class RecallRuntime:
             await self.index.ensure_collection(self.embedder.dimension, self.embedder.name)
         except LayoutOutdated as outdated:
             await self._rebuild(outdated)
-        notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
-        self.worker.start()
+        if self.settings.index_worker:
+            notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
+            self.worker.start()
         self.access.start()
         self._warming.start()
 
@@ -126,7 +127,8 @@ class RecallRuntime:
 
     async def stop(self, notifier: Notifier) -> None:
         await self._warming.stop()
-        notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)
+        if self.settings.index_worker:
+            notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)
         await self.worker.stop()
         await self.access.stop()
         await self.index.close()
