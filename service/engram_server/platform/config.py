@@ -51,6 +51,16 @@ class Settings:
     migrate_on_start: bool = True
     # Log level of the server.
     log_level: str = "INFO"
+    # Log lines: "text" (for a terminal) or "json" (one object per line, for a
+    # log collector).
+    log_format: str = "text"
+    # One access-log line per RPC on logger `engram.access` (method, code,
+    # duration, tenant, request id, trace id; never request content).
+    access_log: bool = True
+    # Prometheus metrics endpoint, `host:port` (e.g. `0.0.0.0:9464`); empty: off.
+    metrics_listen: str = ""
+    # Seconds between two samples of the backlog gauges (outbox) for metrics.
+    metrics_sample_seconds: float = 15.0
     # Event loop of the server: "uvloop" (libuv; falls back to the standard loop
     # where uvloop is not installed) or "asyncio" (the standard library's).
     event_loop: str = "uvloop"
@@ -59,6 +69,11 @@ class Settings:
     vector_backend: str = "edge"
     qdrant_url: str = ""
     qdrant_api_key: str = ""
+    # Run the outbox indexing worker in this process. Every replica may run it
+    # (work is claimed with row locks); turn it off only where another process
+    # indexes into the same vector index (the Qdrant server backend), since this
+    # replica's recall reads the index it is configured with.
+    index_worker: bool = True
     # Milliseconds a read-your-writes recall may wait for this tenant's indexing.
     read_your_writes_wait_ms: int = 5000
     # The indexing worker builds the vector index's search graphs when idle after
