@@ -151,9 +151,7 @@ def main() -> None:
                 server.wait()
         with psycopg.connect(pg_url, autocommit=True) as conn:
             conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(
-                    sql.Identifier(database)
-                )
+                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(database))
             )
         shutil.rmtree(workdir, ignore_errors=True)
 
