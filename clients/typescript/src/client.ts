@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { Code, ConnectError, createClient, type Client, type Interceptor } from "@connectrpc/connect";
 import { createGrpcTransport, Http2SessionManager } from "@connectrpc/connect-node";
-import { create, type MessageInitShape } from "@bufbuild/protobuf";
+import { clone, create, type MessageInitShape } from "@bufbuild/protobuf";
 import { AdminService } from "./gen/engram/v1/admin_pb.js";
 import { DecisionsService } from "./gen/engram/v1/decisions_pb.js";
 import { EvidenceService } from "./gen/engram/v1/evidence_pb.js";
@@ -131,7 +131,10 @@ function typedErrors<T extends object>(client: T): T {
 function conventions(retry: Required<RetryOptions>, timeoutMs: number | undefined): Interceptor {
   return (next) => async (req) => {
     if (!req.stream && hasRequestId(req.message) && req.message.requestId === "") {
-      req.message.requestId = randomUUID();
+      // On a copy: the caller's message is not changed.
+      const message = clone(req.method.input, req.message);
+      (message as unknown as { requestId: string }).requestId = randomUUID();
+      req = { ...req, message };
     }
     if (timeoutMs !== undefined && !req.stream && !req.header.has("grpc-timeout")) {
       // The server's deadline for each attempt (Connect sets it from a call's own

@@ -11,7 +11,9 @@ import {
   UnauthenticatedError,
   UnavailableError,
   ProposalOutcome,
+  ProposeMemoryRequestSchema,
 } from "../src/index.js";
+import { create } from "@bufbuild/protobuf";
 import { startServer, type TestServer } from "./server.js";
 
 let server: TestServer;
@@ -45,12 +47,18 @@ test("UNAVAILABLE is retried with the same generated request id", async () => {
   });
   try {
     await assert.rejects(client.propose({ space: "s", content: "c", confidence: 1 }), UnavailableError);
+    // The generated clients follow the same conventions, on a copy of the message.
+    const request = create(ProposeMemoryRequestSchema, { proposal: { space: "s", content: "c", confidence: 1 } });
+    await assert.rejects(client.lifecycle.proposeMemory(request), UnavailableError);
+    assert.equal(request.requestId, "");
   } finally {
     client.close();
   }
-  assert.equal(seen.length, 3);
+  assert.equal(seen.length, 6);
   assert.match(seen[0], /^[0-9a-f-]{36}$/);
-  assert.deepEqual(new Set(seen).size, 1);
+  assert.equal(new Set(seen.slice(0, 3)).size, 1);
+  assert.equal(new Set(seen.slice(3)).size, 1);
+  assert.notEqual(seen[0], seen[3]);
 });
 
 test("a caller's request id is kept, and repeating it returns the first outcome", async () => {
