@@ -6,6 +6,8 @@
     engram eval --bm25-only             the baseline alone, no server
     engram eval --generate PATH         (re)write the dataset and stop
     engram eval learn [--help]          fact extraction of Learn on labelled conversations
+    engram eval realtalk [--help]       Recall on REALTALK's real conversations (data
+                                        read from $ENGRAM_EVAL_REALTALK_DIR, not shipped)
 
 The dataset is long multi-session conversations whose questions name the turns
 that answer them (`dataset` documents the format). Every turn becomes a memory,
@@ -92,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engram_server.learning.evaluation import main as learn_main
 
         return learn_main(argv[1:])
+    if argv[:1] == ["realtalk"]:  # `engram eval realtalk`: real conversations, by split
+        from engram_server.evaluation.realtalk_eval import main as realtalk_main
+
+        return realtalk_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
