@@ -66,6 +66,12 @@ class Settings:
     recall_fusion: str = "linear"
     recall_lexical_weight: float = 0.2
     recall_dense_weight: float = 0.8
+    # Neighbour context (recall/neighbours.py): how much of a conversation turn's
+    # previous turn in its session goes into its dense vector and its lexical
+    # terms (0: none). Applies to memories indexed after a change (`engram
+    # reindex` for the others).
+    recall_context_dense_weight: float = 0.0
+    recall_context_lexical_weight: float = 0.0
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
     # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
     embedding_provider: str = "minilm"
