@@ -34,14 +34,15 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "service"))
 
 from engram_server.embeddings.minilm import MiniLMEmbedder
-from engram_server.evaluation import metrics, realtalk
+from engram_server.evaluation import dataset, metrics, realtalk
 from engram_server.evaluation.bm25 import BM25
 from engram_server.evaluation.dataset import Conversation
 from engram_server.lexical.analyzer import analyze
 from engram_server.lexical.sparse import DEFAULT_BM25
 from engram_server.store.vectors.term_stats import bm25_idf
 
-CACHE = Path(tempfile.gettempdir()) / "engram-lab"
+CACHE = Path(os.environ.get("ENGRAM_LAB_CACHE") or Path(tempfile.gettempdir()) / "engram-lab")
+OWN_DATASET = Path(__file__).resolve().parents[1] / "datasets" / "conversations.jsonl"
 CANDIDATES = 40  # max(CANDIDATES_PER_LEG, 4k) at k = 10
 
 
@@ -269,6 +270,24 @@ def summarise(name: str, s: Score, base: Score | None = None) -> str:
 
 LEVERS = [
     Lever("today (0.8/0.2)"),
+    Lever("dense 0.4 / lexical 0.6", 0.4, 0.6),
+    Lever("0.4/0.6 + ctx mix 0.2", 0.4, 0.6, dense_context="mix", context_mix=0.2),
+    Lever("0.4/0.6 + ctx lexical 0.3", 0.4, 0.6, lexical_context=0.3),
+    Lever(
+        "0.4/0.6 + ctx mix 0.2 + lexical 0.3",
+        0.4,
+        0.6,
+        dense_context="mix",
+        context_mix=0.2,
+        lexical_context=0.3,
+    ),
+    Lever("0.6/0.4", 0.6, 0.4),
+    Lever("0.6/0.4 + ctx mix 0.2", 0.6, 0.4, dense_context="mix", context_mix=0.2),
+    Lever("0.6/0.4 + ctx lexical 0.15", 0.6, 0.4, lexical_context=0.15),
+    Lever("0.5/0.5 + ctx mix 0.1", 0.5, 0.5, dense_context="mix", context_mix=0.1),
+    Lever("0.5/0.5 + ctx lexical 0.15", 0.5, 0.5, lexical_context=0.15),
+    Lever("0.4/0.6 + speaker boost 0.05", 0.4, 0.6, speaker_boost=0.05),
+    Lever("0.4/0.6 + prf 3", 0.4, 0.6, prf=3, prf_weight=0.3),
     Lever("dense 0.6 / lexical 0.4", 0.6, 0.4),
     Lever("dense 0.5 / lexical 0.5", 0.5, 0.5),
     Lever("ctx: text of previous turn", dense_context="text1"),
@@ -286,9 +305,15 @@ def main() -> int:
     parser.add_argument("--split", default="dev")
     parser.add_argument("--grid", action="store_true")
     parser.add_argument("--only", help="regex of lever names to run")
+    parser.add_argument(
+        "--own", type=int, help="the first N conversations of the shipped dataset instead"
+    )
     args = parser.parse_args()
-    loaded = realtalk.load(realtalk.directory(os.environ.get(realtalk.ENV_DIR)))
-    convs = loaded.split(args.split)
+    if args.own:
+        convs = dataset.load(OWN_DATASET)[: args.own]
+    else:
+        loaded = realtalk.load(realtalk.directory(os.environ.get(realtalk.ENV_DIR)))
+        convs = loaded.split(args.split)
     vectors = Vectors()
     bm25 = {c.id: BM25([(t.id, t.text) for t in c.turns]) for c in convs}
     base = evaluate(convs, lambda c, q: bm25[c.id].search(q, 10))
@@ -305,8 +330,9 @@ def main() -> int:
                 lexical_context=lc,
             )
             for dw, ctx, mix, lc in itertools.product(
-                (0.5, 0.6, 0.7, 0.8), ("none", "mix", "text1"), (0.5,), (0.0, 0.3, 0.6)
+                (0.3, 0.4, 0.5), ("none", "mix"), (0.2, 0.35), (0.0, 0.3)
             )
+            if ctx == "mix" or mix == 0.2
         ]
     if args.only:
         levers = [lv for lv in levers if re.search(args.only, lv.name)]
