@@ -81,10 +81,19 @@ class Settings:
     # while it builds (about a second per thousand new points), so latency-critical
     # deployments use the Qdrant server backend, where this does nothing.
     index_optimize_after_writes: int = 5000
-    # Recall fusion: "linear" (normalised scores, weighted) or "rrf"; leg weights.
+    # Recall fusion: "linear" (normalised scores, weighted) or "rrf"; leg weights
+    # (tuned on REALTALK's dev conversations, docs/recall-quality.md).
     recall_fusion: str = "linear"
-    recall_lexical_weight: float = 0.2
-    recall_dense_weight: float = 0.8
+    recall_lexical_weight: float = 0.6
+    recall_dense_weight: float = 0.4
+    # Neighbour context (recall/neighbours.py): how much of a conversation turn's
+    # previous turn in its session goes into its dense vector and its lexical
+    # terms (0: none). Applies to memories indexed after a change (`engram
+    # reindex` for the others). Off by default: on REALTALK's dev conversations
+    # 0.2 / 0.3 added 0.02 to recall@10 but cost 0.015 MRR, and on the shipped
+    # dataset it lost 0.05 recall@10 (docs/recall-quality.md).
+    recall_context_dense_weight: float = 0.0
+    recall_context_lexical_weight: float = 0.0
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
     # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
     embedding_provider: str = "minilm"

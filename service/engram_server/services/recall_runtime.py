@@ -12,6 +12,7 @@ from engram_server.platform.background import BackgroundTask
 from engram_server.platform.config import Settings
 from engram_server.platform.notify import Notifier
 from engram_server.platform.telemetry import tracing_enabled
+from engram_server.recall.neighbours import ContextParams
 from engram_server.recall.scoring import FusionMode, RankingParams
 from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker
 from engram_server.services.recall import AccessRecorder, RecallService
@@ -86,7 +87,15 @@ class RecallRuntime:
             PostgresEmbeddingCache(db),
             query_cache_size=settings.embedding_query_cache_size,
         )
-        worker = IndexWorker(db, index, embedder, settings.index_optimize_after_writes)
+        worker = IndexWorker(
+            db,
+            index,
+            embedder,
+            settings.index_optimize_after_writes,
+            ContextParams(
+                settings.recall_context_dense_weight, settings.recall_context_lexical_weight
+            ),
+        )
         access = AccessRecorder(db)
         service = RecallService(db, index, embedder, worker, access, ranking_params(settings))
         return cls(settings, db, index, embedder, worker, access, service)
