@@ -179,22 +179,21 @@ async def test_health_reports_every_served_service_serving(server: Any) -> None:
 
 
 async def test_a_registration_not_serving_is_reported_not_serving(
-    app: AppContext, settings: Settings
+    app: AppContext, settings: Settings, server: Any
 ) -> None:
     """A registration that only answers UNIMPLEMENTED passes `serving=False`: the
     health service then reports it NOT_SERVING, the server itself SERVING."""
     import dataclasses
 
-    from engram_server.platform.server import default_registrations
+    from engram_server.platform.server import Registration
 
-    made = default_registrations(app)
-    admin = next(r for r in made if r.service_name.endswith("AdminService"))
-    pool = next(r for r in made if r.service_name.endswith("PoolService"))
-    assert admin.served and pool.served
+    # The running server's own (stateless) admin servicer: building new servicers
+    # would rebind the shared context's recall runtime and write path.
+    admin = next(r for r in server.server.registrations if r.service_name.endswith("AdminService"))
+    assert admin.served
+    held = Registration("engram.v1.DecisionsService", object(), lambda *_: None, serving=False)
     engram = EngramServer(
-        dataclasses.replace(settings, listen="127.0.0.1:0"),
-        app,
-        registrations=[admin, dataclasses.replace(pool, serving=False)],
+        dataclasses.replace(settings, listen="127.0.0.1:0"), app, registrations=[admin, held]
     )
     await engram.start()
     try:
@@ -202,8 +201,8 @@ async def test_a_registration_not_serving_is_reported_not_serving(
             health = health_pb2_grpc.HealthStub(channel)
             served = await health.Check(health_pb2.HealthCheckRequest(service=admin.service_name))
             assert served.status == health_pb2.HealthCheckResponse.SERVING
-            held = await health.Check(health_pb2.HealthCheckRequest(service=pool.service_name))
-            assert held.status == health_pb2.HealthCheckResponse.NOT_SERVING
+            reply = await health.Check(health_pb2.HealthCheckRequest(service=held.service_name))
+            assert reply.status == health_pb2.HealthCheckResponse.NOT_SERVING
             overall = await health.Check(health_pb2.HealthCheckRequest())
             assert overall.status == health_pb2.HealthCheckResponse.SERVING
     finally:
