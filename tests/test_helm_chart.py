@@ -34,6 +34,7 @@ SECRET_SETTINGS = {
     "qdrant_api_key",
     "llm_api_key",
     "embedding_api_key",
+    "page_token_secret",
 }
 CHART_MANAGED_SETTINGS = {"listen", "metrics_listen", "data_dir", "shutdown_grace_seconds"}
 

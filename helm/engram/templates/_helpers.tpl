@@ -74,7 +74,8 @@ stops with these.
   (list "ENGRAM_QDRANT_API_KEY" $keys.qdrantApiKey true .Values.secrets.qdrantApiKey)
   (list "ENGRAM_BOOTSTRAP_TOKEN" $keys.bootstrapToken true .Values.secrets.bootstrapToken)
   (list "ENGRAM_LLM_API_KEY" $keys.llmApiKey true .Values.secrets.llmApiKey)
-  (list "ENGRAM_EMBEDDING_API_KEY" $keys.embeddingApiKey true .Values.secrets.embeddingApiKey) }}
+  (list "ENGRAM_EMBEDDING_API_KEY" $keys.embeddingApiKey true .Values.secrets.embeddingApiKey)
+  (list "ENGRAM_PAGE_TOKEN_SECRET" $keys.pageTokenSecret true .Values.secrets.pageTokenSecret) }}
 {{- range $items }}
 {{- $name := index . 0 }}{{ $key := index . 1 }}{{ $optional := index . 2 }}{{ $value := index . 3 }}
 {{- if or (not $own) $value }}
