@@ -21,7 +21,14 @@ from typing import Any
 import grpc
 import grpc.aio
 import pytest
-from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, recall_pb2, recall_pb2_grpc
+from engram.v1 import (
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    pool_pb2,
+    pool_pb2_grpc,
+    recall_pb2,
+    recall_pb2_grpc,
+)
 from engram_server.platform.telemetry import _exporter
 from opentelemetry.proto.collector.trace.v1 import (
     trace_service_pb2,
@@ -143,8 +150,18 @@ async def test_spans_metrics_and_access_log_follow_the_caller_without_content(
             lifecycle_pb2.WatchTransitionsRequest(cursor="0"), metadata=metadata
         )
         await watch.read()  # the proposal's event: the stream is open
+        pools = pool_pb2_grpc.PoolServiceStub(channel)
+        await pools.CreatePool(
+            pool_pb2.CreatePoolRequest(pool=pool_pb2.Pool(display_name="obs"), pool_id="obs"),
+            metadata=metadata,
+        )
+        sync = pools.SyncPool(
+            pool_pb2.SyncPoolRequest(pool="pools/obs", follow=True), metadata=metadata
+        )
+        assert (await sync.read()).caught_up  # the stream is open and following
         exposition = await asyncio.to_thread(serve.metrics)
         watch.cancel()
+        sync.cancel()
     # Draining flushes the exporter.
     assert await asyncio.to_thread(serve.terminate) == 0, serve.logs()
 
@@ -208,6 +225,10 @@ async def test_spans_metrics_and_access_log_follow_the_caller_without_content(
     lines = exposition.splitlines()
     watch_line = [line for line in lines if line.startswith("engram_watch_streams")]
     assert watch_line and float(watch_line[0].rsplit(" ", 1)[1]) >= 1, watch_line
+    sync_line = [
+        line for line in lines if line.startswith("engram_pool_streams") and 'kind="sync"' in line
+    ]
+    assert sync_line and float(sync_line[0].rsplit(" ", 1)[1]) >= 1, sync_line
     for gauge in ("engram_outbox_backlog", "engram_outbox_oldest_age_seconds"):
         assert any(line.startswith(gauge) for line in exposition.splitlines()), gauge
     assert "canary" not in exposition

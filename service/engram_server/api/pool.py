@@ -17,6 +17,7 @@ from google.protobuf import empty_pb2
 from engram_server.api import convert
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.platform.context import AppContext
+from engram_server.platform.observability import pool_streams
 from engram_server.platform.principal import current_principal
 from engram_server.pools import model
 from engram_server.pools.service import POOL_CHANNEL, PoolOperations, visibility_from_proto
@@ -237,10 +238,14 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         model.check_topic(v, "topic", request.topic)
         v.raise_if_any()
         pool_id = model.parse_pool_name(request.pool, "pool")
-        async for message in self.streams.sync(
-            current_principal(), pool_id, request.cursor, request.topic, request.follow
-        ):
-            yield message
+        pool_streams.add(1, {"kind": "sync"})
+        try:
+            async for message in self.streams.sync(
+                current_principal(), pool_id, request.cursor, request.topic, request.follow
+            ):
+                yield message
+        finally:
+            pool_streams.add(-1, {"kind": "sync"})
 
     async def ListTopics(
         self, request: pool_pb2.ListTopicsRequest, context: Ctx
@@ -256,7 +261,11 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.SubscribeTopicRequest, context: Ctx
     ) -> AsyncIterator[pool_pb2.SubscribeTopicResponse]:
         pool_id, topic = model.parse_topic_name(request.name)
-        async for message in self.streams.subscribe(
-            current_principal(), pool_id, topic, request.cursor
-        ):
-            yield message
+        pool_streams.add(1, {"kind": "topic"})
+        try:
+            async for message in self.streams.subscribe(
+                current_principal(), pool_id, topic, request.cursor
+            ):
+                yield message
+        finally:
+            pool_streams.add(-1, {"kind": "topic"})

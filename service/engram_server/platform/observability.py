@@ -79,6 +79,11 @@ rpc_duration = _meter.create_histogram(
 watch_streams = _meter.create_up_down_counter(
     "engram.watch.streams", unit="{stream}", description="Open WatchTransitions streams"
 )
+pool_streams = _meter.create_up_down_counter(
+    "engram.pool.streams",
+    unit="{stream}",
+    description="Open SyncPool (kind=sync) and SubscribeTopic (kind=topic) streams",
+)
 session_messages = _meter.create_histogram(
     "engram.working_memory.session_messages",
     unit="{message}",
