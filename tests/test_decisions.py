@@ -408,8 +408,17 @@ async def test_conversation_recall_never_returns_decisions_and_tenants_are_isola
     (d,) = (await ingest(t, [proto_commit("b" * 40, EXECUTOR)])).decisions
     await indexed(server, t)
     recall = recall_pb2_grpc_stub(t)
-    unscoped = await recall.Recall(recall_pb2.RecallRequest(query="reranking executor", k=10))
-    assert unscoped.hits and all(not h.memory.space.startswith("decisions/") for h in unscoped.hits)
+    # A recall names its spaces (an empty list is not "every space", issue 22).
+    with pytest.raises(grpc.aio.AioRpcError) as unscoped:
+        await recall.Recall(recall_pb2.RecallRequest(query="reranking executor", k=10))
+    assert unscoped.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    conversation = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="reranking executor", spaces=["team"], include_subspaces=True, k=10
+        )
+    )
+    assert conversation.hits
+    assert all(not h.memory.space.startswith("decisions/") for h in conversation.hits)
     scoped = await recall.Recall(
         recall_pb2.RecallRequest(query="reranking executor", spaces=[d.space], k=10)
     )
