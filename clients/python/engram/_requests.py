@@ -201,12 +201,12 @@ def revise(
     )
     if kind is not None:
         memory.kind = types_pb2.MemoryKind.ValueType(c.enum_in(t.MemoryKind, kind, "memory.kind"))
-    return lifecycle_pb2.ReviseMemoryRequest(
+    request = lifecycle_pb2.ReviseMemoryRequest(
         memory=memory,
         update_mask=field_mask_pb2.FieldMask(paths=sorted(normalised)),
         request_id=request_id(rid),
-        reason=reason,
     )
+    return c.fill(request, reason=reason)
 
 
 def update_confidence(
