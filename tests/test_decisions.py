@@ -408,17 +408,12 @@ async def test_conversation_recall_never_returns_decisions_and_tenants_are_isola
     (d,) = (await ingest(t, [proto_commit("b" * 40, EXECUTOR)])).decisions
     await indexed(server, t)
     recall = recall_pb2_grpc_stub(t)
-    # A recall names its spaces (an empty list is not "every space", issue 22).
-    with pytest.raises(grpc.aio.AioRpcError) as unscoped:
-        await recall.Recall(recall_pb2.RecallRequest(query="reranking executor", k=10))
-    assert unscoped.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     conversation = await recall.Recall(
         recall_pb2.RecallRequest(
             query="reranking executor", spaces=["team"], include_subspaces=True, k=10
         )
     )
-    assert conversation.hits
-    assert all(not h.memory.space.startswith("decisions/") for h in conversation.hits)
+    assert [h.memory.space for h in conversation.hits] == ["team/chat"]
     scoped = await recall.Recall(
         recall_pb2.RecallRequest(query="reranking executor", spaces=[d.space], k=10)
     )
@@ -672,3 +667,16 @@ async def test_llm_path_keeps_only_verbatim_quotes_and_contained_rationale(
     assert executor.statement == "Reranking runs on a single-worker executor."
     cache = by_title["Cache parsed configs"]
     assert "quantum" not in cache.rationale  # invented: the deterministic rationale stays
+
+
+async def test_purging_the_decision_space_forgets_its_decisions(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    (d,) = (await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])).decisions
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=d.space, reason="erasure request")
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).GetDecision(D.GetDecisionRequest(name=d.name))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    again = await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])
+    assert again.created_decisions == 1  # its commit record went with it: mined afresh

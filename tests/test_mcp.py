@@ -4,6 +4,7 @@ tool errors, and `engram mcp config`."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -15,6 +16,7 @@ import pytest
 
 pytest.importorskip("mcp")
 
+import engram
 from engram.integrations.mcp import TOOL_NAMES
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -90,13 +92,21 @@ async def test_every_tool_over_stdio(make_tenant: Any, tmp_path: Path) -> None:
         again = await call_error(session, "forget", memory=memory, reason="twice")
         assert again.startswith("FAILED_PRECONDITION")
 
-        # Decisions and pools: whatever the server answers (UNIMPLEMENTED until those
-        # services are served) comes back as a tool error naming the code, never a crash.
+        # Pools: publish a memory to a pool, then recall it through the pool.
+        with engram.Client(tenant.address, tenant.secret) as client:
+            await asyncio.to_thread(lambda: client.pools.create("Team", pool_id="team"))
+        published = await call(session, "publish_to_pool", memory=other["memory"], pool="team")
+        assert published["publication"]["state"] == "PUBLICATION_STATE_PUBLISHED", published
+        pooled = await call(session, "recall_pool", query="when do deploys happen?", pool="team")
+        assert [h["pool"] for h in pooled["hits"]] == ["pools/team"]
+        text = await call_error(session, "publish_to_pool", memory=other["memory"], pool="nope")
+        assert text.startswith("NOT_FOUND")
+
+        # Decisions: whatever the server answers (UNIMPLEMENTED until DecisionsService is
+        # served) comes back as a tool error naming the code, never a crash.
         for tool, arguments in (
             ("why", {"repository": "github.com/acme/api", "path": "main.go"}),
             ("search_decisions", {"query": "why Go?"}),
-            ("publish_to_pool", {"memory": other["memory"], "pool": "team"}),
-            ("recall_pool", {"query": "deploys", "pool": "team"}),
         ):
             result: Any = await session.call_tool(tool, arguments)
             if result.is_error:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from typing import Any
 
@@ -20,9 +21,11 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
     owner = await make_agent(t, "owner")
     writers = [await make_agent(t, f"w{i}") for i in range(WRITERS)]
     await owner.create_pool("race")
+    await owner.create_pool("doomed")
     members = {}
     for w in writers:
         members[w.name] = (await owner.add("pools/race", w.name, WRITER)).name
+        await owner.add("pools/doomed", w.name, WRITER)
     rng = random.Random(7)
 
     async def work(w: Any) -> None:
@@ -30,6 +33,9 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
             slot = f"topic::{rng.randrange(3)}"
             try:
                 m = await w.remember(w.name, f"{w.name} says {i}", importance=0.9, slot_key=slot)
+                if i % 3 == 0:
+                    with contextlib.suppress(grpc.aio.AioRpcError):
+                        await w.publish("pools/doomed", m.name)
                 out = await w.publish("pools/race", m.name)
                 if out.outcome == pool_pb2.PUBLISH_OUTCOME_PUBLISHED and rng.random() < 0.3:
                     await w.pool.UnpublishMemory(
@@ -49,6 +55,7 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
             await owner.pool.RemovePoolMember(
                 pool_pb2.RemovePoolMemberRequest(name=members[w.name])
             )
+        await owner.pool.DeletePool(pool_pb2.DeletePoolRequest(name="pools/doomed"))
 
     await asyncio.gather(*(work(w) for w in writers), remover())
 
@@ -57,6 +64,12 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
         return list(await cur.fetchall())
 
     tenant = t.tenant_id
+    # 0. A pool deleted while publishes raced it leaves nothing behind.
+    for table in ("publications", "pool_slots", "pool_events", "pool_members", "pool_trust"):
+        left = await rows(
+            f"SELECT * FROM {table} WHERE tenant_id = %s AND pool_id = 'doomed'", tenant
+        )
+        assert left == [], (table, left[:3])
     # 1. No live publication of a memory that is not ACTIVE.
     assert (
         await rows(
@@ -71,14 +84,16 @@ async def test_concurrent_publish_unpublish_remove(make_tenant: Any, raw_pg: Any
     for w in writers[:2]:
         removed = await rows(
             "SELECT seq FROM audit_log WHERE tenant_id = %s AND action = 'MEMBERSHIP'"
-            " AND details->>'event' = 'member_removed' AND details->>'principal' = %s",
+            " AND details->>'event' = 'member_removed' AND details->>'principal' = %s"
+            " AND details->>'pool' = 'pools/race'",
             tenant,
             w.name,
         )
         assert len(removed) == 1
         late = await rows(
             "SELECT seq FROM audit_log WHERE tenant_id = %s AND action = 'PUBLICATION'"
-            " AND actor = %s AND details->>'event' = 'published' AND seq > %s",
+            " AND actor = %s AND details->>'event' = 'published' AND seq > %s"
+            " AND details->>'pool' = 'pools/race'",
             tenant,
             w.name,
             removed[0][0],

@@ -35,6 +35,9 @@ VALID: dict[str, Any] = {
     "policy": engram.Policy(),
     "messages": ["hello"],
     "base": "snapshots/a",
+    "group": "reviewers",
+    "group_id": "reviewers",
+    "principal": "agent-a",
 }
 
 

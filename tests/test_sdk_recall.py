@@ -158,3 +158,23 @@ async def test_admin_methods_are_on_the_client_itself(server: Any, platform_key:
         assert usage.active_api_keys == 1
         await in_thread(lambda: platform.delete_tenant(tenant_id))
     assert key.secret
+
+
+async def test_groups_through_both_clients(server: Any, make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    with engram.Client(server.address, tenant.secret) as client:
+        group = await in_thread(
+            lambda: client.create_group("reviewers", "Reviewers", members=["agent-a"])
+        )
+        assert isinstance(group, engram.Group) and group.name == "groups/reviewers"
+        assert group.members == ("agent-a",)
+        grown = await in_thread(lambda: client.add_group_member("reviewers", "agent-b"))
+        assert set(grown.members) == {"agent-a", "agent-b"}
+    async with engram.AsyncClient(server.address, tenant.secret) as aclient:
+        assert [g.id async for g in aclient.list_groups()] == ["reviewers"]
+        shrunk = await aclient.remove_group_member("groups/reviewers", "agent-a")
+        assert shrunk.members == ("agent-b",)
+        assert (await aclient.get_group("reviewers")).display_name == "Reviewers"
+        await aclient.delete_group("reviewers")
+        with pytest.raises(engram.NotFound):
+            await aclient.get_group("reviewers")

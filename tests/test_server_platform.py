@@ -165,12 +165,48 @@ async def test_health_and_reflection_need_no_key(server: Any) -> None:
     assert "grpc.health.v1.Health" in names
 
 
-async def test_every_registered_service_is_reported_healthy(server: Any) -> None:
+async def test_health_reports_every_served_service_serving(server: Any) -> None:
+    registrations = server.server.registrations
+    assert all(r.served for r in registrations)
+    assert {"engram.v1.PoolService", "engram.v1.EvidenceService", "engram.v1.DecisionsService"} <= {
+        r.service_name for r in registrations
+    }
     async with grpc.aio.insecure_channel(server.address) as channel:
         health = health_pb2_grpc.HealthStub(channel)
-        for name in server.server.service_names:
-            reply = await health.Check(health_pb2.HealthCheckRequest(service=name))
-            assert reply.status == health_pb2.HealthCheckResponse.SERVING, name
+        for r in registrations:
+            reply = await health.Check(health_pb2.HealthCheckRequest(service=r.service_name))
+            assert reply.status == health_pb2.HealthCheckResponse.SERVING, r.service_name
+
+
+async def test_a_registration_not_serving_is_reported_not_serving(
+    app: AppContext, settings: Settings, server: Any
+) -> None:
+    """A registration that only answers UNIMPLEMENTED passes `serving=False`: the
+    health service then reports it NOT_SERVING, the server itself SERVING."""
+    import dataclasses
+
+    from engram_server.platform.server import Registration
+
+    # The running server's own (stateless) admin servicer: building new servicers
+    # would rebind the shared context's recall runtime and write path.
+    admin = next(r for r in server.server.registrations if r.service_name.endswith("AdminService"))
+    assert admin.served
+    held = Registration("engram.v1.DecisionsService", object(), lambda *_: None, serving=False)
+    engram = EngramServer(
+        dataclasses.replace(settings, listen="127.0.0.1:0"), app, registrations=[admin, held]
+    )
+    await engram.start()
+    try:
+        async with grpc.aio.insecure_channel(engram.address) as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+            served = await health.Check(health_pb2.HealthCheckRequest(service=admin.service_name))
+            assert served.status == health_pb2.HealthCheckResponse.SERVING
+            reply = await health.Check(health_pb2.HealthCheckRequest(service=held.service_name))
+            assert reply.status == health_pb2.HealthCheckResponse.NOT_SERVING
+            overall = await health.Check(health_pb2.HealthCheckRequest())
+            assert overall.status == health_pb2.HealthCheckResponse.SERVING
+    finally:
+        await engram.stop(grace=0)
 
 
 async def test_oversize_request_is_resource_exhausted(server: Any, settings: Settings) -> None:

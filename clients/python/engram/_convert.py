@@ -980,3 +980,15 @@ def index_status_out(pb: recall_pb2.IndexStatus) -> t.IndexStatus:
         last_indexed_time=time_out(pb, "last_indexed_time"),
         raw=pb,
     )
+
+
+def group_out(pb: admin_pb2.Group) -> t.Group:
+    return t.Group(
+        name=pb.name,
+        display_name=pb.display_name,
+        description=pb.description,
+        members=tuple(pb.members),
+        create_time=time_out(pb, "create_time"),
+        update_time=time_out(pb, "update_time"),
+        raw=pb,
+    )

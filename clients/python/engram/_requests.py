@@ -201,12 +201,14 @@ def revise(
     )
     if kind is not None:
         memory.kind = types_pb2.MemoryKind.ValueType(c.enum_in(t.MemoryKind, kind, "memory.kind"))
-    request = lifecycle_pb2.ReviseMemoryRequest(
-        memory=memory,
-        update_mask=field_mask_pb2.FieldMask(paths=sorted(normalised)),
-        request_id=request_id(rid),
+    return c.fill(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=memory,
+            update_mask=field_mask_pb2.FieldMask(paths=sorted(normalised)),
+            request_id=request_id(rid),
+        ),
+        reason=reason,
     )
-    return c.fill(request, reason=reason)
 
 
 def update_confidence(
@@ -399,6 +401,36 @@ def revoke_api_key(name: Any, tenant: Any) -> admin_pb2.RevokeApiKeyRequest:
 
 def delete_api_key(name: Any, tenant: Any) -> admin_pb2.DeleteApiKeyRequest:
     return admin_pb2.DeleteApiKeyRequest(name=c.api_key_name(name, tenant))
+
+
+def group_name(value: Any, field: str = "name") -> str:
+    """`groups/{id}` from a full name or a bare id."""
+    text = c.text_in(value, field)
+    return text if text.startswith("groups/") else f"groups/{text}"
+
+
+def create_group(
+    group_id: Any, display_name: Any, description: Any, rid: Any
+) -> admin_pb2.CreateGroupRequest:
+    return c.fill(
+        admin_pb2.CreateGroupRequest(),
+        group_id=group_id,
+        group=c.fill(
+            admin_pb2.Group(), "group.", display_name=display_name, description=description
+        ),
+        request_id=request_id(rid),
+    )
+
+
+def group_member(
+    cls: type[admin_pb2.AddGroupMemberRequest] | type[admin_pb2.RemoveGroupMemberRequest],
+    group: Any,
+    principal: Any,
+    rid: Any,
+) -> Any:
+    return c.fill(
+        cls(), group=group_name(group, "group"), principal=principal, request_id=request_id(rid)
+    )
 
 
 # -- working memory, Engage, Reflect, Learn, Consolidate, Dream ----------------------

@@ -14,7 +14,7 @@ from engram import _convert as c
 from engram import _requests
 from engram import types as t
 from engram._base import AsyncClientBase, ClientBase, rpc
-from engram.v1 import admin_pb2_grpc
+from engram.v1 import admin_pb2, admin_pb2_grpc
 
 
 class AdminMethods(ClientBase):
@@ -114,6 +114,61 @@ class AdminMethods(ClientBase):
     def get_usage(self, tenant: str) -> t.Usage:
         request = _requests.get_usage(tenant)
         return c.usage_out(self._unary(self._admin.GetUsage, request, retryable=True))
+
+    @rpc("engram.v1.AdminService.CreateGroup")
+    def create_group(
+        self,
+        group_id: str,
+        display_name: str = "",
+        *,
+        description: str = "",
+        members: Iterable[str] = (),
+        request_id: str | None = None,
+    ) -> t.Group:
+        """Creates a group of agent identities (`groups/{group_id}`), then adds
+        `members` one by one."""
+        request = _requests.create_group(group_id, display_name, description, request_id)
+        member_list = _requests.one_or_many(members, "members")
+        group = c.group_out(self._unary(self._admin.CreateGroup, request, retryable=True))
+        for member in member_list:
+            group = self.add_group_member(group.name, member)
+        return group
+
+    @rpc("engram.v1.AdminService.GetGroup")
+    def get_group(self, group: str) -> t.Group:
+        request = admin_pb2.GetGroupRequest(name=_requests.group_name(group))
+        return c.group_out(self._unary(self._admin.GetGroup, request, retryable=True))
+
+    @rpc("engram.v1.AdminService.ListGroups")
+    def list_groups(self, *, page_size: int = 0) -> Iterator[t.Group]:
+        request = c.fill(admin_pb2.ListGroupsRequest(), page_size=page_size)
+        return self._pages(self._admin.ListGroups, request, lambda r: map(c.group_out, r.groups))
+
+    @rpc("engram.v1.AdminService.AddGroupMember")
+    def add_group_member(
+        self, group: str, principal: str, *, request_id: str | None = None
+    ) -> t.Group:
+        """Adds an agent identity (or API key name) to a group."""
+        request = _requests.group_member(
+            admin_pb2.AddGroupMemberRequest, group, principal, request_id
+        )
+        return c.group_out(self._unary(self._admin.AddGroupMember, request, retryable=True))
+
+    @rpc("engram.v1.AdminService.RemoveGroupMember")
+    def remove_group_member(
+        self, group: str, principal: str, *, request_id: str | None = None
+    ) -> t.Group:
+        request = _requests.group_member(
+            admin_pb2.RemoveGroupMemberRequest, group, principal, request_id
+        )
+        return c.group_out(self._unary(self._admin.RemoveGroupMember, request, retryable=True))
+
+    @rpc("engram.v1.AdminService.DeleteGroup")
+    def delete_group(self, group: str, *, request_id: str | None = None) -> None:
+        request = admin_pb2.DeleteGroupRequest(
+            name=_requests.group_name(group), request_id=_requests.request_id(request_id)
+        )
+        self._unary(self._admin.DeleteGroup, request, retryable=True)
 
 
 class AsyncAdminMethods(AsyncClientBase):
@@ -218,6 +273,63 @@ class AsyncAdminMethods(AsyncClientBase):
     async def get_usage(self, tenant: str) -> t.Usage:
         request = _requests.get_usage(tenant)
         return c.usage_out(await self._unary(self._admin.GetUsage, request, retryable=True))
+
+    @rpc("engram.v1.AdminService.CreateGroup")
+    async def create_group(
+        self,
+        group_id: str,
+        display_name: str = "",
+        *,
+        description: str = "",
+        members: Iterable[str] = (),
+        request_id: str | None = None,
+    ) -> t.Group:
+        """Creates a group of agent identities (`groups/{group_id}`), then adds
+        `members` one by one."""
+        request = _requests.create_group(group_id, display_name, description, request_id)
+        member_list = _requests.one_or_many(members, "members")
+        group = c.group_out(await self._unary(self._admin.CreateGroup, request, retryable=True))
+        for member in member_list:
+            group = await self.add_group_member(group.name, member)
+        return group
+
+    @rpc("engram.v1.AdminService.GetGroup")
+    async def get_group(self, group: str) -> t.Group:
+        request = admin_pb2.GetGroupRequest(name=_requests.group_name(group))
+        return c.group_out(await self._unary(self._admin.GetGroup, request, retryable=True))
+
+    @rpc("engram.v1.AdminService.ListGroups")
+    def list_groups(self, *, page_size: int = 0) -> AsyncIterator[t.Group]:
+        request = c.fill(admin_pb2.ListGroupsRequest(), page_size=page_size)
+        return self._pages(self._admin.ListGroups, request, lambda r: map(c.group_out, r.groups))
+
+    @rpc("engram.v1.AdminService.AddGroupMember")
+    async def add_group_member(
+        self, group: str, principal: str, *, request_id: str | None = None
+    ) -> t.Group:
+        """Adds an agent identity (or API key name) to a group."""
+        request = _requests.group_member(
+            admin_pb2.AddGroupMemberRequest, group, principal, request_id
+        )
+        return c.group_out(await self._unary(self._admin.AddGroupMember, request, retryable=True))
+
+    @rpc("engram.v1.AdminService.RemoveGroupMember")
+    async def remove_group_member(
+        self, group: str, principal: str, *, request_id: str | None = None
+    ) -> t.Group:
+        request = _requests.group_member(
+            admin_pb2.RemoveGroupMemberRequest, group, principal, request_id
+        )
+        return c.group_out(
+            await self._unary(self._admin.RemoveGroupMember, request, retryable=True)
+        )
+
+    @rpc("engram.v1.AdminService.DeleteGroup")
+    async def delete_group(self, group: str, *, request_id: str | None = None) -> None:
+        request = admin_pb2.DeleteGroupRequest(
+            name=_requests.group_name(group), request_id=_requests.request_id(request_id)
+        )
+        await self._unary(self._admin.DeleteGroup, request, retryable=True)
 
 
 class AdminClient(AdminMethods):

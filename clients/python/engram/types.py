@@ -783,3 +783,20 @@ class IndexStatus:
     reindexing: bool = False
     last_indexed_time: datetime | None = None
     raw: recall_pb2.IndexStatus | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Group:
+    """A named set of agent identities of one tenant; a group can be a pool member."""
+
+    name: str
+    display_name: str = ""
+    description: str = ""
+    members: tuple[str, ...] = ()
+    create_time: datetime | None = None
+    update_time: datetime | None = None
+    raw: admin_pb2.Group | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.name.rpartition("/")[2]

@@ -3,6 +3,7 @@
     engram serve [--dev]             run the server
     engram migrate                   apply database migrations
     engram config show               print the effective settings
+    engram health                    ask a server's gRPC health service (exit 0: SERVING)
     engram admin ...                 bootstrap, tenants, API keys, usage
     engram memory ...                propose, list, confirm, retract... over the SDK
     engram session ...               import a transcript, show / list / clear buffers

@@ -9,6 +9,8 @@
     engram eval evidence [--help]       the corroboration assessor on labelled claims
     engram eval graph [--help]          multi-hop questions: Recall with and without edges
     engram eval decisions [--help]      why-questions on real git histories (DecisionsService)
+    engram eval realtalk [--help]       Recall on REALTALK's real conversations (data
+                                        read from $ENGRAM_EVAL_REALTALK_DIR, not shipped)
 
 The dataset is long multi-session conversations whose questions name the turns
 that answer them (`dataset` documents the format). Every turn becomes a memory,
@@ -107,6 +109,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engram_server.evaluation.decisions import main as decisions_main
 
         return decisions_main(argv[1:])
+    if argv[:1] == ["realtalk"]:  # `engram eval realtalk`: real conversations, by split
+        from engram_server.evaluation.realtalk_eval import main as realtalk_main
+
+        return realtalk_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

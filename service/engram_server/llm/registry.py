@@ -21,6 +21,7 @@ from engram_server.llm.openai_chat import OpenAIChatModel
 from engram_server.platform.config import Settings
 from engram_server.platform.egress import EgressPolicy, GuardedTransport
 from engram_server.platform.notify import Notifier
+from engram_server.platform.observability import llm_tokens
 from engram_server.store import llm_config, llm_usage
 from engram_server.store.postgres import Database
 
@@ -128,6 +129,9 @@ class LLMRegistry:
         return model
 
     async def _record_usage(self, usage: LLMUsage) -> None:
+        labels = {"gen_ai.provider.name": usage.provider, "gen_ai.request.model": usage.model}
+        llm_tokens.add(usage.prompt_tokens, {**labels, "gen_ai.token.type": "input"})
+        llm_tokens.add(usage.completion_tokens, {**labels, "gen_ai.token.type": "output"})
         await llm_usage.record_usage(self._db, usage)
 
     async def close(self) -> None:

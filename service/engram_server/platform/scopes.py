@@ -142,13 +142,14 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "RevokeApiKey": ADMIN_OR_PLATFORM,
         "GetUsage": ADMIN_OR_PLATFORM,
         "DeleteApiKey": ADMIN_OR_PLATFORM,
-        # Groups of agent identities: tenant administrators, their own tenant.
-        "CreateGroup": ADMIN,
-        "GetGroup": ADMIN,
-        "ListGroups": ADMIN,
-        "AddGroupMember": ADMIN,
-        "RemoveGroupMember": ADMIN,
-        "DeleteGroup": ADMIN,
+        # Groups of agent identities: tenant administrators, their own tenant (the
+        # servicer refuses a platform key without `admin`).
+        "CreateGroup": ADMIN_OR_PLATFORM,
+        "GetGroup": ADMIN_OR_PLATFORM,
+        "ListGroups": ADMIN_OR_PLATFORM,
+        "AddGroupMember": ADMIN_OR_PLATFORM,
+        "RemoveGroupMember": ADMIN_OR_PLATFORM,
+        "DeleteGroup": ADMIN_OR_PLATFORM,
     },
 }
 

@@ -245,8 +245,9 @@ async def caller_role(conn: Conn, principal: Principal, pool_id: str) -> int:
 
 
 async def lock_membership(conn: Conn, principal: Principal, pool_id: str) -> int:
-    """The caller's role, with the pool row and the membership rows behind it
-    share-locked until commit (a concurrent removal waits for this write)."""
+    """The caller's role, with the membership rows behind it share-locked until
+    commit (a concurrent removal waits for this write). Callers lock the pool row
+    first."""
     ids = model.identities(principal)
     rows = await fetch_all(
         conn,
@@ -866,10 +867,10 @@ class PoolOperations:
             if replay is not None:
                 return replay
             mrow = await fetch_one(conn, store.GET_MEMORY_SQL + " FOR SHARE", (memory_id,))
+            # The pool row before the membership rows (DeletePool's order).
+            locked_pool = await pool_row(conn, pool_id, lock="SHARE")
             role = await lock_membership(conn, principal, pool_id)
-            pool = self._visible(
-                await pool_row(conn, pool_id, lock="SHARE"), role, principal, pool_id, manage=False
-            )
+            pool = self._visible(locked_pool, role, principal, pool_id, manage=False)
             self._require(role, Role.WRITER, principal, "PublishMemory", admin_ok=False)
             if not principal.has(SCOPE_READ):
                 raise PermissionDenied(
@@ -995,10 +996,9 @@ class PoolOperations:
             replay = await self._replay(conn, tenant, key, pool_pb2.Publication)
             if replay is not None:
                 return replay
+            locked_pool = await pool_row(conn, pool_id, lock="SHARE")
             role = await lock_membership(conn, principal, pool_id)
-            self._visible(
-                await pool_row(conn, pool_id, lock="SHARE"), role, principal, pool_id, manage=False
-            )
+            self._visible(locked_pool, role, principal, pool_id, manage=False)
             self._require(role, Role.READER, principal, "UnpublishMemory", admin_ok=False)
             await lock_audit(conn)
             pub = await fetch_one(
@@ -1077,10 +1077,9 @@ class PoolOperations:
             )
             if peek is not None:  # memory rows first (lock order)
                 await conn.execute(store.GET_MEMORY_SQL + " FOR SHARE", (peek["memory_id"],))
+            locked_pool = await pool_row(conn, pool_id, lock="SHARE")
             role = await lock_membership(conn, principal, pool_id)
-            self._visible(
-                await pool_row(conn, pool_id, lock="SHARE"), role, principal, pool_id, manage=False
-            )
+            self._visible(locked_pool, role, principal, pool_id, manage=False)
             self._require(role, Role.OWNER, principal, "ReviewPublication", admin_ok=False)
             await lock_audit(conn)
             pub = await fetch_one(

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from typing import Any
 
-from engram.v1 import pool_pb2
+from engram.v1 import pool_pb2, types_pb2
 
 from engram_server.api import convert
 from engram_server.errors import InvalidArgument, NotFound, PermissionDenied
@@ -273,7 +273,18 @@ class PoolStreams:
         if r["publication_id"] is not None:
             delta.publication = model.publication_name(pool_id, r["publication_id"])
         if old is not None and op != "ADD":
-            delta.old_memory.CopyFrom(old)
+            # Its identity only: the client holds the rest from the delta that
+            # brought it, and a REPLACE would otherwise send two whole memories.
+            delta.old_memory.CopyFrom(
+                types_pb2.Memory(
+                    name=old.name,
+                    space=old.space,
+                    slot_key=old.slot_key,
+                    revision=old.revision,
+                    status=old.status,
+                    etag=old.etag,
+                )
+            )
         if new is not None and op != "REMOVE":
             delta.new_memory.CopyFrom(new)
         return delta

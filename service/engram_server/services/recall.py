@@ -401,32 +401,39 @@ class RecallService:
     ) -> tuple[list[ScoredPoint], dict[uuid.UUID, dict[str, Any]]]:
         """The lexical leg's candidates, and their rows."""
         points = await self.index.search(tenant, None, sparse, flt, limit)
-        rows = await self._hydrate(tenant, [p.id for p in points], pools) if points else {}
+        rows = await self._rows(tenant, [p.id for p in points], pools) if points else {}
         return list(points), rows
 
-    async def _hydrate(
-        self, tenant: str, ids: list[uuid.UUID], pools: tuple[PoolScope, ...] = ()
+    def _rows(self, tenant: str, ids: list[uuid.UUID], pools: tuple[PoolScope, ...]) -> Any:
+        """The candidates' rows: `_hydrate`, or `_hydrate_pools` for a pool recall."""
+        if pools:
+            return self._hydrate_pools(tenant, ids, pools)
+        return self._hydrate(tenant, ids)
+
+    async def _hydrate_pools(
+        self, tenant: str, ids: list[uuid.UUID], pools: tuple[PoolScope, ...]
     ) -> dict[uuid.UUID, dict[str, Any]]:
+        """`_hydrate`'s rows, each also with the pool the caller reads it through
+        (the one whose publisher it trusts most, among the pools where it is
+        PUBLISHED with a visibility the caller may read), that publisher and its
+        trust; in the same single round trip."""
+        rows = await self.db.tenant_read(
+            tenant,
+            _HYDRATE_POOLS,
+            (
+                store.uuid_array_literal(ids),
+                [p.pool_id for p in pools],
+                [",".join(p.visibilities) for p in pools],
+            ),
+            prepared_as="engram_recall_pool_candidates",
+        )
+        return {row["id"]: row for row in rows}
+
+    async def _hydrate(self, tenant: str, ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
         """Candidates' rows by id, each with its forgetting settings (its space's
         policy, else the tenant default), in one round trip (BEGIN, tenant scope,
         query and COMMIT sent together). The rows, not the index, are the truth: a
-        memory retracted after it was indexed is dropped by its status here.
-
-        With pools, each row also carries the pool the caller reads it through (the
-        one whose publisher it trusts most, among the pools where it is PUBLISHED
-        with a visibility the caller may read), that publisher and its trust."""
-        if pools:
-            rows = await self.db.tenant_read(
-                tenant,
-                _HYDRATE_POOLS,
-                (
-                    store.uuid_array_literal(ids),
-                    [p.pool_id for p in pools],
-                    [",".join(p.visibilities) for p in pools],
-                ),
-                prepared_as="engram_recall_pool_candidates",
-            )
-            return {row["id"]: row for row in rows}
+        memory retracted after it was indexed is dropped by its status here."""
         rows = await self.db.tenant_read(
             tenant,
             _HYDRATE,
@@ -461,7 +468,7 @@ class RecallService:
             dense_points = await self.index.search(tenant, dense.tolist(), None, flt, limit)
             if lexical is not None and not lexical.done() and dense_points:
                 dense_rows = asyncio.ensure_future(
-                    self._hydrate(tenant, [p.id for p in dense_points], pools)
+                    self._rows(tenant, [p.id for p in dense_points], pools)
                 )
             sparse_points, by_id = await lexical if lexical is not None else ([], {})
             if dense_rows is not None:
@@ -475,7 +482,7 @@ class RecallService:
             raise
         missing = [p.id for p in dense_points if p.id not in by_id]
         if missing:
-            by_id.update(await self._hydrate(tenant, missing, pools))
+            by_id.update(await self._rows(tenant, missing, pools))
         if q.known_at is not None:
             by_id = await self._as_known_at(tenant, by_id, q.known_at)
         if q.valid_at is not None:
@@ -648,17 +655,12 @@ class RecallService:
             return {}
         async with self.db.tenant_tx(tenant) as conn:
             cur = await conn.execute(
-                "SELECT DISTINCT ON (memory_id) memory_id, action, to_status, details"
+                "SELECT DISTINCT ON (memory_id) memory_id, to_status"
                 " FROM audit_log WHERE memory_id = ANY(%s) AND create_time <= %s"
-                " AND action IN ('TRANSITION', 'EVIDENCE')"
-                " ORDER BY memory_id, (action = 'TRANSITION') DESC, seq DESC",
+                " AND action = 'TRANSITION' ORDER BY memory_id, seq DESC",
                 (ids, known_at),
             )
-            status_then = {
-                r["memory_id"]: r["to_status"]
-                for r in await cur.fetchall()
-                if r["action"] == "TRANSITION"
-            }
+            status_then = {r["memory_id"]: r["to_status"] for r in await cur.fetchall()}
             cur = await conn.execute(
                 "SELECT DISTINCT ON (memory_id) memory_id, details->>'to' AS level"
                 " FROM audit_log WHERE memory_id = ANY(%s) AND create_time <= %s"

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import AuditEntry, Memory, Status
 from engram_server.lifecycle.validation import check_space
+from engram_server.platform.observability import watch_streams
 from engram_server.store import memories as store
 from engram_server.store.postgres import Database
 
@@ -92,6 +93,7 @@ async def watch(
 ) -> AsyncIterator[TransitionEvent]:
     position = parse_cursor(cursor)
     wake = hub.subscribe(tenant)
+    watch_streams.add(1)
     try:
         if position is None:
             async with db.tenant_tx(tenant) as conn:
@@ -124,4 +126,5 @@ async def watch(
             except TimeoutError:
                 pass
     finally:
+        watch_streams.add(-1)
         hub.unsubscribe(tenant, wake)

@@ -4,10 +4,12 @@ streamable HTTP).
 Tools: remember, recall, build_context, engage, reflect, forget (retract with a
 reason), why (DecisionsService.ExplainCode), search_decisions, publish_to_pool and
 recall_pool. The server connects with `ENGRAM_ADDRESS` / `ENGRAM_API_KEY`, and tools
-that take a space default to `ENGRAM_SPACE`. Every Engram error (bad input, NOT_FOUND,
-an RPC this server does not serve yet...) comes back as an MCP tool error (`isError`)
-whose text starts with the gRPC code and names the bad fields, so the model can
-correct itself; arguments that do not match a tool's schema are tool errors too.
+that take a space default to `ENGRAM_SPACE`. Reads wait until the tenant's earlier
+writes are searchable (read-your-writes), so a `recall` right after `remember` finds
+it. Every Engram error (bad input, NOT_FOUND, an RPC this server does not serve
+yet...) comes back as an MCP tool error (`isError`) whose text starts with the gRPC
+code and names the bad fields, so the model can correct itself; arguments that do
+not match a tool's schema are tool errors too.
 
 Needs the `mcp` extra: `pip install 'engram[mcp]'`.
 """
@@ -188,6 +190,7 @@ def build_server(tools: EngramTools | None = None) -> MCPServer:
                 kinds=kinds or (),
                 tags=tags or (),
                 include_subspaces=include_subspaces,
+                read_your_writes=True,
             )
         )
         return {"hits": [_hit(h) for h in found]}
@@ -201,7 +204,11 @@ def build_server(tools: EngramTools | None = None) -> MCPServer:
     ) -> dict[str, Any]:
         block = await tools.call(
             lambda: tools.client.build_context(
-                query, tools.space(space), token_budget=token_budget, format=format
+                query,
+                tools.space(space),
+                token_budget=token_budget,
+                format=format,
+                read_your_writes=True,
             )
         )
         return {
@@ -332,7 +339,9 @@ def build_server(tools: EngramTools | None = None) -> MCPServer:
         pool: Annotated[str, Field(description="pools/{id} or the bare id")],
         k: Annotated[int, Field(ge=1, le=100)] = 5,
     ) -> dict[str, Any]:
-        found = await tools.call(lambda: tools.client.recall(query, pools=[_pool_name(pool)], k=k))
+        found = await tools.call(
+            lambda: tools.client.recall(query, pools=[_pool_name(pool)], k=k, read_your_writes=True)
+        )
         return {"hits": [_hit(h) for h in found]}
 
     return server

@@ -393,7 +393,10 @@ class Conflict(_message.Message):
     space: _builtins.str
     """The space of the first memory. Output only."""
     detector: _builtins.str
-    """What found it: "assessor", "edge", "dream" or "official_pin". Output only."""
+    """What found it: "assessor", "edge", "dream", "official_pin" (the assessor,
+    against an OFFICIAL memory) or "supersession" (a slot value replaced by a less
+    well graded one). Output only.
+    """
     reason: _builtins.str
     """Why the memories conflict, in words. Output only."""
     state: Global___ConflictState.ValueType

@@ -1298,7 +1298,10 @@ class SlotDelta(_message.Message):
     """The topic channel of the publication behind the change."""
     @_builtins.property
     def old_memory(self) -> _types_pb2.Memory:
-        """What the slot held before (REPLACE, REMOVE), as it was then."""
+        """What the slot held before (REPLACE, REMOVE): that memory's identity (name,
+        space, slot key, revision, status, etag). Its content is what an earlier
+        delta sent; it is not sent twice.
+        """
 
     @_builtins.property
     def new_memory(self) -> _types_pb2.Memory:
