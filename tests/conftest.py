@@ -375,3 +375,15 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     ):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where nothing may skip: {report.longrepr}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """The same for a module that skips itself (`pytest.importorskip`) in CI."""
+    import os
+
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and os.environ.get("ENGRAM_NO_SKIPS") == "1":
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where nothing may skip: {report.longrepr}"
