@@ -99,6 +99,7 @@ class Lever:
     context_mix: float = 0.5  # with dense_context="mix": weight of the previous turn's vector
     lexical_context: float = 0.0  # weight of the neighbours' terms in the lexical vector
     lexical_norm: str = "max"  # max | none
+    dense_norm: str = "abs"  # abs (cosine as is) | minmax (over the candidates)
     strip_speaker: bool = False  # embed the text without its "SPEAKER: " prefix
     speaker_boost: float = 0.0  # added when the query names the turn's speaker
     prf: int = 0  # second pass: expand the query with the top-n hits' rare terms
@@ -214,11 +215,15 @@ class Index:
         in_lexical = set(l_top.tolist())
         in_dense = set(d_top.tolist())
         max_lex = max((lexical[i] for i in in_lexical), default=0.0)
+        dense_values = [dense[i] for i in in_dense]
+        d_low, d_high = min(dense_values, default=0.0), max(dense_values, default=1.0)
         q_words = {w.lower() for w in re.findall(r"\w+", question)}
         named = {s for s, parts in self.speaker_names.items() if parts & q_words}
         scored = []
         for i in candidates:
             d = min(1.0, max(0.0, dense[i])) if i in in_dense else 0.0
+            if lever.dense_norm == "minmax" and i in in_dense:
+                d = (dense[i] - d_low) / (d_high - d_low) if d_high > d_low else 1.0
             lx = lexical[i] if i in in_lexical else 0.0
             if lever.lexical_norm == "max":
                 lx = lx / max_lex if max_lex > 0 else 0.0
@@ -282,6 +287,9 @@ LEVERS = [
         lexical_context=0.3,
     ),
     Lever("0.6/0.4", 0.6, 0.4),
+    Lever("minmax dense 0.5/0.5", 0.5, 0.5, dense_norm="minmax"),
+    Lever("minmax dense 0.6/0.4", 0.6, 0.4, dense_norm="minmax"),
+    Lever("minmax dense 0.4/0.6", 0.4, 0.6, dense_norm="minmax"),
     Lever("0.6/0.4 + ctx mix 0.2", 0.6, 0.4, dense_context="mix", context_mix=0.2),
     Lever("0.6/0.4 + ctx lexical 0.15", 0.6, 0.4, lexical_context=0.15),
     Lever("0.5/0.5 + ctx mix 0.1", 0.5, 0.5, dense_context="mix", context_mix=0.1),

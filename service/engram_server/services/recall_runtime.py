@@ -63,6 +63,13 @@ def ranking_params(settings: Settings) -> RankingParams:
     )
 
 
+def context_params(settings: Settings) -> ContextParams:
+    """Neighbour context of indexing (the server's worker and `engram reindex`)."""
+    return ContextParams(
+        settings.recall_context_dense_weight, settings.recall_context_lexical_weight
+    )
+
+
 @dataclass
 class RecallRuntime:
     settings: Settings
@@ -92,9 +99,7 @@ class RecallRuntime:
             index,
             embedder,
             settings.index_optimize_after_writes,
-            ContextParams(
-                settings.recall_context_dense_weight, settings.recall_context_lexical_weight
-            ),
+            context_params(settings),
         )
         access = AccessRecorder(db)
         service = RecallService(db, index, embedder, worker, access, ranking_params(settings))
