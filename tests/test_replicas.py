@@ -35,7 +35,6 @@ from google.protobuf import timestamp_pb2
 
 from tests.deploy_helpers import ServeProcess, free_port, start_serve
 
-TOKEN = f"replicas-bootstrap-{secrets.token_hex(8)}"
 WRITES = 48
 EXPIRING_EVERY = 4  # every 4th proposal expires a moment after it is written
 RATE_QUOTA = 3
@@ -49,7 +48,6 @@ def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dic
         ENGRAM_DATA_DIR=str(data_dir),
         ENGRAM_LISTEN=f"127.0.0.1:{free_port()}",
         ENGRAM_MIGRATE_ON_START="false",
-        ENGRAM_BOOTSTRAP_TOKEN=TOKEN,
         ENGRAM_EXPIRY_SWEEP_SECONDS="0.3",
         ENGRAM_SHUTDOWN_GRACE_SECONDS="2",
         ENGRAM_ACCESS_LOG="false",
@@ -62,6 +60,8 @@ def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dic
 async def replicas(
     database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[tuple[ServeProcess, ServeProcess, dict[str, str]]]:
+    # No ENGRAM_BOOTSTRAP_TOKEN here: a different token would rotate the session's
+    # platform key (tests/conftest.py) that later tests create tenants with.
     """Both replicas, for the module: the quota test runs first, then the kill."""
     tmp_path = tmp_path_factory.mktemp("replicas")
     engram = Path(sys.executable).parent / "engram"
@@ -80,10 +80,10 @@ async def replicas(
                 await asyncio.to_thread(replica.terminate)
 
 
-async def _tenant(address: str, name: str, scopes: list[str]) -> str:
+async def _tenant(address: str, platform_key: str, name: str, scopes: list[str]) -> str:
     async with grpc.aio.insecure_channel(address) as channel:
         admin = admin_pb2_grpc.AdminServiceStub(channel)
-        auth = (("authorization", f"Bearer {TOKEN}"),)
+        auth = (("authorization", f"Bearer {platform_key}"),)
         await admin.CreateTenant(
             admin_pb2.CreateTenantRequest(tenant_id=name, tenant=admin_pb2.Tenant()),
             metadata=auth,
@@ -138,11 +138,13 @@ async def _read_all(stream: Any, events: list[int]) -> None:
 
 
 async def test_rate_quota_is_shared_by_replicas(
-    replicas: tuple[ServeProcess, ServeProcess, dict[str, str]], database_url: str
+    replicas: tuple[ServeProcess, ServeProcess, dict[str, str]],
+    database_url: str,
+    platform_key: str,
 ) -> None:
     a, b, _ = replicas
     tenant = f"quota-{secrets.token_hex(4)}"
-    secret = await _tenant(a.address, tenant, ["read"])
+    secret = await _tenant(a.address, platform_key, tenant, ["read"])
     async with await psycopg.AsyncConnection.connect(database_url, autocommit=True) as pg:
         await pg.execute(
             "UPDATE tenants SET quota_requests_per_second = %s WHERE id = %s",
@@ -180,11 +182,13 @@ async def test_rate_quota_is_shared_by_replicas(
 
 
 async def test_two_replicas_share_the_work_and_survive_a_kill(
-    replicas: tuple[ServeProcess, ServeProcess, dict[str, str]], database_url: str
+    replicas: tuple[ServeProcess, ServeProcess, dict[str, str]],
+    database_url: str,
+    platform_key: str,
 ) -> None:
     a, b, _ = replicas
     tenant = f"replicas-{secrets.token_hex(4)}"
-    secret = await _tenant(a.address, tenant, ["read", "write"])
+    secret = await _tenant(a.address, platform_key, tenant, ["read", "write"])
     auth = (("authorization", f"Bearer {secret}"),)
 
     # Watchers on both replicas, from the start of the log.

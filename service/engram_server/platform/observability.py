@@ -278,7 +278,8 @@ class RpcObserver:
         code: grpc.StatusCode,
         started: float,
         tenant: str,
-        request_id: str,
+        request: Any,
+        metadata: Iterable[Any] | None,
     ) -> None:
         duration = time.perf_counter() - started
         names = self._names.get(method)
@@ -302,7 +303,7 @@ class RpcObserver:
                         "code": code.name,
                         "duration_ms": round(duration * 1000, 3),
                         "tenant": tenant,
-                        "request_id": request_id,
+                        "request_id": request_id_of(request, metadata),
                         "trace_id": format(context.trace_id, "032x") if context.is_valid else "",
                     }
                 },

@@ -25,7 +25,7 @@ from engram_server.platform.interceptors.authorization import ScopeInterceptor
 from engram_server.platform.interceptors.deadline import refuse_if_expired
 from engram_server.platform.interceptors.errors import abort_with
 from engram_server.platform.interceptors.ratelimit import RateLimitInterceptor
-from engram_server.platform.observability import RpcObserver, request_id_of
+from engram_server.platform.observability import RpcObserver
 from engram_server.platform.principal import reset_principal, set_principal
 from engram_server.platform.scopes import is_public
 
@@ -111,7 +111,8 @@ class CallGuard(grpc.aio.ServerInterceptor):
                         code,
                         started,
                         tenant,
-                        request_id_of(request, details.invocation_metadata),
+                        request,
+                        details.invocation_metadata,
                     )
 
         return guarded
@@ -160,7 +161,8 @@ class CallGuard(grpc.aio.ServerInterceptor):
                     code,
                     started,
                     tenant,
-                    request_id_of(None, details.invocation_metadata),
+                    None,
+                    details.invocation_metadata,
                 )
 
 
