@@ -543,9 +543,7 @@ async def test_every_api_service_is_served(server: Any) -> None:
     assert declared == set(server.server.service_names)
 
 
-async def test_unimplemented_services_answer_unimplemented_after_auth(
-    server: Any, make_tenant: Any
-) -> None:
+async def test_calls_without_a_key_are_unauthenticated(server: Any, make_tenant: Any) -> None:
     from engram.v1 import recall_pb2, recall_pb2_grpc
 
     tenant = await make_tenant(scopes=("read",))

@@ -37,6 +37,7 @@ from engram.errors import (
     Unavailable,
     Unimplemented,
 )
+from engram.evidence import AsyncEvidenceClient, EvidenceClient
 from engram.types import (
     ApiKey,
     AppendResult,
@@ -99,6 +100,7 @@ __all__ = [
     "AppendResult",
     "AsyncAdminClient",
     "AsyncClient",
+    "AsyncEvidenceClient",
     "AuditAction",
     "AuditEntry",
     "Cancelled",
@@ -114,6 +116,7 @@ __all__ = [
     "DreamResult",
     "EngageResult",
     "EngramError",
+    "EvidenceClient",
     "EvidenceLevel",
     "ExpireResult",
     "FailedPrecondition",

@@ -16,13 +16,16 @@ from engram import _message_stream, _requests, errors
 from engram import types as t
 from engram._base import AsyncClientBase, _AsyncTransport, rpc
 from engram.admin import AsyncAdminClient, AsyncAdminMethods
+from engram.decisions import AsyncDecisionsMixin
+from engram.evidence import AsyncEvidenceClient
 from engram.recall import AsyncRecallMethods
-from engram.v1 import lifecycle_pb2
+from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
 
 __all__ = ["AsyncAdminClient", "AsyncClient", "_AsyncTransport"]
 
 
 class AsyncClient(
+    AsyncDecisionsMixin,
     AsyncRecallMethods,
     AsyncAdminMethods,
     AsyncClientBase,
@@ -56,6 +59,10 @@ class AsyncClient(
             max_attempts=max_attempts,
         )
         self.admin = AsyncAdminClient._sharing(self)
+        # EvidenceService: grades, the assessor, conflicts, edges, space profiles.
+        self.evidence = AsyncEvidenceClient(
+            self._stub_of(evidence_pb2_grpc.EvidenceServiceStub), self._transport
+        )
 
     # -- writes ---------------------------------------------------------------
 

@@ -15,15 +15,18 @@ from engram import _message_stream, _requests, errors
 from engram import types as t
 from engram._base import ClientBase, PageRequest, PageResponse, _Transport, rpc
 from engram.admin import AdminClient, AdminMethods
+from engram.decisions import DecisionsMixin
+from engram.evidence import EvidenceClient
 from engram.pool import PoolClient
 from engram.recall import RecallMethods
-from engram.v1 import lifecycle_pb2
+from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
 
 # Re-exported: code written against earlier versions imports them from here.
 __all__ = ["AdminClient", "Client", "PageRequest", "PageResponse", "_Transport"]
 
 
 class Client(
+    DecisionsMixin,
     RecallMethods,
     AdminMethods,
     ClientBase,
@@ -71,6 +74,10 @@ class Client(
         # The admin methods are on the client itself too; `client.admin` stays for
         # code written against it, on the same connection.
         self.admin = AdminClient._sharing(self)
+        # EvidenceService: grades, the assessor, conflicts, edges, space profiles.
+        self.evidence = EvidenceClient(
+            self._stub_of(evidence_pb2_grpc.EvidenceServiceStub), self._transport
+        )
         # Pools shared across agents and teams, and groups (engram.pool).
         self.pools = PoolClient(self._channel, self._transport)
 

@@ -29,6 +29,7 @@ from engram_server.lifecycle.model import (
     Kind,
     Memory,
     MemoryRevision,
+    Origin,
     Outcome,
     Proposal,
     ProposalResult,
@@ -57,7 +58,7 @@ def ts_to_dt(ts: Timestamp, field_path: str) -> datetime:
     return to_datetime(ts, field_path)
 
 
-def _time(message: Message, name: str, field_path: str, v: Violations) -> datetime | None:
+def time_field(message: Message, name: str, field_path: str, v: Violations) -> datetime | None:
     if not message.HasField(name):
         return None
     try:
@@ -134,6 +135,11 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
             v.add(f"{path}.expected_slot_memory", "needs a slot_key")
     if math.isnan(p.confidence):
         v.add(f"{path}.confidence", "must be in [0, 1]")
+    origin_name = enum_name(types_pb2.MemoryOrigin, p.origin, "MEMORY_ORIGIN_", f"{path}.origin", v)
+    valid_from = time_field(p, "valid_from", f"{path}.valid_from", v)
+    valid_to = time_field(p, "valid_to", f"{path}.valid_to", v)
+    if valid_from is not None and valid_to is not None and valid_to < valid_from:
+        v.add(f"{path}.valid_to", "must not be before valid_from")
     return Proposal(
         space=p.space,
         content=p.content,
@@ -149,9 +155,14 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
         slot_key=p.slot_key,
         topic=p.topic,
         depends_on=tuple(depends),
-        expire_time=_time(p, "expire_time", f"{path}.expire_time", v),
+        expire_time=time_field(p, "expire_time", f"{path}.expire_time", v),
         attributes=dict(p.attributes),
         expected_slot_holder=expected_slot,
+        origin=Origin(origin_name)
+        if origin_name and origin_name != "UNSPECIFIED"
+        else Origin.UNSPECIFIED,
+        valid_from=valid_from,
+        valid_to=valid_to,
     )
 
 
@@ -162,6 +173,9 @@ _EVIDENCE_NUMBERS = {
     e: types_pb2.EvidenceLevel.Value(f"EVIDENCE_LEVEL_{e.value}") for e in EvidenceLevel
 }
 _STATUS_NUMBERS = {s: types_pb2.MemoryStatus.Value(f"MEMORY_STATUS_{s.value}") for s in Status}
+_ORIGIN_NUMBERS = {
+    o: types_pb2.MemoryOrigin.Value(f"MEMORY_ORIGIN_{o.value or 'UNSPECIFIED'}") for o in Origin
+}
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
@@ -213,6 +227,12 @@ def memory_to_proto(m: Memory) -> types_pb2.Memory:
         set_time(out.last_access_time, m.last_access_time)
     if m.structured_content is not None:
         out.structured_content.CopyFrom(dict_to_struct(m.structured_content))
+    if m.origin:
+        out.origin = _ORIGIN_NUMBERS[m.origin]
+    if m.valid_from is not None:
+        set_time(out.valid_from, m.valid_from)
+    if m.valid_to is not None:
+        set_time(out.valid_to, m.valid_to)
     return out
 
 
@@ -344,6 +364,15 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
         decay_exponents={k.removeprefix("MEMORY_KIND_"): x for k, x in p.decay_exponents.items()},
         allowed_personal_data=tuple(p.allowed_personal_data),
         sequential_validators=p.sequential_validators,
+        evidence_weights={
+            grade: getattr(p.evidence_weights, grade.lower())
+            for grade in ("OFFICIAL", "CORROBORATED", "SINGLE_SOURCE", "UNVERIFIED")
+            if p.evidence_weights.HasField(grade.lower())  # type: ignore[arg-type]
+        },
+        evidence_weights_disabled=p.evidence_weights.disabled,
+        min_corroboration=p.min_corroboration,
+        assess_on_write=p.assess_on_write,
+        pinned_space_class=p.pinned_space_class,
         etag=p.etag,
     )
 
@@ -371,7 +400,14 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         decay_exponents={f"MEMORY_KIND_{k}": x for k, x in p.decay_exponents.items()},
         allowed_personal_data=list(p.allowed_personal_data),
         sequential_validators=p.sequential_validators,
+        min_corroboration=p.min_corroboration,
+        assess_on_write=p.assess_on_write,
+        pinned_space_class=p.pinned_space_class,
     )
+    if p.evidence_weights or p.evidence_weights_disabled:
+        out.evidence_weights.disabled = p.evidence_weights_disabled
+        for grade, delta in p.evidence_weights.items():
+            setattr(out.evidence_weights, grade.lower(), delta)
     if p.json_schema is not None:
         out.json_schema.CopyFrom(dict_to_struct(p.json_schema))
     return out

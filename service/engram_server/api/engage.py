@@ -123,11 +123,13 @@ class EngageHandler:
                 format=fmt,
                 group_by_kind=options.group_by_kind,
                 cite=options.include_citations,
-                badges=options.include_evidence_badges,
+                # Engage shows badges by default: without `options`, they are on.
+                badges=options.include_evidence_badges or not request.HasField("options"),
                 resend=request.resend,
                 request_id=request.request_id,
                 deadline=deadline,
                 fingerprint=fingerprint_of("Engage", request),
+                insights=request.include_insights,
             )
         )
         return response_to_proto(result, hit_to_proto)
@@ -156,6 +158,15 @@ def response_to_proto(result: EngageResult, hit_to_proto: HitToProto) -> recall_
     )
     if buffered.result is not None:
         fill_message(response.message, buffered.result.message)
+    for item in result.insights:
+        response.insights.add(
+            kind=item.kind,
+            memory=item.memory,
+            related_hit=item.related_hit,
+            quote=item.quote,
+            conflict=item.conflict,
+            missing=item.missing,
+        )
     if result.context is not None:
         response.context = result.context.text
         response.cited_memories.extend(result.context.cited)

@@ -2,7 +2,7 @@
 
 Engage is served by api/engage.py. Pools named in a request are resolved against
 the caller's current membership (pools.recall) before each recall; graph expansion
-is refused with INVALID_ARGUMENT until edges are served.
+follows typed edges from the top hits (services.recall).
 """
 
 from __future__ import annotations
@@ -11,24 +11,30 @@ from dataclasses import replace
 from typing import Any
 
 import grpc
-from engram.v1 import recall_pb2, recall_pb2_grpc
+from engram.v1 import recall_pb2, recall_pb2_grpc, types_pb2
 
 from engram_server.api import convert
 from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
 from engram_server.api.snapshots import SnapshotMethods
 from engram_server.api.timestamps import optional_time
 from engram_server.errors import InvalidArgument, Violations
-from engram_server.lifecycle.model import Memory
+from engram_server.lifecycle.model import Memory, memory_name
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.pools import recall as pool_recall
 from engram_server.pools.model import identities
 from engram_server.pools.recall import parse_pools
-from engram_server.recall.context import build_context
+from engram_server.recall.context import build_context, evidence_badge
 from engram_server.recall.tokens import TOKENIZER_NAME, count_tokens
 from engram_server.services.lifecycle import parse_memory_name
 from engram_server.services.reads import MemoryReads
-from engram_server.services.recall import Hit, RecallQuery
+from engram_server.services.recall import (
+    DEFAULT_GRAPH_KINDS,
+    MAX_HOPS,
+    GraphOptions,
+    Hit,
+    RecallQuery,
+)
 from engram_server.services.recall_runtime import RecallRuntime
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
@@ -41,11 +47,22 @@ def _query(
 ) -> RecallQuery:
     filters = filter_fields(request.filter, v)
     parse_pools(request.pools, v)
-    if isinstance(request, recall_pb2.RecallRequest) and request.graph.enabled:
-        v.add("graph.enabled", "graph-augmented recall is not served by this server yet")
+    graph: GraphOptions | None = None
+    valid_at = known_at = None
+    if isinstance(request, recall_pb2.RecallRequest):
+        if request.graph.enabled:
+            graph = graph_options(request.graph, v)
+        try:
+            valid_at = optional_time(request, "valid_at", "valid_at")
+            known_at = optional_time(request, "known_at", "known_at")
+        except InvalidArgument as exc:
+            v.items.extend(exc.violations)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
     return RecallQuery(
+        graph=graph,
+        valid_at=valid_at,
+        known_at=known_at,
         query=request.query,
         spaces=tuple(request.spaces),
         include_subspaces=request.include_subspaces,
@@ -58,13 +75,48 @@ def _query(
     )
 
 
+def graph_options(g: recall_pb2.GraphExpansion, v: Violations) -> GraphOptions:
+    kinds: list[str] = []
+    for i, number in enumerate(g.edge_kinds):
+        name = _GRAPH_KINDS.get(number)
+        if name is None:
+            v.add(f"graph.edge_kinds[{i}]", f"unknown or unset edge kind {number}")
+        else:
+            kinds.append(name)
+    if not 0 <= g.max_hops <= MAX_HOPS:
+        v.add("graph.max_hops", f"must be between 0 and {MAX_HOPS}")
+    if not 0 <= g.seed_count <= 100:
+        v.add("graph.seed_count", "must be between 0 and 100")
+    if not 0.0 <= g.hop_boost <= 1.0:  # also refuses NaN
+        v.add("graph.hop_boost", "must be in [0, 1]")
+    return GraphOptions(
+        edge_kinds=tuple(dict.fromkeys(kinds)) or DEFAULT_GRAPH_KINDS,
+        max_hops=g.max_hops or 1,
+        seed_count=g.seed_count or 5,
+        include_inactive=g.include_inactive,
+        hop_boost=g.hop_boost or 0.5,
+    )
+
+
+_GRAPH_KINDS = {
+    types_pb2.EDGE_KIND_SUPPORTS: "SUPPORTS",
+    types_pb2.EDGE_KIND_CONTRADICTS: "CONTRADICTS",
+    types_pb2.EDGE_KIND_SUPERSEDES: "SUPERSEDES",
+    types_pb2.EDGE_KIND_ABOUT: "ABOUT",
+    types_pb2.EDGE_KIND_DERIVED_FROM: "DERIVED_FROM",
+    types_pb2.EDGE_KIND_RELATED: "RELATED",
+}
+_GRAPH_KIND_NUMBERS = {name: number for number, name in _GRAPH_KINDS.items()}
+
+
 def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
     b = h.breakdown
-    badge = h.memory.evidence_level.value.lower()
     return recall_pb2.RecallHit(
         memory=convert.memory_to_proto(h.memory),
         score=b.final,
-        evidence_badge="" if badge == "unspecified" else badge,
+        evidence_badge=evidence_badge(h.memory.evidence_level),
+        reached_from=memory_name(h.reached_from) if h.reached_from else "",
+        reached_via=_GRAPH_KIND_NUMBERS.get(h.reached_via, 0),  # type: ignore[arg-type]
         breakdown=recall_pb2.ScoreBreakdown(
             dense=b.dense,
             lexical=b.lexical,
@@ -78,6 +130,7 @@ def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
             base_score=b.base_score,
             evidence_delta=b.evidence_delta,
             trust=b.trust,
+            graph_boost=b.graph_boost,
         ),
         pool=h.pool,
     )

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engram_server.bench import lifecycle, pool, recall, working_memory
+    from engram_server.bench import decisions, evidence, lifecycle, pool, recall, working_memory
 
     parser = argparse.ArgumentParser(
         prog="engram bench", description="Measure Engram against the PostgreSQL floor."
@@ -34,9 +34,19 @@ def build_parser() -> argparse.ArgumentParser:
             "Slot-delta vs full sync bytes, delivery latency, pool vs plain Recall",
         ),
         (
+            "decisions",
+            decisions,
+            "IngestCommits throughput (vs reading git alone), ExplainCode / SearchDecisions p50",
+        ),
+        (
             "working-memory",
             working_memory,
             "Engage latency (vs Recall) and AppendMessage throughput (vs Redis RPUSH)",
+        ),
+        (
+            "evidence",
+            evidence,
+            "AssessMemory latency; Recall with one hop of graph expansion vs plain Recall",
         ),
     ):
         p = benchmarks.add_parser(

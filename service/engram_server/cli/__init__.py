@@ -10,6 +10,9 @@
     engram reindex                   rebuild the vector index from PostgreSQL
     engram dream --space S [--apply]  curate a space (Dream State)
     engram pool ... / engram group ...  pools shared across agents and teams, groups
+    engram evidence ...              grades, the assessor, conflicts, edges
+    engram profile SPACE [--dry-run]  a space's profile and class (--list: kept runs)
+    engram decisions ...             mine git history, explain code (DecisionsService)
     engram mcp [config]              Engram as MCP tools; host config snippets
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
@@ -30,7 +33,18 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, dream, index, mcp, memory, ops, pool, session
+from engram_server.cli import (
+    admin,
+    decisions,
+    dream,
+    evidence,
+    index,
+    mcp,
+    memory,
+    ops,
+    pool,
+    session,
+)
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -50,6 +64,8 @@ def build_parser() -> argparse.ArgumentParser:
     index.register(commands, parent)
     dream.register(commands, parent)
     pool.register(commands, parent)
+    evidence.register(commands, parent)
+    decisions.register(commands, parent)
     mcp.register(commands, parent)
     return parser
 

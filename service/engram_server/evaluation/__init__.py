@@ -6,6 +6,9 @@
     engram eval --bm25-only             the baseline alone, no server
     engram eval --generate PATH         (re)write the dataset and stop
     engram eval learn [--help]          fact extraction of Learn on labelled conversations
+    engram eval evidence [--help]       the corroboration assessor on labelled claims
+    engram eval graph [--help]          multi-hop questions: Recall with and without edges
+    engram eval decisions [--help]      why-questions on real git histories (DecisionsService)
 
 The dataset is long multi-session conversations whose questions name the turns
 that answer them (`dataset` documents the format). Every turn becomes a memory,
@@ -92,6 +95,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engram_server.learning.evaluation import main as learn_main
 
         return learn_main(argv[1:])
+    if argv[:1] == ["evidence"]:  # `engram eval evidence`: the corroboration assessor
+        from engram_server.evidence.evaluation import main as evidence_main
+
+        return evidence_main(argv[1:])
+    if argv[:1] == ["graph"]:  # `engram eval graph`: multi-hop questions through edges
+        from engram_server.evidence.graph_evaluation import main as graph_main
+
+        return graph_main(argv[1:])
+    if argv[:1] == ["decisions"]:  # `engram eval decisions`: why-questions on real histories
+        from engram_server.evaluation.decisions import main as decisions_main
+
+        return decisions_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

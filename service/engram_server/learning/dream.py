@@ -55,7 +55,7 @@ _GENERIC_WORDS = frozenset(
 
 @dataclass(frozen=True)
 class PlannedAction:
-    action: str  # "merge", "deprecate", "tag", "relate"
+    action: str  # "merge", "deprecate", "tag", "relate", "conflict"
     memories: tuple[Memory, ...]
     reason: str
     detail: dict[str, Any] = field(default_factory=dict)
@@ -240,4 +240,40 @@ def plan(
         actions.append(
             PlannedAction("relate", (a, b), f"both mention {shared}", {"kind": "RELATED"})
         )
+    # Contradictions become conflicts for review, never silent retractions.
+    for a, b, why in contradictions(survivors):
+        actions.append(PlannedAction("conflict", (a, b), why, {"detector": "dream"}))
     return actions
+
+
+MAX_CONFLICTS = 20
+
+
+def contradictions(memories: Sequence[Memory]) -> list[tuple[Memory, Memory, str]]:
+    """Pairs the assessor's deterministic judge finds contradicting, among memories
+    that share at least two content words (an inverted index keeps it near-linear)."""
+    from engram_server.evidence.judge import features, judge
+
+    by_term: dict[str, list[int]] = {}
+    feats = [features(m.content) for m in memories]
+    for i, f in enumerate(feats):
+        for term in f.core:
+            by_term.setdefault(term, []).append(i)
+    shared: dict[tuple[int, int], int] = {}
+    for ids in by_term.values():
+        if len(ids) > 50:
+            continue  # a word most memories share says nothing
+        for x in range(len(ids)):
+            for y in range(x + 1, len(ids)):
+                pair = (ids[x], ids[y])
+                shared[pair] = shared.get(pair, 0) + 1
+    out: list[tuple[Memory, Memory, str]] = []
+    for (i, j), count in sorted(shared.items()):
+        if count < 2:
+            continue
+        verdict = judge(memories[i], memories[j])
+        if verdict.verdict == "contradict":
+            out.append((memories[i], memories[j], verdict.explanation))
+            if len(out) >= MAX_CONFLICTS:
+                break
+    return out

@@ -51,6 +51,27 @@ class EvidenceLevel(StrEnum):
     OFFICIAL = "OFFICIAL"
 
 
+class Origin(StrEnum):
+    """How a memory came to be known; "" when not recorded."""
+
+    UNSPECIFIED = ""
+    USER_STATED = "USER_STATED"
+    AGENT_INFERRED = "AGENT_INFERRED"
+    TOOL_OBSERVED = "TOOL_OBSERVED"
+    DOCUMENT = "DOCUMENT"
+    OPERATOR = "OPERATOR"
+
+
+# Evidence grades, weakest first (UNSPECIFIED counts as UNVERIFIED where ranked).
+EVIDENCE_ORDER = {
+    EvidenceLevel.UNSPECIFIED: 0,
+    EvidenceLevel.UNVERIFIED: 1,
+    EvidenceLevel.SINGLE_SOURCE: 2,
+    EvidenceLevel.CORROBORATED: 3,
+    EvidenceLevel.OFFICIAL: 4,
+}
+
+
 class Outcome(StrEnum):
     ACCEPTED = "ACCEPTED"
     PENDING_CONFIRMATION = "PENDING_CONFIRMATION"
@@ -67,7 +88,9 @@ class AuditAction(StrEnum):
     POLICY = "POLICY"
     SNAPSHOT = "SNAPSHOT"
     REINFORCEMENT = "REINFORCEMENT"
-    EDGE = "EDGE"  # an edge between memories created (details name it)
+    EVIDENCE = "EVIDENCE"  # a memory's evidence grade changed
+    EDGE = "EDGE"  # an edge between memories created or deleted (details name it)
+    CONFLICT = "CONFLICT"  # a conflict opened or resolved
     PUBLICATION = "PUBLICATION"  # published to, held in or withdrawn from a pool
     MEMBERSHIP = "MEMBERSHIP"  # a pool's or a group's membership changed
 
@@ -157,6 +180,10 @@ class Proposal:
     # Slot compare-and-set: None = no check; SLOT_MUST_BE_EMPTY; or the memory id
     # the writer expects to replace.
     expected_slot_holder: uuid.UUID | str | None = None
+    origin: Origin = Origin.UNSPECIFIED
+    # When the fact held in the world (bi-temporal); None = unknown / open.
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
 
     @property
     def content_hash(self) -> str:
@@ -196,6 +223,9 @@ class Memory:
     attributes: dict[str, str]
     access_count: int = 0
     last_access_time: datetime | None = None
+    origin: Origin = Origin.UNSPECIFIED
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
 
     @property
     def name(self) -> str:
@@ -220,6 +250,9 @@ class Memory:
             depends_on=tuple(self.depends_on),
             expire_time=self.expire_time,
             attributes=dict(self.attributes),
+            origin=self.origin,
+            valid_from=self.valid_from,
+            valid_to=self.valid_to,
         )
         return replace(base, **overrides) if overrides else base
 

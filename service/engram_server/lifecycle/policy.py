@@ -30,6 +30,7 @@ MAX_TTL_SECONDS = 100 * 366 * 86400
 MAX_STABILITY_HOURS = 100 * 366 * 24.0
 MAX_WEBHOOK_NAME = 64
 MAX_WEBHOOK_URL = 2048
+SPACE_CLASSES = frozenset({"", "canonical", "working", "correspondence"})
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,15 @@ class Policy:
     allowed_personal_data: tuple[str, ...] = ()
     # Validators one at a time in declared order; the first critical failure stops.
     sequential_validators: bool = False
+    # Evidence-weighted recall: delta per grade name ("OFFICIAL": 0.15); missing
+    # grades keep the server default. `evidence_weights_disabled` turns it off.
+    evidence_weights: dict[str, float] = field(default_factory=dict)
+    evidence_weights_disabled: bool = False
+    # The corroboration assessor: distinct agreeing sources for CORROBORATED (0 = 2).
+    min_corroboration: int = 0
+    assess_on_write: bool = False
+    # "canonical", "working" or "correspondence"; "" = observed.
+    pinned_space_class: str = ""
     etag: str = ""
     update_time: datetime | None = None
 
@@ -93,6 +103,11 @@ class Policy:
             "decay_exponents": dict(self.decay_exponents),
             "allowed_personal_data": list(self.allowed_personal_data),
             "sequential_validators": self.sequential_validators,
+            "evidence_weights": dict(self.evidence_weights),
+            "evidence_weights_disabled": self.evidence_weights_disabled,
+            "min_corroboration": self.min_corroboration,
+            "assess_on_write": self.assess_on_write,
+            "pinned_space_class": self.pinned_space_class,
         }
 
     @classmethod
@@ -123,6 +138,11 @@ class Policy:
             decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
             allowed_personal_data=tuple(data.get("allowed_personal_data", ())),
             sequential_validators=bool(data.get("sequential_validators", False)),
+            evidence_weights={k: float(v) for k, v in (data.get("evidence_weights") or {}).items()},
+            evidence_weights_disabled=bool(data.get("evidence_weights_disabled", False)),
+            min_corroboration=int(data.get("min_corroboration", 0)),
+            assess_on_write=bool(data.get("assess_on_write", False)),
+            pinned_space_class=str(data.get("pinned_space_class", "")),
             etag=etag,
             update_time=update_time,
         )
@@ -152,6 +172,13 @@ def validate_policy(
                 v.add("policy.json_schema", problem)
     if not 0.0 <= policy.min_confidence <= 1.0:  # NaN fails every comparison
         v.add("policy.min_confidence", "must be in [0, 1]")
+    if not 0 <= policy.min_corroboration <= 100:
+        v.add("policy.min_corroboration", "must be between 0 and 100")
+    if policy.pinned_space_class not in SPACE_CLASSES:
+        v.add("policy.pinned_space_class", "must be canonical, working, correspondence or empty")
+    for grade, delta in policy.evidence_weights.items():
+        if not -1.0 <= delta <= 1.0:  # also refuses NaN
+            v.add(f"policy.evidence_weights.{grade.lower()}", "must be in [-1, 1]")
     if policy.max_content_bytes < 0 or policy.max_content_bytes > server_max_content_bytes:
         v.add(
             "policy.max_content_bytes",

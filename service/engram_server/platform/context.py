@@ -14,6 +14,7 @@ from engram_server.store.redis import RedisStore
 if TYPE_CHECKING:
     from engram_server.llm.registry import LLMRegistry
     from engram_server.platform.interceptors.ratelimit import RateLimitInterceptor
+    from engram_server.services.evidence import EvidenceService
     from engram_server.services.lifecycle import LifecycleService
     from engram_server.services.recall_runtime import RecallRuntime
     from engram_server.services.working_memory import WorkingMemory
@@ -39,6 +40,8 @@ class AppContext:
     # The lifecycle write path (policies, privacy boundary); set when the
     # LifecycleService servicer is built, so Engage screens with the same policies.
     lifecycle: LifecycleService | None = None
+    # Grades, edges and conflicts; set when the EvidenceService servicer is first used.
+    evidence: EvidenceService | None = None
 
     # The tenant request-rate quota every call passes; set by `server_interceptors`,
     # read by streams whose messages count as requests of their own.

@@ -84,8 +84,8 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
     "EvidenceService": {
         # OFFICIAL grades also need `operator`: the servicer checks that.
         "SetEvidenceLevel": WRITE,
-        # May apply the grade it suggests.
-        "AssessMemory": WRITE,
+        # Reports with `read`; `apply` also needs `write` (the servicer checks that).
+        "AssessMemory": READ,
         "GetConflict": READ,
         "ListConflicts": READ,
         "ResolveConflict": WRITE,
@@ -94,6 +94,7 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "ListEdges": READ,
         "DeleteEdge": WRITE,
         "GetSpaceProfile": READ,
+        "ListSpaceProfiles": READ,
     },
     # Pool roles (owner, writer, reader) are checked by the servicer on top; a
     # tenant administrator manages any pool of its tenant (the servicer admits
@@ -125,6 +126,9 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "ListDecisions": READ,
         "SearchDecisions": READ,
         "ExplainCode": READ,
+        "RecordDecisionOutcome": WRITE,
+        # Reads the session's buffer and writes decisions.
+        "IngestSession": WRITE,
     },
     "AdminService": {
         "CreateTenant": ADMIN_OR_PLATFORM,

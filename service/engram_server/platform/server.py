@@ -40,13 +40,11 @@ from opentelemetry.trace import TracerProvider
 
 from engram_server import page_tokens
 from engram_server.api.admin import AdminServicer
+from engram_server.api.decisions import DecisionsServicer
+from engram_server.api.evidence import EvidenceServicer
 from engram_server.api.lifecycle import LifecycleServicer
 from engram_server.api.pool import PoolServicer
 from engram_server.api.recall import RecallServicer
-from engram_server.api.unimplemented import (
-    DecisionsServicer,
-    EvidenceServicer,
-)
 from engram_server.llm.registry import LLMRegistry
 from engram_server.platform import auth, logscrub
 from engram_server.platform.config import Settings

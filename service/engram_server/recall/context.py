@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engram_server.lifecycle.model import Kind, Memory
+from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory
 
 CountTokens = Callable[[str], int]
 
@@ -52,18 +52,40 @@ def _escape_xml(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
+# Badges for the grades a reader should weigh; single-source and ungraded
+# memories carry none.
+_BADGES = {
+    EvidenceLevel.OFFICIAL: "[official]",
+    EvidenceLevel.CORROBORATED: "[corroborated]",
+    EvidenceLevel.UNVERIFIED: "[unverified]",
+}
+
+
+def evidence_badge(level: EvidenceLevel) -> str:
+    """`[official]`, `[corroborated]` or `[unverified]`; "" for other grades."""
+    return _BADGES.get(level, "")
+
+
+def _dates(m: Memory) -> str:
+    """The time a fact held, when the memory records it (bi-temporal)."""
+    if m.valid_from is None and m.valid_to is None:
+        return ""
+    start = m.valid_from.date().isoformat() if m.valid_from else "?"
+    end = m.valid_to.date().isoformat() if m.valid_to else ""
+    return f" (valid {start} to {end})" if end else f" (since {start})"
+
+
 def _line(m: Memory, fmt: ContextFormat, cite: bool, badge: bool) -> str:
     badge_text = (
-        f" [{m.evidence_level.value.lower()}]"
-        if badge and m.evidence_level.value not in ("UNSPECIFIED",)
-        else ""
+        f"{evidence_badge(m.evidence_level)} " if badge and evidence_badge(m.evidence_level) else ""
     )
+    dates = _dates(m)
     if fmt == ContextFormat.XML:
         cite_attr = f' id="{m.name}"' if cite else ""
-        return f"<memory{cite_attr}>{_escape_xml(m.content)}{badge_text}</memory>"
+        return f"<memory{cite_attr}>{_escape_xml(badge_text + m.content + dates)}</memory>"
     citation = f" ({m.name})" if cite else ""
     prefix = "- " if fmt == ContextFormat.MARKDOWN else "* "
-    return f"{prefix}{m.content}{badge_text}{citation}"
+    return f"{prefix}{badge_text}{m.content}{dates}{citation}"
 
 
 def _heading(kind: Kind, fmt: ContextFormat) -> str:
@@ -82,7 +104,13 @@ def _render(
         items = [
             {"kind": m.kind.value.lower(), "content": m.content}
             | ({"memory": m.name} if cite else {})
-            | ({"evidence": m.evidence_level.value.lower()} if badge else {})
+            | (
+                {"evidence": m.evidence_level.value.lower()}
+                if badge and evidence_badge(m.evidence_level)
+                else {}
+            )
+            | ({"valid_from": m.valid_from.isoformat()} if m.valid_from else {})
+            | ({"valid_to": m.valid_to.isoformat()} if m.valid_to else {})
             for m in chosen
         ]
         return json.dumps({"memories": items}, ensure_ascii=False)

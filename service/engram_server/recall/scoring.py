@@ -49,13 +49,17 @@ DEFAULT_DECAY_EXPONENTS: dict[Kind, float] = {
     Kind.EVENT: 1.3,
 }
 
+# Evidence-weighted recall: added to a graded memory's score (a space's policy may
+# set its own). Ungraded memories are never adjusted, so a corpus without grades
+# ranks exactly as it would without the adjustment.
 EVIDENCE_DELTAS: dict[EvidenceLevel, float] = {
     EvidenceLevel.UNSPECIFIED: 0.0,
-    EvidenceLevel.UNVERIFIED: -0.02,
+    EvidenceLevel.UNVERIFIED: -0.10,
     EvidenceLevel.SINGLE_SOURCE: 0.0,
-    EvidenceLevel.CORROBORATED: 0.03,
-    EvidenceLevel.OFFICIAL: 0.06,
+    EvidenceLevel.CORROBORATED: 0.08,
+    EvidenceLevel.OFFICIAL: 0.15,
 }
+NO_EVIDENCE_DELTAS: dict[EvidenceLevel, float] = dict.fromkeys(EvidenceLevel, 0.0)
 
 
 @dataclass(frozen=True)
@@ -75,6 +79,9 @@ class RankingParams:
     stability_base_hours: float = 336.0
     decay_exponents: dict[Kind, float] = field(
         default_factory=lambda: dict(DEFAULT_DECAY_EXPONENTS)
+    )
+    evidence_deltas: dict[EvidenceLevel, float] = field(
+        default_factory=lambda: dict(EVIDENCE_DELTAS)
     )
 
 
@@ -112,6 +119,7 @@ class Breakdown:
     recency: float
     evidence_delta: float
     final: float
+    graph_boost: float = 0.0
     # The publisher's trust in the pool a hit was read from; 1 for own spaces.
     trust: float = 1.0
 
@@ -179,25 +187,30 @@ def score(
     base = fusion + params.slot_weight * slot
     kept = retention(signals, now, params)
     fresh = recency(signals.create_time, now, params)
-    evidence = EVIDENCE_DELTAS.get(signals.evidence_level, 0.0)
-    final = _final(base, signals.importance, kept, fresh, evidence, params)
+    evidence = evidence_delta(signals.evidence_level, params)
+    adjusted = _adjusted(base, signals.importance, kept, fresh, params)
     return Breakdown(
         dense=dense,
         lexical=lexical,
         fusion=fusion,
         slot_match=slot,
-        base_score=base,
+        base_score=adjusted,
         importance=signals.importance,
         retention=kept,
         recency=fresh,
-        evidence_delta=evidence * base,
-        final=final,
+        evidence_delta=evidence,
+        final=adjusted + evidence,
     )
 
 
-def _final(
-    base: float, importance: float, kept: float, fresh: float, evidence: float, p: RankingParams
-) -> float:
+def evidence_delta(level: EvidenceLevel, params: RankingParams) -> float:
+    """The score adjustment for a grade; always 0 for an ungraded memory."""
+    if level == EvidenceLevel.UNSPECIFIED:
+        return 0.0
+    return params.evidence_deltas.get(level, 0.0)
+
+
+def _adjusted(base: float, importance: float, kept: float, fresh: float, p: RankingParams) -> float:
     # Signals scale the fused relevance rather than add to it, so an important
     # but irrelevant memory never outranks a relevant one.
     multiplier = (
@@ -206,7 +219,7 @@ def _final(
         + p.retention_weight * (kept - 1.0)
         + p.recency_weight * fresh
     )
-    return base * multiplier + evidence * base
+    return base * multiplier
 
 
 def final_score(
@@ -222,5 +235,7 @@ def final_score(
     base = params.dense_weight * dense + params.lexical_weight * lexical + params.slot_weight * slot
     kept = retention(signals, now, params)
     fresh = recency(signals.create_time, now, params)
-    evidence = EVIDENCE_DELTAS.get(signals.evidence_level, 0.0)
-    return _final(base, signals.importance, kept, fresh, evidence, params)
+    adjusted = _adjusted(base, signals.importance, kept, fresh, params)
+    if signals.evidence_level == EvidenceLevel.UNSPECIFIED:
+        return adjusted
+    return adjusted + evidence_delta(signals.evidence_level, params)

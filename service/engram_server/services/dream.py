@@ -191,7 +191,27 @@ class DreamService:
                     principal.actor,
                 )
             return bool(added)
+        if action.action == "conflict":
+            return await self._conflict(principal, action)
         return False
+
+    async def _conflict(self, principal: Principal, action: PlannedAction) -> bool:
+        """Opens a conflict for a contradiction (unless the pair ever had one)."""
+        from engram_server.services.lifecycle import _open_conflict
+        from engram_server.store import evidence as evidence_store
+
+        a, b = action.memories
+        async with self.lifecycle.db.tenant_tx(principal.tenant_id) as conn:
+            if await evidence_store.conflict_for(conn, [a.id, b.id]) is not None:
+                return False
+            for m in (a, b):
+                current = await store.get_memory(conn, m.id)
+                if current is None or current.status != Status.ACTIVE:
+                    return False
+            await _open_conflict(
+                conn, principal, [a.id, b.id], a.space, "dream", f"dream: {action.reason}"
+            )
+        return True
 
     async def _deprecate(self, principal: Principal, action: PlannedAction) -> bool:
         target = action.memories[0]

@@ -26,6 +26,7 @@ from engram_server.recall.context import (
     build_context,
 )
 from engram_server.recall.tokens import count_tokens
+from engram_server.services.insights import Insight, insights_for
 from engram_server.services.privacy_gate import screen_text
 from engram_server.services.recall import MAX_QUERY_CHARS, Hit, RecallQuery, RecallService
 from engram_server.services.working_memory import AppendResult, BufferedMessage, WorkingMemory
@@ -122,6 +123,8 @@ class EngageRequest:
     deadline: float | None
     # Identifies the request its request_id came with (see WorkingMemory.append_result).
     fingerprint: str = ""
+    # Return the belief-grounded insight brief (services/insights.py).
+    insights: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,7 @@ class EngageResult:
     # The hits rendered into the context, best first.
     hits: list[Hit]
     suppressed: int
+    insights: list[Insight] = dataclasses.field(default_factory=list)
 
 
 def line_cached_counter() -> CountTokens:
@@ -236,7 +240,12 @@ class Engage:
                 [h.memory.name for h in rendered],
                 request_id or f"auto-{uuid.uuid4().hex}",
             )
-        return EngageResult(buffered, context, rendered, suppressed)
+        brief: list[Insight] = []
+        if req.insights:
+            brief = await insights_for(
+                self.lifecycle.db, req.tenant, [h.memory for h in rendered or hits]
+            )
+        return EngageResult(buffered, context, rendered, suppressed, brief)
 
 
 async def _none() -> None:

@@ -13,8 +13,8 @@ audit are the lifecycle service's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from enum import StrEnum
 
 from engram_server.errors import (
@@ -27,7 +27,7 @@ from engram_server.errors import (
 from engram_server.learning import llm_extract
 from engram_server.learning.extract import extract_facts
 from engram_server.learning.model import Fact, Turn
-from engram_server.lifecycle.model import EvidenceLevel, Proposal, ProposalResult
+from engram_server.lifecycle.model import EvidenceLevel, Kind, Origin, Proposal, ProposalResult
 from engram_server.lifecycle.validation import (
     MAX_BATCH,
     MAX_SHORT_TEXT,
@@ -161,6 +161,13 @@ class LearnService:
             _proposal(f, space, session, "llm" if model else "rules", model is not None)
             for f in kept
         ]
+        proposals = [
+            _with_provenance(p, f, turns, model is not None)
+            for p, f in zip(proposals, kept, strict=True)
+        ]
+        if await self._correspondence(tenant, space):
+            # Claims in correspondence are events, not facts: attributed and dated.
+            proposals = [_as_event(p, f, turns) for p, f in zip(proposals, kept, strict=True)]
         if len(proposals) > MAX_BATCH:
             # One call is one batch (one idempotency record); say so rather than
             # storing part of the conversation.
@@ -173,6 +180,19 @@ class LearnService:
                 principal, proposals, key, field_prefix="facts", batch=True
             )
         return LearnOutcome(results, findings, unverified)
+
+    async def _correspondence(self, tenant: str, space: str) -> bool:
+        """Whether the space is pinned, or was last profiled, as correspondence."""
+        limits = (await self.lifecycle._limits_for({space}, tenant))[space]
+        if limits.policy.pinned_space_class:
+            return limits.policy.pinned_space_class == "correspondence"
+        from engram_server.store import evidence as evidence_store
+
+        async with self.lifecycle.db.tenant_tx(tenant) as conn:
+            runs = await evidence_store.list_profiles(
+                conn, space=space, drift_only=False, limit=1, after=None
+            )
+        return bool(runs) and runs[0][2].get("observed_class") == "correspondence"
 
     async def _llm_facts(self, model: ChatModel, tenant: str, turns: Sequence[Turn]) -> list[Fact]:
         facts: list[Fact] = []
@@ -195,6 +215,46 @@ class LearnService:
                     seen.add(fact.content.casefold())
                     facts.append(fact)
         return facts
+
+
+def _speaker(fact: Fact, turns: Sequence[TurnInput]) -> str:
+    roles = {turns[i].role.strip().lower() for i in fact.source_turns if i < len(turns)}
+    if roles == {"user"}:
+        return "the user"
+    if len(roles) == 1:
+        return f"the {roles.pop()}"
+    return "the conversation"
+
+
+def _said_at(fact: Fact, turns: Sequence[TurnInput]) -> datetime | None:
+    times = [turns[i].time for i in fact.source_turns if i < len(turns) and turns[i].time]
+    return min(t for t in times if t is not None) if times else None
+
+
+def _with_provenance(
+    p: Proposal, fact: Fact, turns: Sequence[TurnInput], from_llm: bool
+) -> Proposal:
+    """Origin (who stated it) and, when the turns are dated, when it was said."""
+    roles = {turns[i].role.strip().lower() for i in fact.source_turns if i < len(turns)}
+    origin = Origin.USER_STATED if roles == {"user"} and not from_llm else Origin.AGENT_INFERRED
+    return replace(p, origin=origin, valid_from=_said_at(fact, turns))
+
+
+def _as_event(p: Proposal, fact: Fact, turns: Sequence[TurnInput]) -> Proposal:
+    when = _said_at(fact, turns) or datetime.now(UTC)
+    content = f'{_speaker(fact, turns)} said "{p.content}" on {when.date().isoformat()}'
+    attributes = dict(p.attributes)
+    if p.slot_key:
+        attributes["claimed_slot_key"] = p.slot_key
+    attributes["attributed"] = "correspondence space"
+    return replace(
+        p,
+        content=content,
+        kind=Kind.EVENT,
+        slot_key="",
+        attributes=attributes,
+        valid_from=when,
+    )
 
 
 def _proposal(fact: Fact, space: str, session: str, method: str, from_llm: bool) -> Proposal:

@@ -29,6 +29,7 @@ from engram_server.errors import (
     Violations,
 )
 from engram_server.lifecycle.model import (
+    EVIDENCE_ORDER,
     LIVE_STATUSES,
     REVISABLE_FIELDS,
     SLOT_MUST_BE_EMPTY,
@@ -457,7 +458,7 @@ class LifecycleService:
                 )
             )
 
-        to_insert, displaced = await self._supersede_slots(conn, proposals, to_insert)
+        to_insert, displaced = await self._supersede_slots(conn, principal, proposals, to_insert)
         request_id = key.request_id if key else ""
         if optimistic and speculate and to_insert:
             # The common case (plain new content, nothing displaced): every row
@@ -485,6 +486,15 @@ class LifecycleService:
             )
             await store.insert_edges(conn, tenant, edges)
             await store.enqueue_outbox(conn, tenant, [n.id for n in to_insert], "upsert")
+            await store.enqueue_assessments(
+                conn,
+                tenant,
+                [
+                    n.id
+                    for n in to_insert
+                    if n.status == Status.ACTIVE and limits[n.proposal.space].policy.assess_on_write
+                ],
+            )
             audit = await store.send_append_audit(conn, tenant, drafts, live_delta, entries=False)
             # While PostgreSQL inserts, the results are built (and handed to the
             # caller to render) from what was sent and the transaction's
@@ -534,6 +544,15 @@ class LifecycleService:
             await store.insert_edges(conn, tenant, edges)
             await store.enqueue_outbox(
                 conn, tenant, [*(h.id for h, _ in displaced), *inserted], "upsert"
+            )
+            await store.enqueue_assessments(
+                conn,
+                tenant,
+                [
+                    m.id
+                    for m in inserted.values()
+                    if m.status == Status.ACTIVE and limits[m.space].policy.assess_on_write
+                ],
             )
             _, live, max_live = await store.append_audit(
                 conn, tenant, drafts, live_delta, entries=False
@@ -725,6 +744,7 @@ class LifecycleService:
     async def _supersede_slots(
         self,
         conn: Conn,
+        principal: Principal,
         proposals: Sequence[Proposal],
         to_insert: list[store.NewMemory],
     ) -> tuple[list[store.NewMemory], list[tuple[Memory, uuid.UUID]]]:
@@ -754,6 +774,23 @@ class LifecycleService:
             *winners,
             *((p.space, p.slot_key) for p in proposals if p.expected_slot_holder is not None),
         }
+        by_id = {n.id: n for n in rewritten}
+        now = datetime.now(UTC)
+        # Bi-temporal: a memory superseded within the batch stopped holding when
+        # its winner started to.
+        rewritten = [
+            replace(
+                n,
+                proposal=replace(
+                    n.proposal, valid_to=_closed_at(n.proposal, by_id[w].proposal, now)
+                ),
+            )
+            if n.status == Status.SUPERSEDED
+            and (w := n.superseded_by) is not None
+            and n.proposal.valid_to is None
+            else n
+            for n in rewritten
+        ]
         displaced: list[tuple[Memory, uuid.UUID]] = []
         for space, slot_key in sorted(slots):
             holder = await store.lock_slot_holder(conn, space, slot_key)
@@ -768,10 +805,26 @@ class LifecycleService:
                     )
             winner = winners.get((space, slot_key))
             if holder is not None and winner is not None:
-                await store.update_memory(
-                    conn, holder.id, {"status": Status.SUPERSEDED.value, "superseded_by": winner}
-                )
+                newcomer = by_id[winner].proposal
+                changes: dict[str, Any] = {
+                    "status": Status.SUPERSEDED.value,
+                    "superseded_by": winner,
+                }
+                if holder.valid_to is None:
+                    changes["valid_to"] = _closed_at(holder, newcomer, now)
+                await store.update_memory(conn, holder.id, changes)
                 displaced.append((holder, winner))
+                if EVIDENCE_ORDER[holder.evidence_level] > EVIDENCE_ORDER[newcomer.evidence_level]:
+                    # The replacement stands; the conflict makes it reviewable.
+                    await _open_conflict(
+                        conn,
+                        principal,
+                        [holder.id, winner],
+                        holder.space,
+                        "supersession",
+                        f"slot {slot_key}: a {newcomer.evidence_level.value} memory replaced a"
+                        f" {holder.evidence_level.value} one",
+                    )
         return rewritten, displaced
 
     async def _check_dependencies(self, conn: Conn, proposals: Sequence[Proposal]) -> None:
@@ -827,6 +880,12 @@ class LifecycleService:
                             "supersession",
                         )
                     )
+                if (
+                    new_status == Status.SUPERSEDED
+                    and target.valid_to is None
+                    and "valid_to" not in changes
+                ):
+                    changes = {**changes, "valid_to": _closed_at(target, None, datetime.now(UTC))}
                 check_transition(target.name, target.status, new_status)
                 updated = await store.update_memory(
                     conn, target.id, {"status": new_status.value, **changes}
@@ -1273,6 +1332,50 @@ class LifecycleService:
                 await store.save_request_result(conn, key.request_id, {"etag": saved.etag})
         self.policies.invalidate_tenant(tenant)
         return saved
+
+
+def _closed_at(old: Memory | Proposal, new: Proposal | None, now: datetime) -> datetime:
+    """When a superseded fact stopped holding: the newcomer's `valid_from` (else
+    now), never before the old fact's own `valid_from`."""
+    end = (new.valid_from if new is not None else None) or now
+    if old.valid_from is not None and end < old.valid_from:
+        return old.valid_from
+    return end
+
+
+async def _open_conflict(
+    conn: Conn,
+    principal: Principal,
+    ids: Sequence[uuid.UUID],
+    space: str,
+    detector: str,
+    reason: str,
+) -> None:
+    """Opens a conflict (unless these memories ever had one) with its audit row."""
+    from engram_server.store import evidence as evidence_store
+
+    opened = await evidence_store.insert_conflict(
+        conn, principal.tenant_id, space, ids, detector, reason
+    )
+    if opened is None:
+        return
+    await store.append_audit(
+        conn,
+        principal.tenant_id,
+        [
+            store.AuditDraft(
+                AuditAction.CONFLICT,
+                ids[0],
+                space,
+                None,
+                None,
+                principal.actor,
+                f"conflict opened ({detector}): {reason}",
+                details={"conflict": opened.name, "memories": ",".join(str(i) for i in ids)},
+            )
+        ],
+        entries=False,
+    )
 
 
 # Revisable fields the privacy boundary screens (and may redact).

@@ -30,10 +30,12 @@ from engram_server.platform.background import BackgroundTask
 from engram_server.pools import model as pool_model
 from engram_server.pools.recall import PoolScope
 from engram_server.recall.scoring import (
+    NO_EVIDENCE_DELTAS,
     Breakdown,
     Candidate,
     MemorySignals,
     RankingParams,
+    evidence_delta,
     final_score,
     fused_scores,
     score,
@@ -63,6 +65,8 @@ CANDIDATES_PER_LEG = 32
 _POLICY_PARAMS_CACHE = 1024
 MAX_QUERY_CHARS = 4096
 MAX_SPACES = 64
+# Spaces of code decisions (DecisionsService); only a recall naming them sees them.
+DECISION_SPACES_PREFIX = "decisions/"
 
 
 @dataclass(frozen=True)
@@ -91,6 +95,28 @@ class RecallQuery:
     # The caller's member identities: its recalls of others' publications count
     # towards their trust, its own do not.
     reader: tuple[str, ...] = ()
+    # Graph-augmented recall (None: off).
+    graph: GraphOptions | None = None
+    # Bi-temporal: facts that held in the world at `valid_at`; what Engram believed
+    # at `known_at`.
+    valid_at: datetime | None = None
+    known_at: datetime | None = None
+
+
+DEFAULT_GRAPH_KINDS = ("SUPPORTS", "ABOUT", "DERIVED_FROM", "RELATED")
+MAX_HOPS = 3
+# Graph expansion adds at most max(k, this) memories.
+MAX_GRAPH_ADDED = 10
+
+
+@dataclass(frozen=True)
+class GraphOptions:
+    edge_kinds: tuple[str, ...] = DEFAULT_GRAPH_KINDS
+    max_hops: int = 1
+    seed_count: int = 5
+    include_inactive: bool = False
+    # A one-hop neighbour's boost as a share of its seed's score; halved per hop.
+    hop_boost: float = 0.5
 
 
 @dataclass(frozen=True)
@@ -99,6 +125,9 @@ class Hit:
     breakdown: Breakdown
     dense_rank: int | None
     lexical_rank: int | None
+    # Graph expansion: the direct hit this one was reached from, and the edge kind.
+    reached_from: uuid.UUID | None = None
+    reached_via: str = ""
     # The pool the hit was read through (`pools/{pool}`) and the publication's
     # publisher; empty for own spaces.
     pool: str = ""
@@ -147,6 +176,13 @@ def validate(q: RecallQuery) -> None:
         v.add("min_score", "must be a finite number")
     if q.create_time_start and q.create_time_end and q.create_time_start >= q.create_time_end:
         v.add("filter.create_time_end", "must be after create_time_start")
+    if q.graph is not None:
+        if not 0 <= q.graph.max_hops <= MAX_HOPS:
+            v.add("graph.max_hops", f"must be between 0 and {MAX_HOPS}")
+        if not 0 <= q.graph.seed_count <= MAX_K:
+            v.add("graph.seed_count", f"must be between 0 and {MAX_K}")
+        if not 0.0 <= q.graph.hop_boost <= 1.0:
+            v.add("graph.hop_boost", "must be in [0, 1]")
     v.raise_if_any()
 
 
@@ -297,22 +333,45 @@ class RecallService:
             return self.params
         stability = float(policy.get("retention_stability_hours") or 0.0)
         exponents = policy.get("decay_exponents") or {}
-        if not stability and not exponents:
+        weights = policy.get("evidence_weights") or {}
+        disabled = bool(policy.get("evidence_weights_disabled"))
+        if not stability and not exponents and not weights and not disabled:
             return self.params
         merged = dict(self.params.decay_exponents)
         merged.update({Kind(k): float(v) for k, v in exponents.items() if k in Kind.__members__})
+        deltas = dict(NO_EVIDENCE_DELTAS if disabled else self.params.evidence_deltas)
+        if not disabled:
+            deltas.update(
+                {
+                    EvidenceLevel(k): float(v)
+                    for k, v in weights.items()
+                    if k in EvidenceLevel.__members__ and k != "UNSPECIFIED"
+                }
+            )
         return replace(
             self.params,
             stability_base_hours=stability or self.params.stability_base_hours,
             decay_exponents=merged,
+            evidence_deltas=deltas,
         )
 
     def _filter(self, q: RecallQuery) -> IndexFilter:
         statuses = [Status.ACTIVE.value]
-        if q.include_superseded:
+        if q.include_superseded or q.valid_at is not None:
+            # A fact that held at `valid_at` may have been superseded since.
             statuses.append(Status.SUPERSEDED.value)
         if q.include_expired:
             statuses.append(Status.EXPIRED.value)
+        if q.known_at is not None:
+            # What was believed then may have been retracted or replaced since; the
+            # audit log decides per candidate (`_as_known_at`).
+            statuses = [
+                Status.ACTIVE.value,
+                Status.PENDING_CONFIRMATION.value,
+                Status.SUPERSEDED.value,
+                Status.RETRACTED.value,
+                Status.EXPIRED.value,
+            ]
         min_rank = EVIDENCE_RANK.get(q.min_evidence_level.value, 0)
         return IndexFilter(
             spaces=q.spaces,
@@ -327,6 +386,9 @@ class RecallService:
             created_before=q.create_time_end.timestamp() if q.create_time_end else None,
             min_evidence_level=min_rank or None,
             pools=tuple(p.pool_id for p in q.pools),
+            # Code decisions live in spaces of their own: a recall that names no
+            # space is a conversation recall and never returns them.
+            excluded_space_prefixes=() if q.spaces else (DECISION_SPACES_PREFIX,),
         )
 
     async def _lexical_leg(
@@ -414,6 +476,10 @@ class RecallService:
         missing = [p.id for p in dense_points if p.id not in by_id]
         if missing:
             by_id.update(await self._hydrate(tenant, missing, pools))
+        if q.known_at is not None:
+            by_id = await self._as_known_at(tenant, by_id, q.known_at)
+        if q.valid_at is not None:
+            by_id = {i: row for i, row in by_id.items() if _valid_at(row, q.valid_at)}
         points = combine_legs(dense_points, sparse_points)
         if not points:
             return []
@@ -422,6 +488,8 @@ class RecallService:
             for p in points
         ]
         allowed = set(flt.statuses)
+        if q.known_at is not None:
+            allowed = {Status.ACTIVE.value}  # as of known_at (rows rewritten above)
         now = q.now or datetime.now(UTC)
         fused = fused_scores(candidates, self.params)
         terms: frozenset[str] | None = None
@@ -445,6 +513,8 @@ class RecallService:
                     trust = row["pool_trust"]
                 else:
                     continue  # not in the caller's spaces, and no pool lets it read it
+            if not q.spaces and row["space"].startswith(DECISION_SPACES_PREFIX):
+                continue  # as the index filter, should the index lag behind
             slot_key = row["slot_key"]
             slot = 0.0
             if slot_key:
@@ -467,10 +537,157 @@ class RecallService:
                 ranked.append((final, p, row, signals, slot, params))
         # Ties by id: a UUID's integer orders like its canonical string.
         ranked.sort(key=lambda t: (-t[0], t[1].id.int))
-        return [
+        hits = [
             _hit(row, score(fused[p.id], slot, signals, now, params), p)
             for _, p, row, signals, slot, params in ranked[: q.k or DEFAULT_K]
         ]
+        if q.graph is not None and hits:
+            beyond = {
+                p.id: (row, signals, slot, params, p)
+                for _, p, row, signals, slot, params in ranked[q.k or DEFAULT_K :]
+            }
+            hits = await self._expand(tenant, q, hits, beyond, fused, now)
+        return hits
+
+    async def _expand(
+        self,
+        tenant: str,
+        q: RecallQuery,
+        hits: list[Hit],
+        beyond: dict[uuid.UUID, Any],
+        fused: dict[object, tuple[float, float]],
+        now: datetime,
+    ) -> list[Hit]:
+        """Graph-augmented recall: follows edges from the top hits and adds the
+        memories reached, each with a boost that halves per hop. Strictly additive:
+        every direct hit stays; an added hit is placed above a direct one only when
+        its own score (without the boost) beats it. Both ends of every edge are read
+        inside the tenant's transaction, so no edge leads to another tenant."""
+        g = q.graph
+        assert g is not None
+        seen = {h.memory.id for h in hits}
+        # Reached memory -> (root seed, root score, edge kind, boost).
+        frontier: dict[uuid.UUID, tuple[uuid.UUID, float]] = {
+            h.memory.id: (h.memory.id, h.breakdown.final) for h in hits[: g.seed_count or 5]
+        }
+        reached: dict[uuid.UUID, tuple[uuid.UUID, str, float]] = {}
+        statuses = {Status.ACTIVE.value}
+        if g.include_inactive:
+            statuses |= {
+                Status.RETRACTED.value,
+                Status.EXPIRED.value,
+                Status.SUPERSEDED.value,
+            }
+        rows: dict[uuid.UUID, dict[str, Any]] = {}
+        share = g.hop_boost or 0.5
+        kinds = "{" + ",".join(g.edge_kinds) + "}"
+        for hop in range(1, (g.max_hops or 1) + 1):
+            if not frontier:
+                break
+            # One round trip per hop: the edges touching the frontier, followed either
+            # way, with the row of the memory at the other end (read in the tenant's
+            # scope, so an end in another tenant could not be read even if it existed).
+            reached_rows = await self.db.tenant_read(
+                tenant,
+                _NEIGHBOURS,
+                (ids := store.uuid_array_literal(frontier), kinds, ids, kinds),
+                prepared_as="engram_graph_neighbours",
+            )
+            found: dict[uuid.UUID, tuple[uuid.UUID, float, str, float, dict[str, Any]]] = {}
+            for row in reached_rows:
+                b = row["id"]
+                if b in seen or b in reached:
+                    continue
+                if row["status"] not in statuses or not _in_spaces(row["space"], q):
+                    continue
+                if q.valid_at is not None and not _valid_at(row, q.valid_at):
+                    continue
+                root, root_score = frontier[row["graph_from"]]
+                weight = row["graph_weight"] or 1.0
+                boost = max(0.0, root_score) * share * 0.5 ** (hop - 1) * weight
+                if b not in found or boost > found[b][3]:
+                    found[b] = (root, root_score, row["graph_kind"], boost, row)
+            next_frontier: dict[uuid.UUID, tuple[uuid.UUID, float]] = {}
+            for b, (root, root_score, kind, boost, row) in found.items():
+                reached[b] = (root, kind, boost)
+                rows[b] = row
+                next_frontier[b] = (root, root_score)
+            frontier = next_frontier
+        added: list[tuple[float, Hit]] = []
+        for memory_id, (root, kind, boost) in reached.items():
+            row = rows[memory_id]
+            if memory_id in beyond:
+                _, signals, slot, params, point = beyond[memory_id]
+                own = score(fused[memory_id], slot, signals, now, params)
+                ranks = (point.dense_rank, point.sparse_rank)
+            else:
+                level = _EVIDENCE[row["evidence_level"]]
+                delta = evidence_delta(level, self.params)
+                own = Breakdown(0.0, 0.0, 0.0, 0.0, 0.0, row["importance"], 0.0, 0.0, delta, delta)
+                ranks = (None, None)
+            breakdown = replace(own, graph_boost=boost, final=own.final + boost)
+            if breakdown.final < q.min_score:
+                continue
+            added.append((own.final, Hit(_memory(row), breakdown, *ranks, root, kind)))
+        added.sort(key=lambda t: (-t[1].breakdown.final, t[1].memory.id.int))
+        added = added[: max(q.k or DEFAULT_K, MAX_GRAPH_ADDED)]
+        # Placement: direct hits by their score, added hits by their own score.
+        merged = [(h.breakdown.final, 0, i, h) for i, h in enumerate(hits)]
+        merged += [(own, 1, i, h) for i, (own, h) in enumerate(added)]
+        merged.sort(key=lambda t: (-t[0], t[1], t[2]))
+        return [h for *_, h in merged]
+
+    async def _as_known_at(
+        self, tenant: str, by_id: dict[uuid.UUID, dict[str, Any]], known_at: datetime
+    ) -> dict[uuid.UUID, dict[str, Any]]:
+        """The candidates as Engram believed them at `known_at`: created by then,
+        ACTIVE then by the audit log, with the content of their revision then and
+        their grade then. The others are dropped."""
+        ids = [i for i, row in by_id.items() if row["create_time"] <= known_at]
+        if not ids:
+            return {}
+        async with self.db.tenant_tx(tenant) as conn:
+            cur = await conn.execute(
+                "SELECT DISTINCT ON (memory_id) memory_id, action, to_status, details"
+                " FROM audit_log WHERE memory_id = ANY(%s) AND create_time <= %s"
+                " AND action IN ('TRANSITION', 'EVIDENCE')"
+                " ORDER BY memory_id, (action = 'TRANSITION') DESC, seq DESC",
+                (ids, known_at),
+            )
+            status_then = {
+                r["memory_id"]: r["to_status"]
+                for r in await cur.fetchall()
+                if r["action"] == "TRANSITION"
+            }
+            cur = await conn.execute(
+                "SELECT DISTINCT ON (memory_id) memory_id, details->>'to' AS level"
+                " FROM audit_log WHERE memory_id = ANY(%s) AND create_time <= %s"
+                " AND action = 'EVIDENCE' ORDER BY memory_id, seq DESC",
+                (ids, known_at),
+            )
+            level_then = {r["memory_id"]: r["level"] for r in await cur.fetchall()}
+            cur = await conn.execute(
+                "SELECT DISTINCT ON (memory_id) memory_id, snapshot FROM memory_revisions"
+                " WHERE memory_id = ANY(%s) AND create_time <= %s"
+                " ORDER BY memory_id, revision DESC",
+                (ids, known_at),
+            )
+            snapshot_then = {r["memory_id"]: r["snapshot"] for r in await cur.fetchall()}
+        out: dict[uuid.UUID, dict[str, Any]] = {}
+        for memory_id in ids:
+            if status_then.get(memory_id) != Status.ACTIVE.value:
+                continue
+            row = dict(by_id[memory_id])
+            row["status"] = Status.ACTIVE.value
+            snapshot = snapshot_then.get(memory_id)
+            if snapshot is not None:
+                row["content"] = snapshot["content"]
+                row["evidence_level"] = snapshot.get("evidence_level", row["evidence_level"])
+                row["superseded_by"] = None
+            if memory_id in level_then:
+                row["evidence_level"] = level_then[memory_id]
+            out[memory_id] = row
+        return out
 
 
 _KINDS = {kind.value: kind for kind in Kind}
@@ -533,6 +750,37 @@ def _hit(row: dict[str, Any], breakdown: Breakdown, p: ScoredPoint) -> Hit:
         pool=f"pools/{pool_id}",
         publisher=row["publisher"],
     )
+
+
+# Graph expansion's read: every edge of the given kinds touching the frontier, either
+# way, joined to the memory at the other end (its columns as the candidates' read).
+_NEIGHBOURS = (
+    "SELECT e.graph_from, e.graph_kind, e.graph_weight, c.* FROM ("
+    "  SELECT source_id AS graph_from, target_id AS graph_to, kind AS graph_kind,"
+    "         weight AS graph_weight FROM edges"
+    "   WHERE source_id = ANY(%s::uuid[]) AND kind = ANY(%s::text[])"
+    "  UNION ALL"
+    "  SELECT target_id, source_id, kind, weight FROM edges"
+    "   WHERE target_id = ANY(%s::uuid[]) AND kind = ANY(%s::text[])"
+    ") AS e CROSS JOIN LATERAL ("
+    f" SELECT {_CANDIDATE_COLUMNS} FROM memories WHERE memories.id = e.graph_to OFFSET 0) AS c"
+)
+
+
+def _valid_at(row: dict[str, Any], when: datetime) -> bool:
+    """Whether a memory's fact held in the world at `when` (open bounds hold)."""
+    start, end = row.get("valid_from"), row.get("valid_to")
+    return (start is None or start <= when) and (end is None or when < end)
+
+
+def _in_spaces(space: str, q: RecallQuery) -> bool:
+    # A recall over pools alone reaches no neighbour outside them: graph expansion
+    # only follows edges into the caller's own spaces.
+    if not q.spaces:
+        return False
+    if space in q.spaces:
+        return True
+    return q.include_subspaces and any(space.startswith(f"{s}/") for s in q.spaces)
 
 
 def _memory(row: dict[str, Any]) -> Memory:

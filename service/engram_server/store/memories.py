@@ -24,6 +24,7 @@ from engram_server.lifecycle.model import (
     Kind,
     Memory,
     MemoryRevision,
+    Origin,
     Proposal,
     Status,
 )
@@ -33,7 +34,8 @@ MEMORY_COLUMNS = (
     "id, space, session, thread, kind, content, structured_content, source, agent, confidence,"
     " importance, evidence_level, tags, slot_key, topic, depends_on, status, create_time,"
     " update_time, expire_time, retract_time, retraction_reason, content_hash, revision,"
-    " superseded_by, validation_notes, attributes, access_count, last_access_time"
+    " superseded_by, validation_notes, attributes, access_count, last_access_time,"
+    " origin, valid_from, valid_to"
 )
 AUDIT_CHANNEL = "engram_audit"
 
@@ -73,6 +75,7 @@ def uuid_array_literal(ids: Iterable[uuid.UUID]) -> str:
 _KINDS = {k.value: k for k in Kind}
 _EVIDENCE_LEVELS = {e.value: e for e in EvidenceLevel}
 _STATUSES = {s.value: s for s in Status}
+_ORIGINS = {o.value: o for o in Origin}
 
 
 def row_to_memory(row: dict[str, Any]) -> Memory:
@@ -106,6 +109,9 @@ def row_to_memory(row: dict[str, Any]) -> Memory:
         attributes=dict(row["attributes"]),
         access_count=row["access_count"],
         last_access_time=row["last_access_time"],
+        origin=_ORIGINS.get(row.get("origin") or "", Origin.UNSPECIFIED),
+        valid_from=row.get("valid_from"),
+        valid_to=row.get("valid_to"),
     )
 
 
@@ -139,6 +145,9 @@ def memory_to_json(m: Memory) -> dict[str, Any]:
         "superseded_by": str(m.superseded_by) if m.superseded_by else None,
         "validation_notes": list(m.validation_notes),
         "attributes": dict(m.attributes),
+        "origin": m.origin.value,
+        "valid_from": m.valid_from.isoformat() if m.valid_from else None,
+        "valid_to": m.valid_to.isoformat() if m.valid_to else None,
     }
 
 
@@ -174,6 +183,9 @@ def memory_from_json(d: dict[str, Any]) -> Memory:
         superseded_by=uuid.UUID(d["superseded_by"]) if d["superseded_by"] else None,
         validation_notes=tuple(d["validation_notes"]),
         attributes=dict(d["attributes"]),
+        origin=_ORIGINS.get(d.get("origin") or "", Origin.UNSPECIFIED),
+        valid_from=ts(d.get("valid_from")),
+        valid_to=ts(d.get("valid_to")),
     )
 
 
@@ -363,11 +375,11 @@ WITH src AS (
       structured_content, source, agent, confidence, importance, evidence_level, tags,
       slot_key, topic, depends_on, status, create_time, update_time, expire_time,
       retraction_reason, content_hash, revision, superseded_by, validation_notes,
-      attributes)
+      attributes, origin, valid_from, valid_to)
   SELECT %s, id, space, session, thread, kind, content, structured_content,
       source, agent, confidence, importance, evidence_level, tags, slot_key, topic,
       depends_on, status, now(), now(), expire_time, '', content_hash, 1,
-      superseded_by, validation_notes, attributes
+      superseded_by, validation_notes, attributes, coalesce(origin, ''), valid_from, valid_to
     FROM src ORDER BY ord
   ON CONFLICT (tenant_id, space, content_hash)
     WHERE status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION') DO NOTHING
@@ -407,6 +419,9 @@ def _insert_record(item: NewMemory) -> dict[str, Any]:
         "superseded_by": str(item.superseded_by) if item.superseded_by else None,
         "validation_notes": list(item.validation_notes),
         "attributes": p.attributes,
+        "origin": p.origin.value,
+        "valid_from": p.valid_from.isoformat() if p.valid_from else None,
+        "valid_to": p.valid_to.isoformat() if p.valid_to else None,
     }
 
 
@@ -477,6 +492,9 @@ def new_memory_as_stored(item: NewMemory, create_time: datetime) -> Memory:
         superseded_by=item.superseded_by,
         validation_notes=tuple(item.validation_notes),
         attributes=dict(p.attributes),
+        origin=p.origin,
+        valid_from=p.valid_from,
+        valid_to=p.valid_to,
     )
 
 
@@ -575,12 +593,16 @@ class NewEdge:
 
 
 async def insert_edges(conn: Conn, tenant_id: str, edges: Sequence[NewEdge]) -> None:
+    """The one writer of the edges that passes derive (supersession, consolidation,
+    Reflect, Learn, Dream, the assessor): an edge already present is skipped. Both
+    ends must be memories of `tenant_id` (the table's foreign keys refuse others)."""
     if not edges:
         return
     await conn.execute(
         "INSERT INTO edges (tenant_id, id, source_id, target_id, kind, reason, creator)"
         " SELECT %s, gen_random_uuid(), (e->>'s')::uuid, (e->>'t')::uuid, e->>'k', e->>'r',"
-        " e->>'c' FROM jsonb_array_elements(%s::jsonb) AS e",
+        " e->>'c' FROM jsonb_array_elements(%s::jsonb) AS e"
+        " ON CONFLICT (tenant_id, source_id, target_id, kind) DO NOTHING",
         (
             tenant_id,
             Jsonb(
@@ -745,6 +767,17 @@ async def enqueue_outbox(
     await conn.execute(
         "INSERT INTO outbox (tenant_id, memory_id, op) SELECT %s, unnest(%s::uuid[]), %s",
         (tenant_id, uuid_array_literal(memory_ids), op),
+    )
+
+
+async def enqueue_assessments(conn: Conn, tenant_id: str, memory_ids: Sequence[uuid.UUID]) -> None:
+    """Queues memories for the corroboration assessor (assess-on-write)."""
+    if not memory_ids:
+        return
+    await conn.execute(
+        "INSERT INTO assess_queue (tenant_id, memory_id) SELECT %s, unnest(%s::uuid[])"
+        " ON CONFLICT DO NOTHING",
+        (tenant_id, uuid_array_literal(memory_ids)),
     )
 
 

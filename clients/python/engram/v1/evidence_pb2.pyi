@@ -76,6 +76,10 @@ class _ConflictResolutionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_Co
     other means (retracted, expired, superseded). Output only; cannot be
     requested.
     """
+    CONFLICT_RESOLUTION_DISMISS: _ConflictResolution.ValueType  # 6
+    """Closed without a decision: nothing changes, the CONTRADICTS edges stay. The
+    same memories never reopen a conflict by themselves.
+    """
 
 class ConflictResolution(_ConflictResolution, metaclass=_ConflictResolutionEnumTypeWrapper):
     """How a conflict was settled."""
@@ -102,6 +106,10 @@ CONFLICT_RESOLUTION_OVERTAKEN: ConflictResolution.ValueType  # 5
 """Closed by the server because a memory of the conflict stopped being live by
 other means (retracted, expired, superseded). Output only; cannot be
 requested.
+"""
+CONFLICT_RESOLUTION_DISMISS: ConflictResolution.ValueType  # 6
+"""Closed without a decision: nothing changes, the CONTRADICTS edges stay. The
+same memories never reopen a conflict by themselves.
 """
 Global___ConflictResolution: _TypeAlias = ConflictResolution  # noqa: Y015
 
@@ -785,12 +793,15 @@ class GetSpaceProfileRequest(_message.Message):
     INCLUDE_SUBSPACES_FIELD_NUMBER: _builtins.int
     WINDOW_DAYS_FIELD_NUMBER: _builtins.int
     NOW_FIELD_NUMBER: _builtins.int
+    DRY_RUN_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`spaces/{space}/profile`, e.g. `spaces/team-a/agent-7/profile`. Required."""
     include_subspaces: _builtins.bool
     """Include the spaces below the space."""
     window_days: _builtins.int
     """The window for rate signals (churn), in days; 0 means 30."""
+    dry_run: _builtins.bool
+    """Compute without keeping the run."""
     @_builtins.property
     def now(self) -> _timestamp_pb2.Timestamp:
         """The end of the window; unset means now."""
@@ -802,10 +813,11 @@ class GetSpaceProfileRequest(_message.Message):
         include_subspaces: _builtins.bool = ...,
         window_days: _builtins.int = ...,
         now: _timestamp_pb2.Timestamp | None = ...,
+        dry_run: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["now", b"now"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_subspaces", b"include_subspaces", "name", b"name", "now", b"now", "window_days", b"window_days"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["dry_run", b"dry_run", "include_subspaces", b"include_subspaces", "name", b"name", "now", b"now", "window_days", b"window_days"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -897,6 +909,10 @@ class SpaceProfile(_message.Message):
     MEDIAN_LIVE_AGE_FIELD_NUMBER: _builtins.int
     WINDOW_START_TIME_FIELD_NUMBER: _builtins.int
     WINDOW_END_TIME_FIELD_NUMBER: _builtins.int
+    PINNED_CLASS_FIELD_NUMBER: _builtins.int
+    OBSERVED_CLASS_FIELD_NUMBER: _builtins.int
+    DRIFT_FIELD_NUMBER: _builtins.int
+    COMPUTE_TIME_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`spaces/{space}/profile`."""
     space: _builtins.str
@@ -923,6 +939,14 @@ class SpaceProfile(_message.Message):
     """Mean revisions per memory."""
     max_supersession_depth: _builtins.int
     """The longest chain of supersessions in the space."""
+    pinned_class: Global___SpaceClass.ValueType
+    """The class pinned on the space (Policy.pinned_space_class); UNSPECIFIED when
+    none. A pinned space is reported with its pin as `space_class`.
+    """
+    observed_class: Global___SpaceClass.ValueType
+    """The class the signals show, whatever the pin."""
+    drift: _builtins.bool
+    """The pin and the observation disagree."""
     @_builtins.property
     def memories_by_kind(self) -> _containers.ScalarMap[_builtins.str, _builtins.int]:
         """Memories per kind, keyed by the kind's enum name ("MEMORY_KIND_SEMANTIC")."""
@@ -949,6 +973,10 @@ class SpaceProfile(_message.Message):
     def window_end_time(self) -> _timestamp_pb2.Timestamp:
         """End of the window."""
 
+    @_builtins.property
+    def compute_time(self) -> _timestamp_pb2.Timestamp:
+        """When the profile was computed (runs are kept unless `dry_run`)."""
+
     def __init__(
         self,
         *,
@@ -969,11 +997,77 @@ class SpaceProfile(_message.Message):
         median_live_age: _duration_pb2.Duration | None = ...,
         window_start_time: _timestamp_pb2.Timestamp | None = ...,
         window_end_time: _timestamp_pb2.Timestamp | None = ...,
+        pinned_class: Global___SpaceClass.ValueType = ...,
+        observed_class: Global___SpaceClass.ValueType = ...,
+        drift: _builtins.bool = ...,
+        compute_time: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["median_live_age", b"median_live_age", "window_end_time", b"window_end_time", "window_start_time", b"window_start_time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["compute_time", b"compute_time", "median_live_age", b"median_live_age", "window_end_time", b"window_end_time", "window_start_time", b"window_start_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["churn", b"churn", "deprecation_ratio", b"deprecation_ratio", "evidence_score", b"evidence_score", "live_memories_by_evidence", b"live_memories_by_evidence", "live_memory_count", b"live_memory_count", "max_supersession_depth", b"max_supersession_depth", "median_live_age", b"median_live_age", "memories_by_kind", b"memories_by_kind", "memories_by_status", b"memories_by_status", "name", b"name", "revisions_per_memory", b"revisions_per_memory", "space", b"space", "space_class", b"space_class", "stability", b"stability", "total_memory_count", b"total_memory_count", "window_end_time", b"window_end_time", "window_start_time", b"window_start_time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["churn", b"churn", "compute_time", b"compute_time", "deprecation_ratio", b"deprecation_ratio", "drift", b"drift", "evidence_score", b"evidence_score", "live_memories_by_evidence", b"live_memories_by_evidence", "live_memory_count", b"live_memory_count", "max_supersession_depth", b"max_supersession_depth", "median_live_age", b"median_live_age", "memories_by_kind", b"memories_by_kind", "memories_by_status", b"memories_by_status", "name", b"name", "observed_class", b"observed_class", "pinned_class", b"pinned_class", "revisions_per_memory", b"revisions_per_memory", "space", b"space", "space_class", b"space_class", "stability", b"stability", "total_memory_count", b"total_memory_count", "window_end_time", b"window_end_time", "window_start_time", b"window_start_time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SpaceProfile: _TypeAlias = SpaceProfile  # noqa: Y015
+
+@_typing.final
+class ListSpaceProfilesRequest(_message.Message):
+    """Request for ListSpaceProfiles."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SPACE_FIELD_NUMBER: _builtins.int
+    DRIFT_ONLY_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    space: _builtins.str
+    """Only runs of this space; empty means every space."""
+    drift_only: _builtins.bool
+    """Only runs whose pin and observation disagreed."""
+    page_size: _builtins.int
+    """Page size, 1-1000; 0 means 100."""
+    page_token: _builtins.str
+    """Token from a previous response."""
+    def __init__(
+        self,
+        *,
+        space: _builtins.str = ...,
+        drift_only: _builtins.bool = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["drift_only", b"drift_only", "page_size", b"page_size", "page_token", b"page_token", "space", b"space"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListSpaceProfilesRequest: _TypeAlias = ListSpaceProfilesRequest  # noqa: Y015
+
+@_typing.final
+class ListSpaceProfilesResponse(_message.Message):
+    """Response for ListSpaceProfiles."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PROFILES_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Token for the next page; empty on the last page."""
+    @_builtins.property
+    def profiles(self) -> _containers.RepeatedCompositeFieldContainer[Global___SpaceProfile]:
+        """Kept profile runs, newest first."""
+
+    def __init__(
+        self,
+        *,
+        profiles: _abc.Iterable[Global___SpaceProfile] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["next_page_token", b"next_page_token", "profiles", b"profiles"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListSpaceProfilesResponse: _TypeAlias = ListSpaceProfilesResponse  # noqa: Y015

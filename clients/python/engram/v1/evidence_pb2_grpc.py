@@ -109,6 +109,11 @@ class EvidenceServiceStub:
                 request_serializer=engram_dot_v1_dot_evidence__pb2.GetSpaceProfileRequest.SerializeToString,
                 response_deserializer=engram_dot_v1_dot_evidence__pb2.SpaceProfile.FromString,
                 _registered_method=True)
+        self.ListSpaceProfiles = channel.unary_unary(
+                '/engram.v1.EvidenceService/ListSpaceProfiles',
+                request_serializer=engram_dot_v1_dot_evidence__pb2.ListSpaceProfilesRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_evidence__pb2.ListSpaceProfilesResponse.FromString,
+                _registered_method=True)
 
 
 class EvidenceServiceServicer:
@@ -206,7 +211,15 @@ class EvidenceServiceServicer:
 
     def GetSpaceProfile(self, request, context):
         """Computes a space's profile: churn, stability, evidence distribution and
-        counts per kind and status, with its classification.
+        counts per kind and status, with its classification. Each run is kept
+        (unless `dry_run`), so drift can be listed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListSpaceProfiles(self, request, context):
+        """Lists kept profile runs, newest first.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -264,6 +277,11 @@ def add_EvidenceServiceServicer_to_server(servicer, server):
                     servicer.GetSpaceProfile,
                     request_deserializer=engram_dot_v1_dot_evidence__pb2.GetSpaceProfileRequest.FromString,
                     response_serializer=engram_dot_v1_dot_evidence__pb2.SpaceProfile.SerializeToString,
+            ),
+            'ListSpaceProfiles': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListSpaceProfiles,
+                    request_deserializer=engram_dot_v1_dot_evidence__pb2.ListSpaceProfilesRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_evidence__pb2.ListSpaceProfilesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -559,6 +577,33 @@ class EvidenceService:
             '/engram.v1.EvidenceService/GetSpaceProfile',
             engram_dot_v1_dot_evidence__pb2.GetSpaceProfileRequest.SerializeToString,
             engram_dot_v1_dot_evidence__pb2.SpaceProfile.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListSpaceProfiles(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.EvidenceService/ListSpaceProfiles',
+            engram_dot_v1_dot_evidence__pb2.ListSpaceProfilesRequest.SerializeToString,
+            engram_dot_v1_dot_evidence__pb2.ListSpaceProfilesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -86,8 +86,11 @@ class EvidenceServiceStub:
     """
     GetSpaceProfile: _grpc.UnaryUnaryMultiCallable[_evidence_pb2.GetSpaceProfileRequest, _evidence_pb2.SpaceProfile]
     """Computes a space's profile: churn, stability, evidence distribution and
-    counts per kind and status, with its classification.
+    counts per kind and status, with its classification. Each run is kept
+    (unless `dry_run`), so drift can be listed.
     """
+    ListSpaceProfiles: _grpc.UnaryUnaryMultiCallable[_evidence_pb2.ListSpaceProfilesRequest, _evidence_pb2.ListSpaceProfilesResponse]
+    """Lists kept profile runs, newest first."""
 
 @_typing.type_check_only
 class EvidenceServiceAsyncStub(EvidenceServiceStub):
@@ -145,8 +148,11 @@ class EvidenceServiceAsyncStub(EvidenceServiceStub):
     """
     GetSpaceProfile: _aio.UnaryUnaryMultiCallable[_evidence_pb2.GetSpaceProfileRequest, _evidence_pb2.SpaceProfile]  # type: ignore[assignment]
     """Computes a space's profile: churn, stability, evidence distribution and
-    counts per kind and status, with its classification.
+    counts per kind and status, with its classification. Each run is kept
+    (unless `dry_run`), so drift can be listed.
     """
+    ListSpaceProfiles: _aio.UnaryUnaryMultiCallable[_evidence_pb2.ListSpaceProfilesRequest, _evidence_pb2.ListSpaceProfilesResponse]  # type: ignore[assignment]
+    """Lists kept profile runs, newest first."""
 
 class EvidenceServiceServicer(metaclass=_abc_1.ABCMeta):
     """EvidenceService owns belief revision: how much each memory is to be believed and
@@ -261,7 +267,16 @@ class EvidenceServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_evidence_pb2.SpaceProfile, _abc.Awaitable[_evidence_pb2.SpaceProfile]]:
         """Computes a space's profile: churn, stability, evidence distribution and
-        counts per kind and status, with its classification.
+        counts per kind and status, with its classification. Each run is kept
+        (unless `dry_run`), so drift can be listed.
         """
+
+    @_abc_1.abstractmethod
+    def ListSpaceProfiles(
+        self,
+        request: _evidence_pb2.ListSpaceProfilesRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_evidence_pb2.ListSpaceProfilesResponse, _abc.Awaitable[_evidence_pb2.ListSpaceProfilesResponse]]:
+        """Lists kept profile runs, newest first."""
 
 def add_EvidenceServiceServicer_to_server(servicer: EvidenceServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

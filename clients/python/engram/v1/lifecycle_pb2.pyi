@@ -136,6 +136,9 @@ class MemoryProposal(_message.Message):
     EXPIRE_TIME_FIELD_NUMBER: _builtins.int
     ATTRIBUTES_FIELD_NUMBER: _builtins.int
     EXPECTED_SLOT_MEMORY_FIELD_NUMBER: _builtins.int
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    VALID_FROM_FIELD_NUMBER: _builtins.int
+    VALID_TO_FIELD_NUMBER: _builtins.int
     space: _builtins.str
     """The target space. Required."""
     session: _builtins.str
@@ -164,6 +167,8 @@ class MemoryProposal(_message.Message):
     the slot must be empty. If the slot holds anything else the write answers
     ABORTED and stores nothing, so concurrent writers never lose an update.
     """
+    origin: _types_pb2.MemoryOrigin.ValueType
+    """How the memory came to be known (see Memory.origin)."""
     @_builtins.property
     def structured_content(self) -> _struct_pb2.Struct:
         """Optional structured content."""
@@ -183,6 +188,18 @@ class MemoryProposal(_message.Message):
     @_builtins.property
     def attributes(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Free-form attributes."""
+
+    @_builtins.property
+    def valid_from(self) -> _timestamp_pb2.Timestamp:
+        """When the fact started to hold in the world (e.g. when a conversation turn was
+        said, or a document's date). Unset means unknown.
+        """
+
+    @_builtins.property
+    def valid_to(self) -> _timestamp_pb2.Timestamp:
+        """When the fact stopped holding in the world, if already known. Must not be
+        before `valid_from`.
+        """
 
     def __init__(
         self,
@@ -204,10 +221,13 @@ class MemoryProposal(_message.Message):
         expire_time: _timestamp_pb2.Timestamp | None = ...,
         attributes: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         expected_slot_memory: _builtins.str | None = ...,
+        origin: _types_pb2.MemoryOrigin.ValueType = ...,
+        valid_from: _timestamp_pb2.Timestamp | None = ...,
+        valid_to: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory", "_importance", b"_importance", "expected_slot_memory", b"expected_slot_memory", "expire_time", b"expire_time", "importance", b"importance", "structured_content", b"structured_content"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory", "_importance", b"_importance", "expected_slot_memory", b"expected_slot_memory", "expire_time", b"expire_time", "importance", b"importance", "structured_content", b"structured_content", "valid_from", b"valid_from", "valid_to", b"valid_to"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory", "_importance", b"_importance", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "depends_on", b"depends_on", "evidence_level", b"evidence_level", "expected_slot_memory", b"expected_slot_memory", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "structured_content", b"structured_content", "tags", b"tags", "thread", b"thread", "topic", b"topic"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory", "_importance", b"_importance", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "depends_on", b"depends_on", "evidence_level", b"evidence_level", "expected_slot_memory", b"expected_slot_memory", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "origin", b"origin", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "structured_content", b"structured_content", "tags", b"tags", "thread", b"thread", "topic", b"topic", "valid_from", b"valid_from", "valid_to", b"valid_to"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_slot_memory: _TypeAlias = _typing.Literal["expected_slot_memory"]  # noqa: Y015
     _WhichOneofArgType__expected_slot_memory: _TypeAlias = _typing.Literal["_expected_slot_memory", b"_expected_slot_memory"]  # noqa: Y015
@@ -1141,6 +1161,10 @@ class Policy(_message.Message):
     RETENTION_STABILITY_HOURS_FIELD_NUMBER: _builtins.int
     DECAY_EXPONENTS_FIELD_NUMBER: _builtins.int
     ALLOWED_PERSONAL_DATA_FIELD_NUMBER: _builtins.int
+    EVIDENCE_WEIGHTS_FIELD_NUMBER: _builtins.int
+    MIN_CORROBORATION_FIELD_NUMBER: _builtins.int
+    ASSESS_ON_WRITE_FIELD_NUMBER: _builtins.int
+    PINNED_SPACE_CLASS_FIELD_NUMBER: _builtins.int
     SEQUENTIAL_VALIDATORS_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`policy` for the tenant default, `spaces/{space}/policy` for one space."""
@@ -1165,6 +1189,19 @@ class Policy(_message.Message):
     """Forgetting: base stability in hours of the power-law retention curve
     (retention = (1 + t / (9 * stability)) ^ -exponent, stability = base *
     (0.5 + importance) * (1 + ln(1 + accesses))). 0 means the server default, 336.
+    """
+    min_corroboration: _builtins.int
+    """The corroboration assessor: distinct agreeing (source, origin) pairs needed
+    for CORROBORATED; 0 means 2. A correspondence space needs one more.
+    """
+    assess_on_write: _builtins.bool
+    """Run the corroboration assessor (applying its grade, edges and conflicts) on
+    every accepted proposal in the space, off the write's critical path.
+    """
+    pinned_space_class: _builtins.str
+    """Pins the space's class ("canonical", "working" or "correspondence"): the
+    profiler never relabels a pinned space and reports its observation as drift.
+    Empty means observed.
     """
     sequential_validators: _builtins.bool
     """Run the validators one at a time in their declared order (required_fields,
@@ -1215,6 +1252,13 @@ class Policy(_message.Message):
         name is INVALID_ARGUMENT. Credentials are never allowed.
         """
 
+    @_builtins.property
+    def evidence_weights(self) -> Global___EvidenceWeights:
+        """Evidence-weighted recall: the score adjustment per evidence grade. Unset means
+        the server defaults (+0.15 official, +0.08 corroborated, 0 single source,
+        -0.10 unverified; ungraded memories are never adjusted).
+        """
+
     def __init__(
         self,
         *,
@@ -1234,15 +1278,72 @@ class Policy(_message.Message):
         retention_stability_hours: _builtins.float = ...,
         decay_exponents: _abc.Mapping[_builtins.str, _builtins.float] | None = ...,
         allowed_personal_data: _abc.Iterable[_builtins.str] | None = ...,
+        evidence_weights: Global___EvidenceWeights | None = ...,
+        min_corroboration: _builtins.int = ...,
+        assess_on_write: _builtins.bool = ...,
+        pinned_space_class: _builtins.str = ...,
         sequential_validators: _builtins.bool = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["json_schema", b"json_schema", "update_time", b"update_time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["evidence_weights", b"evidence_weights", "json_schema", b"json_schema", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allowed_personal_data", b"allowed_personal_data", "decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "sequential_validators", b"sequential_validators", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allowed_personal_data", b"allowed_personal_data", "assess_on_write", b"assess_on_write", "decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "evidence_weights", b"evidence_weights", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "min_corroboration", b"min_corroboration", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "pinned_space_class", b"pinned_space_class", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "sequential_validators", b"sequential_validators", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Policy: _TypeAlias = Policy  # noqa: Y015
+
+@_typing.final
+class EvidenceWeights(_message.Message):
+    """Score adjustments per evidence grade for evidence-weighted recall."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DISABLED_FIELD_NUMBER: _builtins.int
+    OFFICIAL_FIELD_NUMBER: _builtins.int
+    CORROBORATED_FIELD_NUMBER: _builtins.int
+    SINGLE_SOURCE_FIELD_NUMBER: _builtins.int
+    UNVERIFIED_FIELD_NUMBER: _builtins.int
+    disabled: _builtins.bool
+    """Turn the adjustment off for the space (every delta 0)."""
+    official: _builtins.float
+    """Added to an OFFICIAL memory's score."""
+    corroborated: _builtins.float
+    """Added to a CORROBORATED memory's score."""
+    single_source: _builtins.float
+    """Added to a SINGLE_SOURCE memory's score."""
+    unverified: _builtins.float
+    """Added to an UNVERIFIED memory's score."""
+    def __init__(
+        self,
+        *,
+        disabled: _builtins.bool = ...,
+        official: _builtins.float | None = ...,
+        corroborated: _builtins.float | None = ...,
+        single_source: _builtins.float | None = ...,
+        unverified: _builtins.float | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_corroborated", b"_corroborated", "_official", b"_official", "_single_source", b"_single_source", "_unverified", b"_unverified", "corroborated", b"corroborated", "official", b"official", "single_source", b"single_source", "unverified", b"unverified"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_corroborated", b"_corroborated", "_official", b"_official", "_single_source", b"_single_source", "_unverified", b"_unverified", "corroborated", b"corroborated", "disabled", b"disabled", "official", b"official", "single_source", b"single_source", "unverified", b"unverified"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__corroborated: _TypeAlias = _typing.Literal["corroborated"]  # noqa: Y015
+    _WhichOneofArgType__corroborated: _TypeAlias = _typing.Literal["_corroborated", b"_corroborated"]  # noqa: Y015
+    _WhichOneofReturnType__official: _TypeAlias = _typing.Literal["official"]  # noqa: Y015
+    _WhichOneofArgType__official: _TypeAlias = _typing.Literal["_official", b"_official"]  # noqa: Y015
+    _WhichOneofReturnType__single_source: _TypeAlias = _typing.Literal["single_source"]  # noqa: Y015
+    _WhichOneofArgType__single_source: _TypeAlias = _typing.Literal["_single_source", b"_single_source"]  # noqa: Y015
+    _WhichOneofReturnType__unverified: _TypeAlias = _typing.Literal["unverified"]  # noqa: Y015
+    _WhichOneofArgType__unverified: _TypeAlias = _typing.Literal["_unverified", b"_unverified"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__corroborated) -> _WhichOneofReturnType__corroborated | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__official) -> _WhichOneofReturnType__official | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__single_source) -> _WhichOneofReturnType__single_source | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__unverified) -> _WhichOneofReturnType__unverified | None: ...
+
+Global___EvidenceWeights: _TypeAlias = EvidenceWeights  # noqa: Y015
 
 @_typing.final
 class GetPolicyRequest(_message.Message):
@@ -2133,7 +2234,9 @@ class DreamAction(_message.Message):
     REASON_FIELD_NUMBER: _builtins.int
     DETAIL_FIELD_NUMBER: _builtins.int
     action: _builtins.str
-    """"deprecate", "merge", "tag", "relate"."""
+    """"deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
+    conflict for review, never a silent retraction).
+    """
     reason: _builtins.str
     """Why."""
     @_builtins.property

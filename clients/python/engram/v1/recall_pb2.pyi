@@ -210,12 +210,22 @@ class GraphExpansion(_message.Message):
     EDGE_KINDS_FIELD_NUMBER: _builtins.int
     MAX_HOPS_FIELD_NUMBER: _builtins.int
     SEED_COUNT_FIELD_NUMBER: _builtins.int
+    INCLUDE_INACTIVE_FIELD_NUMBER: _builtins.int
+    HOP_BOOST_FIELD_NUMBER: _builtins.int
     enabled: _builtins.bool
     """Turn graph expansion on."""
     max_hops: _builtins.int
-    """How many edges away from a direct hit to look, 1-2; 0 means 1."""
+    """How many edges away from a direct hit to look, 1-3; 0 means 1."""
     seed_count: _builtins.int
     """How many of the top direct hits to expand from; 0 means 5."""
+    include_inactive: _builtins.bool
+    """Also add neighbours that are RETRACTED, EXPIRED or SUPERSEDED (skipped by
+    default). REJECTED memories are never added.
+    """
+    hop_boost: _builtins.float
+    """The boost of a neighbour one hop away, as a share of its seed's score, in
+    [0, 1]; 0 means 0.5. Each further hop halves it; the edge weight scales it.
+    """
     @_builtins.property
     def edge_kinds(self) -> _containers.RepeatedScalarFieldContainer[_types_pb2.EdgeKind.ValueType]:
         """Edge kinds to follow; empty means SUPPORTS, ABOUT, DERIVED_FROM and RELATED."""
@@ -227,10 +237,12 @@ class GraphExpansion(_message.Message):
         edge_kinds: _abc.Iterable[_types_pb2.EdgeKind.ValueType] | None = ...,
         max_hops: _builtins.int = ...,
         seed_count: _builtins.int = ...,
+        include_inactive: _builtins.bool = ...,
+        hop_boost: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["edge_kinds", b"edge_kinds", "enabled", b"enabled", "max_hops", b"max_hops", "seed_count", b"seed_count"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["edge_kinds", b"edge_kinds", "enabled", b"enabled", "hop_boost", b"hop_boost", "include_inactive", b"include_inactive", "max_hops", b"max_hops", "seed_count", b"seed_count"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -253,6 +265,8 @@ class RecallRequest(_message.Message):
     CONSISTENCY_FIELD_NUMBER: _builtins.int
     GRAPH_FIELD_NUMBER: _builtins.int
     SKIP_ACCESS_TRACKING_FIELD_NUMBER: _builtins.int
+    VALID_AT_FIELD_NUMBER: _builtins.int
+    KNOWN_AT_FIELD_NUMBER: _builtins.int
     query: _builtins.str
     """The question or cue, in natural language. Required, not blank; at most 8 KiB."""
     include_subspaces: _builtins.bool
@@ -300,6 +314,18 @@ class RecallRequest(_message.Message):
     def graph(self) -> Global___GraphExpansion:
         """Graph-augmented recall."""
 
+    @_builtins.property
+    def valid_at(self) -> _timestamp_pb2.Timestamp:
+        """Bi-temporal: only facts that held in the world at this time (valid_from at
+        or before it, valid_to after it; unset bounds are open).
+        """
+
+    @_builtins.property
+    def known_at(self) -> _timestamp_pb2.Timestamp:
+        """Bi-temporal: what Engram believed at this time: memories created by then and
+        live then (from the audit log), with the content they had then.
+        """
+
     def __init__(
         self,
         *,
@@ -314,10 +340,12 @@ class RecallRequest(_message.Message):
         consistency: Global___ReadConsistency.ValueType = ...,
         graph: Global___GraphExpansion | None = ...,
         skip_access_tracking: _builtins.bool = ...,
+        valid_at: _timestamp_pb2.Timestamp | None = ...,
+        known_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "graph", b"graph", "now", b"now"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "graph", b"graph", "known_at", b"known_at", "now", b"now", "valid_at", b"valid_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "graph", b"graph", "include_subspaces", b"include_subspaces", "k", b"k", "min_score", b"min_score", "now", b"now", "pools", b"pools", "query", b"query", "skip_access_tracking", b"skip_access_tracking", "spaces", b"spaces"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "graph", b"graph", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "min_score", b"min_score", "now", b"now", "pools", b"pools", "query", b"query", "skip_access_tracking", b"skip_access_tracking", "spaces", b"spaces", "valid_at", b"valid_at"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -696,6 +724,7 @@ class EngageRequest(_message.Message):
     RESEND_FIELD_NUMBER: _builtins.int
     CONSISTENCY_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    INCLUDE_INSIGHTS_FIELD_NUMBER: _builtins.int
     space: _builtins.str
     """The space of the session. Required."""
     session: _builtins.str
@@ -716,6 +745,11 @@ class EngageRequest(_message.Message):
     request_id: _builtins.str
     """Idempotency key: a retry neither buffers the message twice nor changes which
     memories count as already sent.
+    """
+    include_insights: _builtins.bool
+    """Return a bounded brief beside the context: open conflicts, superseded premises
+    and earlier decisions connected to the hits, each quoted verbatim. No model
+    call; nothing is written.
     """
     @_builtins.property
     def message(self) -> _lifecycle_pb2.SessionMessage:
@@ -755,14 +789,59 @@ class EngageRequest(_message.Message):
         resend: _builtins.bool = ...,
         consistency: Global___ReadConsistency.ValueType = ...,
         request_id: _builtins.str = ...,
+        include_insights: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "message", b"message", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_subspaces", b"include_subspaces", "k", b"k", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_insights", b"include_insights", "include_subspaces", b"include_subspaces", "k", b"k", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___EngageRequest: _TypeAlias = EngageRequest  # noqa: Y015
+
+@_typing.final
+class Insight(_message.Message):
+    """One item of an Engage insight brief."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    KIND_FIELD_NUMBER: _builtins.int
+    MEMORY_FIELD_NUMBER: _builtins.int
+    RELATED_HIT_FIELD_NUMBER: _builtins.int
+    QUOTE_FIELD_NUMBER: _builtins.int
+    CONFLICT_FIELD_NUMBER: _builtins.int
+    MISSING_FIELD_NUMBER: _builtins.int
+    kind: _builtins.str
+    """"open_conflict", "superseded_premise" or "earlier_decision"."""
+    memory: _builtins.str
+    """The memory the insight is about (`memories/{memory}`)."""
+    related_hit: _builtins.str
+    """The hit it is connected to (`memories/{memory}`)."""
+    quote: _builtins.str
+    """A short verbatim quote of the memory's content; empty when the memory is
+    missing (then `missing` is set).
+    """
+    conflict: _builtins.str
+    """The conflict (`conflicts/{conflict}`), for open conflicts."""
+    missing: _builtins.bool
+    """The memory could not be read (purged or not visible)."""
+    def __init__(
+        self,
+        *,
+        kind: _builtins.str = ...,
+        memory: _builtins.str = ...,
+        related_hit: _builtins.str = ...,
+        quote: _builtins.str = ...,
+        conflict: _builtins.str = ...,
+        missing: _builtins.bool = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["conflict", b"conflict", "kind", b"kind", "memory", b"memory", "missing", b"missing", "quote", b"quote", "related_hit", b"related_hit"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Insight: _TypeAlias = Insight  # noqa: Y015
 
 @_typing.final
 class EngageResponse(_message.Message):
@@ -779,6 +858,7 @@ class EngageResponse(_message.Message):
     TOKEN_COUNT_FIELD_NUMBER: _builtins.int
     SUPPRESSED_COUNT_FIELD_NUMBER: _builtins.int
     PRIVACY_FINDINGS_FIELD_NUMBER: _builtins.int
+    INSIGHTS_FIELD_NUMBER: _builtins.int
     buffered_messages: _builtins.int
     """Messages now in the session buffer."""
     buffered_tokens: _builtins.int
@@ -809,6 +889,10 @@ class EngageResponse(_message.Message):
         carrying a credential dropped, personal data redacted. Never the secret.
         """
 
+    @_builtins.property
+    def insights(self) -> _containers.RepeatedCompositeFieldContainer[Global___Insight]:
+        """With `include_insights`: the brief, at most 8 items."""
+
     def __init__(
         self,
         *,
@@ -821,10 +905,11 @@ class EngageResponse(_message.Message):
         token_count: _builtins.int = ...,
         suppressed_count: _builtins.int = ...,
         privacy_findings: _abc.Iterable[_lifecycle_pb2.PrivacyFinding] | None = ...,
+        insights: _abc.Iterable[Global___Insight] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["buffered_messages", b"buffered_messages", "buffered_tokens", b"buffered_tokens", "cited_memories", b"cited_memories", "context", b"context", "hits", b"hits", "message", b"message", "privacy_findings", b"privacy_findings", "suppressed_count", b"suppressed_count", "token_count", b"token_count"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["buffered_messages", b"buffered_messages", "buffered_tokens", b"buffered_tokens", "cited_memories", b"cited_memories", "context", b"context", "hits", b"hits", "insights", b"insights", "message", b"message", "privacy_findings", b"privacy_findings", "suppressed_count", b"suppressed_count", "token_count", b"token_count"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

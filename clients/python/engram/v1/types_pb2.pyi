@@ -182,6 +182,42 @@ EVIDENCE_LEVEL_OFFICIAL: EvidenceLevel.ValueType  # 4
 """Set by an operator; never inferred, never revised by automatic passes."""
 Global___EvidenceLevel: _TypeAlias = EvidenceLevel  # noqa: Y015
 
+class _MemoryOrigin:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _MemoryOriginEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_MemoryOrigin.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    MEMORY_ORIGIN_UNSPECIFIED: _MemoryOrigin.ValueType  # 0
+    """Not recorded."""
+    MEMORY_ORIGIN_USER_STATED: _MemoryOrigin.ValueType  # 1
+    """A person (the user) said it."""
+    MEMORY_ORIGIN_AGENT_INFERRED: _MemoryOrigin.ValueType  # 2
+    """An agent concluded it from other information."""
+    MEMORY_ORIGIN_TOOL_OBSERVED: _MemoryOrigin.ValueType  # 3
+    """A tool or sensor observed it."""
+    MEMORY_ORIGIN_DOCUMENT: _MemoryOrigin.ValueType  # 4
+    """Read from a document."""
+    MEMORY_ORIGIN_OPERATOR: _MemoryOrigin.ValueType  # 5
+    """Entered by an operator."""
+
+class MemoryOrigin(_MemoryOrigin, metaclass=_MemoryOriginEnumTypeWrapper):
+    """How a memory came to be known."""
+
+MEMORY_ORIGIN_UNSPECIFIED: MemoryOrigin.ValueType  # 0
+"""Not recorded."""
+MEMORY_ORIGIN_USER_STATED: MemoryOrigin.ValueType  # 1
+"""A person (the user) said it."""
+MEMORY_ORIGIN_AGENT_INFERRED: MemoryOrigin.ValueType  # 2
+"""An agent concluded it from other information."""
+MEMORY_ORIGIN_TOOL_OBSERVED: MemoryOrigin.ValueType  # 3
+"""A tool or sensor observed it."""
+MEMORY_ORIGIN_DOCUMENT: MemoryOrigin.ValueType  # 4
+"""Read from a document."""
+MEMORY_ORIGIN_OPERATOR: MemoryOrigin.ValueType  # 5
+"""Entered by an operator."""
+Global___MemoryOrigin: _TypeAlias = MemoryOrigin  # noqa: Y015
+
 class _AuditAction:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -372,6 +408,9 @@ class Memory(_message.Message):
     ATTRIBUTES_FIELD_NUMBER: _builtins.int
     ACCESS_COUNT_FIELD_NUMBER: _builtins.int
     LAST_ACCESS_TIME_FIELD_NUMBER: _builtins.int
+    ORIGIN_FIELD_NUMBER: _builtins.int
+    VALID_FROM_FIELD_NUMBER: _builtins.int
+    VALID_TO_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Resource name: `memories/{memory}`, where {memory} is a server-assigned UUID.
     Output only.
@@ -422,6 +461,11 @@ class Memory(_message.Message):
     """How many times recall returned the memory. Feeds retention: often-recalled
     memories are forgotten more slowly. Output only.
     """
+    origin: Global___MemoryOrigin.ValueType
+    """How the memory came to be known (who stated or observed it). Corroboration
+    counts distinct (source, origin) pairs, and an agent's own inferences never
+    corroborate what the same agent proposed.
+    """
     @_builtins.property
     def structured_content(self) -> _struct_pb2.Struct:
         """Optional structured form of the memory, validated against the space policy's
@@ -468,6 +512,18 @@ class Memory(_message.Message):
     def last_access_time(self) -> _timestamp_pb2.Timestamp:
         """When recall last returned the memory. Output only."""
 
+    @_builtins.property
+    def valid_from(self) -> _timestamp_pb2.Timestamp:
+        """When the fact started to hold in the world, apart from when Engram learned it
+        (`create_time`). Unset means unknown (taken as always).
+        """
+
+    @_builtins.property
+    def valid_to(self) -> _timestamp_pb2.Timestamp:
+        """When the fact stopped holding in the world. Slot supersession closes it at the
+        newcomer's `valid_from` (or its creation time). Unset means still holds.
+        """
+
     def __init__(
         self,
         *,
@@ -501,10 +557,13 @@ class Memory(_message.Message):
         attributes: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         access_count: _builtins.int = ...,
         last_access_time: _timestamp_pb2.Timestamp | None = ...,
+        origin: Global___MemoryOrigin.ValueType = ...,
+        valid_from: _timestamp_pb2.Timestamp | None = ...,
+        valid_to: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "expire_time", b"expire_time", "last_access_time", b"last_access_time", "retract_time", b"retract_time", "structured_content", b"structured_content", "update_time", b"update_time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "expire_time", b"expire_time", "last_access_time", b"last_access_time", "retract_time", b"retract_time", "structured_content", b"structured_content", "update_time", b"update_time", "valid_from", b"valid_from", "valid_to", b"valid_to"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["access_count", b"access_count", "agent", b"agent", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "content_hash", b"content_hash", "create_time", b"create_time", "depends_on", b"depends_on", "etag", b"etag", "evidence_level", b"evidence_level", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "last_access_time", b"last_access_time", "name", b"name", "retract_time", b"retract_time", "retraction_reason", b"retraction_reason", "revision", b"revision", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "status", b"status", "structured_content", b"structured_content", "superseded_by", b"superseded_by", "tags", b"tags", "thread", b"thread", "topic", b"topic", "update_time", b"update_time", "validation_notes", b"validation_notes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["access_count", b"access_count", "agent", b"agent", "attributes", b"attributes", "confidence", b"confidence", "content", b"content", "content_hash", b"content_hash", "create_time", b"create_time", "depends_on", b"depends_on", "etag", b"etag", "evidence_level", b"evidence_level", "expire_time", b"expire_time", "importance", b"importance", "kind", b"kind", "last_access_time", b"last_access_time", "name", b"name", "origin", b"origin", "retract_time", b"retract_time", "retraction_reason", b"retraction_reason", "revision", b"revision", "session", b"session", "slot_key", b"slot_key", "source", b"source", "space", b"space", "status", b"status", "structured_content", b"structured_content", "superseded_by", b"superseded_by", "tags", b"tags", "thread", b"thread", "topic", b"topic", "update_time", b"update_time", "valid_from", b"valid_from", "valid_to", b"valid_to", "validation_notes", b"validation_notes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

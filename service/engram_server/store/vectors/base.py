@@ -134,6 +134,9 @@ class IndexFilter:
     # `space_prefixes` in their OR group (the payload lists a memory's pools).
     pools: Sequence[str] = ()
     payload_match: Mapping[str, str | int] = field(default_factory=dict)
+    # Spaces starting with one of these are left out (decision spaces, from a
+    # recall that did not name them).
+    excluded_space_prefixes: Sequence[str] = ()
 
 
 DEFAULT_FILTER = IndexFilter()
@@ -190,7 +193,14 @@ class AnyOf:
     conditions: tuple[Condition, ...]
 
 
-Condition = Match | MatchAnyOf | Prefix | Range | IdIn | AnyOf
+@dataclass(frozen=True, slots=True)
+class NoneOf:
+    """None of the conditions holds."""
+
+    conditions: tuple[Condition, ...]
+
+
+Condition = Match | MatchAnyOf | Prefix | Range | IdIn | AnyOf | NoneOf
 
 
 def check_tenant(tenant_id: str) -> str:
@@ -232,6 +242,8 @@ def scoped_conditions(tenant_id: str, flt: IndexFilter = DEFAULT_FILTER) -> list
     if flt.ids:
         conditions.append(IdIn(tuple(flt.ids)))
     conditions += [Match(key, value) for key, value in flt.payload_match.items()]
+    if flt.excluded_space_prefixes:
+        conditions.append(NoneOf(tuple(Prefix("space", p) for p in flt.excluded_space_prefixes)))
     return conditions
 
 
