@@ -54,7 +54,7 @@ def _reason(text: str) -> str:
     return text.split(": ", 1)[1] if text.startswith(prefix) else text
 
 
-async def test_every_tool_over_stdio(make_tenant: Any, tmp_path: Path) -> None:
+async def test_every_tool_over_stdio(server: Any, make_tenant: Any, tmp_path: Path) -> None:
     tenant = await make_tenant()
     env = {"ENGRAM_ADDRESS": tenant.address, "ENGRAM_API_KEY": tenant.secret, "ENGRAM_SPACE": SPACE}
     async with mcp_session(env, tmp_path / "mcp.log") as session:
@@ -102,8 +102,18 @@ async def test_every_tool_over_stdio(make_tenant: Any, tmp_path: Path) -> None:
         text = await call_error(session, "publish_to_pool", memory=other["memory"], pool="nope")
         assert text.startswith("NOT_FOUND")
 
-        # Decisions: whatever the server answers (UNIMPLEMENTED until DecisionsService is
-        # served) comes back as a tool error naming the code, never a crash.
+        # Decisions: a decision recorded through the SDK is found by search_decisions.
+        with engram.Client(tenant.address, tenant.secret) as client:
+            await asyncio.to_thread(
+                lambda: client.create_decision(
+                    "github.com/acme/api", "Write the API in Go", "The team knows Go best"
+                )
+            )
+        await server.ctx.recall.worker.wait_until_indexed(tenant.tenant_id, 20)
+        searched = await call(session, "search_decisions", query="why is the API written in Go?")
+        assert "Write the API in Go" in json.dumps(searched)
+        # Whatever else the server answers comes back as a tool error naming the
+        # code, never a crash.
         for tool, arguments in (
             ("why", {"repository": "github.com/acme/api", "path": "main.go"}),
             ("search_decisions", {"query": "why Go?"}),

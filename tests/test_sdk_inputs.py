@@ -38,6 +38,13 @@ VALID: dict[str, Any] = {
     "group": "reviewers",
     "group_id": "reviewers",
     "principal": "agent-a",
+    "repository": "github.com/acme/api",
+    "path": "main.go",
+    "title": "Use Go",
+    "rationale": "The team knows it",
+    "commits": [],
+    "outcome": "met",
+    "summary": "it worked",
 }
 
 

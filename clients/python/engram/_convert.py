@@ -219,7 +219,12 @@ def fill(message: _M, prefix: str = "", /, **values: Any) -> _M:
     for key, value in values.items():
         if value is None:
             continue
-        kind, fd = plan[key]
+        entry = plan.get(key)
+        if entry is None:
+            raise errors.invalid_argument(
+                f"{prefix}{key}", f"{message.DESCRIPTOR.name} has no field {key!r}"
+            )
+        kind, fd = entry
         if (kind == _REPEATED and type(value) in (list, tuple) and not value) or (
             # A default value of a field without presence sets nothing.
             type(value) in _DEFAULT_TYPES[kind] and value in _DEFAULTS and not fd.has_presence

@@ -20,99 +20,116 @@ from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from engram import _requests
+from engram import _convert as c
+from engram import _requests, errors
+from engram._base import rpc
 from engram.v1 import decisions_pb2, decisions_pb2_grpc
 
 __all__ = ["AsyncDecisionsMixin", "DecisionsMixin"]
 
-_OUTCOMES = {
-    "MET": decisions_pb2.DECISION_OUTCOME_MET,
-    "PARTIALLY_MET": decisions_pb2.DECISION_OUTCOME_PARTIALLY_MET,
-    "MISSED": decisions_pb2.DECISION_OUTCOME_MISSED,
-}
+
+def _outcome(value: Any, field: str) -> decisions_pb2.DecisionOutcome.ValueType:
+    """MET, PARTIALLY_MET or MISSED (any case, with or without the prefix), or a number."""
+    number = c.proto_enum_in(decisions_pb2.DecisionOutcome, "DECISION_OUTCOME_", value, field)
+    return decisions_pb2.DecisionOutcome.ValueType(number)
 
 
-def _outcome(value: str | int) -> decisions_pb2.DecisionOutcome.ValueType:
-    if isinstance(value, int):
-        return decisions_pb2.DecisionOutcome.ValueType(value)
-    key = value.upper().removeprefix("DECISION_OUTCOME_")
-    if key not in _OUTCOMES:
-        raise ValueError(f"unknown outcome {value!r}: use MET, PARTIALLY_MET or MISSED")
-    return _OUTCOMES[key]
+def _decision_name(name: Any, field: str = "name") -> str:
+    text = c.text_in(name, field)
+    return text if text.startswith("decisions/") else f"decisions/{text}"
 
 
-def _decision_name(name: str) -> str:
-    return name if name.startswith("decisions/") else f"decisions/{name}"
-
-
-def _lines(lines: tuple[int, int] | int | None) -> decisions_pb2.LineRange | None:
+def _lines(lines: Any) -> decisions_pb2.LineRange | None:
     if lines is None:
         return None
-    if isinstance(lines, int):
-        return decisions_pb2.LineRange(start_line=lines, end_line=lines)
-    return decisions_pb2.LineRange(start_line=lines[0], end_line=lines[1])
+    if isinstance(lines, int) and not isinstance(lines, bool):
+        lines = (lines, lines)
+    if not (isinstance(lines, tuple | list) and len(lines) == 2):
+        raise errors.invalid_argument(
+            "lines", f"expected a line number or a (start, end) pair, got {lines!r:.40}"
+        )
+    return c.fill(decisions_pb2.LineRange(), "lines.", start_line=lines[0], end_line=lines[1])
 
 
-def _time(value: datetime | None) -> Any:
-    if value is None:
-        return None
-    from google.protobuf.timestamp_pb2 import Timestamp
+def _list(values: Any, field: str) -> list[Any]:
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise errors.invalid_argument(field, f"expected a list, got {type(values).__name__}")
+    return list(values)
 
-    stamp = Timestamp()
-    stamp.FromDatetime(value)
-    return stamp
+
+def _evidence(values: Any, field: str) -> list[decisions_pb2.DecisionEvidence]:
+    return [
+        q
+        if isinstance(q, decisions_pb2.DecisionEvidence)
+        else c.fill(decisions_pb2.DecisionEvidence(), f"{field}[{i}].", quote=q)
+        for i, q in enumerate(_list(values, field))
+    ]
+
+
+def _alternatives(values: Any) -> list[decisions_pb2.DecisionAlternative]:
+    out = []
+    for i, a in enumerate(_list(values, "decision.alternatives")):
+        prefix = f"decision.alternatives[{i}]."
+        if isinstance(a, decisions_pb2.DecisionAlternative):
+            out.append(a)
+        elif isinstance(a, str):
+            out.append(c.fill(decisions_pb2.DecisionAlternative(), prefix, description=a))
+        elif isinstance(a, tuple | list) and len(a) == 2:
+            out.append(
+                c.fill(
+                    decisions_pb2.DecisionAlternative(),
+                    prefix,
+                    description=a[0],
+                    reason_rejected=a[1],
+                )
+            )
+        else:
+            raise errors.invalid_argument(
+                prefix.rstrip("."),
+                f"expected a description or a (description, why rejected) pair, got {a!r:.40}",
+            )
+    return out
 
 
 class _Requests:
     @staticmethod
     def ingest(
-        repository: str,
-        commits: Iterable[decisions_pb2.Commit],
-        space: str,
-        reprocess: bool,
-        request_id: str | None,
+        repository: Any, commits: Any, space: Any, reprocess: Any, request_id: Any
     ) -> decisions_pb2.IngestCommitsRequest:
-        return decisions_pb2.IngestCommitsRequest(
+        return c.fill(
+            decisions_pb2.IngestCommitsRequest(),
             repository=repository,
             space=space,
-            commits=list(commits),
+            commits=_list(commits, "commits"),
             reprocess=reprocess,
             request_id=_requests.request_id(request_id),
         )
 
     @staticmethod
     def create(
-        repository: str,
-        title: str,
-        rationale: str,
+        repository: Any,
+        title: Any,
+        rationale: Any,
         fields: dict[str, Any],
-        space: str,
-        session: str,
-        request_id: str | None,
+        space: Any,
+        session: Any,
+        request_id: Any,
     ) -> decisions_pb2.CreateDecisionRequest:
-        alternatives = [
-            decisions_pb2.DecisionAlternative(description=a)
-            if isinstance(a, str)
-            else decisions_pb2.DecisionAlternative(description=a[0], reason_rejected=a[1])
-            for a in fields.pop("alternatives", ())
-        ]
-        evidence = [
-            decisions_pb2.DecisionEvidence(quote=q) if isinstance(q, str) else q
-            for q in fields.pop("evidence", ())
-        ]
-        anchors = list(fields.pop("anchors", ()))
-        when = _time(fields.pop("decision_time", None))
-        decision = decisions_pb2.Decision(
+        fields = dict(fields)
+        alternatives = _alternatives(fields.pop("alternatives", ()))
+        evidence = _evidence(fields.pop("evidence", ()), "decision.evidence")
+        decision = c.fill(
+            decisions_pb2.Decision(),
+            "decision.",
             repository=repository,
             title=title,
             rationale=rationale,
             alternatives=alternatives,
             evidence=evidence,
-            anchors=anchors,
-            decision_time=when,
             **fields,
         )
-        return decisions_pb2.CreateDecisionRequest(
+        return c.fill(
+            decisions_pb2.CreateDecisionRequest(),
             decision=decision,
             space=space,
             session=session,
@@ -120,38 +137,101 @@ class _Requests:
         )
 
     @staticmethod
+    def get(name: Any) -> decisions_pb2.GetDecisionRequest:
+        return decisions_pb2.GetDecisionRequest(name=_decision_name(name))
+
+    @staticmethod
     def list(
-        repository: str,
-        path: str,
-        start: datetime | None,
-        end: datetime | None,
-        include_superseded: bool,
-        outcomes: Sequence[str | int],
-        page_size: int,
+        repository: Any,
+        path: Any,
+        start: Any,
+        end: Any,
+        include_superseded: Any,
+        outcomes: Any,
+        page_size: Any,
     ) -> decisions_pb2.ListDecisionsRequest:
-        return decisions_pb2.ListDecisionsRequest(
+        return c.fill(
+            decisions_pb2.ListDecisionsRequest(),
             repository=repository,
             path=path,
-            decision_time_start=_time(start),
-            decision_time_end=_time(end),
+            decision_time_start=start,
+            decision_time_end=end,
             include_superseded=include_superseded,
-            outcomes=[_outcome(o) for o in outcomes],
+            outcomes=[
+                _outcome(o, f"outcomes[{i}]") for i, o in enumerate(_list(outcomes, "outcomes"))
+            ],
             page_size=page_size,
         )
 
     @staticmethod
+    def search(
+        query: Any,
+        repository: Any,
+        path: Any,
+        k: Any,
+        include_superseded: Any,
+        start: Any,
+        end: Any,
+    ) -> decisions_pb2.SearchDecisionsRequest:
+        return c.fill(
+            decisions_pb2.SearchDecisionsRequest(),
+            query=query,
+            repository=repository,
+            path=path,
+            k=k,
+            include_superseded=include_superseded,
+            decision_time_start=start,
+            decision_time_end=end,
+        )
+
+    @staticmethod
+    def explain(
+        repository: Any,
+        path: Any,
+        lines: Any,
+        symbol: Any,
+        revision: Any,
+        question: Any,
+        k: Any,
+        include_superseded: Any,
+        token_budget: Any,
+    ) -> decisions_pb2.ExplainCodeRequest:
+        return c.fill(
+            decisions_pb2.ExplainCodeRequest(),
+            repository=repository,
+            path=path,
+            lines=_lines(lines),
+            symbol=symbol,
+            revision=revision,
+            question=question,
+            k=k,
+            include_superseded=include_superseded,
+            token_budget=token_budget,
+        )
+
+    @staticmethod
     def outcome(
-        name: str,
-        outcome: str | int,
-        summary: str,
-        evidence: Sequence[str],
-        request_id: str | None,
+        name: Any, outcome: Any, summary: Any, evidence: Any, request_id: Any
     ) -> decisions_pb2.RecordDecisionOutcomeRequest:
-        return decisions_pb2.RecordDecisionOutcomeRequest(
+        return c.fill(
+            decisions_pb2.RecordDecisionOutcomeRequest(),
             name=_decision_name(name),
-            outcome=_outcome(outcome),
+            outcome=_outcome(outcome, "outcome"),
             summary=summary,
-            evidence=[decisions_pb2.DecisionEvidence(quote=q) for q in evidence],
+            evidence=_evidence(evidence, "evidence"),
+            request_id=_requests.request_id(request_id),
+        )
+
+    @staticmethod
+    def session(
+        space: Any, session: Any, repository: Any, decisions_space: Any, request_id: Any
+    ) -> decisions_pb2.IngestSessionRequest:
+        return c.fill(
+            decisions_pb2.IngestSessionRequest(),
+            space=space,
+            session=session,
+            repository=repository,
+            decisions_space=decisions_space,
             request_id=_requests.request_id(request_id),
         )
 
@@ -173,6 +253,7 @@ class DecisionsMixin:
             self.__dict__["_decisions_stub"] = stub
         return stub
 
+    @rpc("engram.v1.DecisionsService.IngestCommits")
     def ingest_commits(
         self,
         repository: str,
@@ -189,6 +270,7 @@ class DecisionsMixin:
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.CreateDecision")
     def create_decision(
         self,
         repository: str,
@@ -209,13 +291,15 @@ class DecisionsMixin:
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.GetDecision")
     def get_decision(self, name: str) -> decisions_pb2.Decision:
-        request = decisions_pb2.GetDecisionRequest(name=_decision_name(name))
+        request = _Requests.get(name)
         response: decisions_pb2.Decision = self._transport_.unary(
             self._decisions.GetDecision, request, retryable=True
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.ListDecisions")
     def list_decisions(
         self,
         *,
@@ -236,6 +320,7 @@ class DecisionsMixin:
         )
         return result
 
+    @rpc("engram.v1.DecisionsService.SearchDecisions")
     def search_decisions(
         self,
         query: str,
@@ -247,20 +332,13 @@ class DecisionsMixin:
         start: datetime | None = None,
         end: datetime | None = None,
     ) -> decisions_pb2.SearchDecisionsResponse:
-        request = decisions_pb2.SearchDecisionsRequest(
-            query=query,
-            repository=repository,
-            path=path,
-            k=k,
-            include_superseded=include_superseded,
-            decision_time_start=_time(start),
-            decision_time_end=_time(end),
-        )
+        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
         response: decisions_pb2.SearchDecisionsResponse = self._transport_.unary(
             self._decisions.SearchDecisions, request, retryable=True
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.ExplainCode")
     def explain_code(
         self,
         repository: str,
@@ -275,22 +353,15 @@ class DecisionsMixin:
         token_budget: int = 0,
     ) -> decisions_pb2.ExplainCodeResponse:
         """Why is this code like this? `.context` is a prompt-ready Markdown block."""
-        request = decisions_pb2.ExplainCodeRequest(
-            repository=repository,
-            path=path,
-            lines=_lines(lines),
-            symbol=symbol,
-            revision=revision,
-            question=question,
-            k=k,
-            include_superseded=include_superseded,
-            token_budget=token_budget,
+        request = _Requests.explain(
+            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
         )
         response: decisions_pb2.ExplainCodeResponse = self._transport_.unary(
             self._decisions.ExplainCode, request, retryable=True
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.RecordDecisionOutcome")
     def record_decision_outcome(
         self,
         name: str,
@@ -307,6 +378,7 @@ class DecisionsMixin:
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.IngestSession")
     def ingest_session(
         self,
         space: str,
@@ -317,13 +389,7 @@ class DecisionsMixin:
         request_id: str | None = None,
     ) -> decisions_pb2.IngestSessionResponse:
         """Mines the decisions stated in a session's buffered conversation."""
-        request = decisions_pb2.IngestSessionRequest(
-            space=space,
-            session=session,
-            repository=repository,
-            decisions_space=decisions_space,
-            request_id=_requests.request_id(request_id),
-        )
+        request = _Requests.session(space, session, repository, decisions_space, request_id)
         response: decisions_pb2.IngestSessionResponse = self._transport_.unary(
             self._decisions.IngestSession, request, retryable=True
         )
@@ -347,6 +413,7 @@ class AsyncDecisionsMixin:
             self.__dict__["_decisions_stub"] = stub
         return stub
 
+    @rpc("engram.v1.DecisionsService.IngestCommits")
     async def ingest_commits(
         self,
         repository: str,
@@ -362,6 +429,7 @@ class AsyncDecisionsMixin:
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.CreateDecision")
     async def create_decision(
         self,
         repository: str,
@@ -379,13 +447,15 @@ class AsyncDecisionsMixin:
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.GetDecision")
     async def get_decision(self, name: str) -> decisions_pb2.Decision:
-        request = decisions_pb2.GetDecisionRequest(name=_decision_name(name))
+        request = _Requests.get(name)
         response: decisions_pb2.Decision = await self._transport_.unary(
             self._decisions.GetDecision, request, retryable=True
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.ListDecisions")
     def list_decisions(
         self,
         *,
@@ -405,6 +475,7 @@ class AsyncDecisionsMixin:
         )
         return result
 
+    @rpc("engram.v1.DecisionsService.SearchDecisions")
     async def search_decisions(
         self,
         query: str,
@@ -416,20 +487,13 @@ class AsyncDecisionsMixin:
         start: datetime | None = None,
         end: datetime | None = None,
     ) -> decisions_pb2.SearchDecisionsResponse:
-        request = decisions_pb2.SearchDecisionsRequest(
-            query=query,
-            repository=repository,
-            path=path,
-            k=k,
-            include_superseded=include_superseded,
-            decision_time_start=_time(start),
-            decision_time_end=_time(end),
-        )
+        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
         response: decisions_pb2.SearchDecisionsResponse = await self._transport_.unary(
             self._decisions.SearchDecisions, request, retryable=True
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.ExplainCode")
     async def explain_code(
         self,
         repository: str,
@@ -443,22 +507,15 @@ class AsyncDecisionsMixin:
         include_superseded: bool = False,
         token_budget: int = 0,
     ) -> decisions_pb2.ExplainCodeResponse:
-        request = decisions_pb2.ExplainCodeRequest(
-            repository=repository,
-            path=path,
-            lines=_lines(lines),
-            symbol=symbol,
-            revision=revision,
-            question=question,
-            k=k,
-            include_superseded=include_superseded,
-            token_budget=token_budget,
+        request = _Requests.explain(
+            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
         )
         response: decisions_pb2.ExplainCodeResponse = await self._transport_.unary(
             self._decisions.ExplainCode, request, retryable=True
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.RecordDecisionOutcome")
     async def record_decision_outcome(
         self,
         name: str,
@@ -474,6 +531,7 @@ class AsyncDecisionsMixin:
         )
         return response
 
+    @rpc("engram.v1.DecisionsService.IngestSession")
     async def ingest_session(
         self,
         space: str,
@@ -483,13 +541,7 @@ class AsyncDecisionsMixin:
         decisions_space: str = "",
         request_id: str | None = None,
     ) -> decisions_pb2.IngestSessionResponse:
-        request = decisions_pb2.IngestSessionRequest(
-            space=space,
-            session=session,
-            repository=repository,
-            decisions_space=decisions_space,
-            request_id=_requests.request_id(request_id),
-        )
+        request = _Requests.session(space, session, repository, decisions_space, request_id)
         response: decisions_pb2.IngestSessionResponse = await self._transport_.unary(
             self._decisions.IngestSession, request, retryable=True
         )

@@ -23,6 +23,7 @@ import sys
 import time
 from collections.abc import Iterator
 
+from engram.errors import InvalidArgument
 from engram.v1 import decisions_pb2
 from google.protobuf import json_format
 
@@ -353,8 +354,12 @@ def outcome(args: argparse.Namespace) -> int:
             d = client.record_decision_outcome(
                 args.name, args.outcome, args.summary, evidence=args.evidence
             )
-        except ValueError as error:
-            raise UsageError(str(error)) from error
+        except InvalidArgument as error:
+            if error.fields != ["outcome"]:
+                raise
+            raise UsageError(
+                f"unknown outcome {args.outcome!r}: use MET, PARTIALLY_MET or MISSED"
+            ) from error
     _show(args, d)
     return 0
 
