@@ -88,16 +88,17 @@ async def perform(
 SHARED = os.environ.get("ENGRAM_TEST_SERVER")
 
 
-@pytest.mark.skipif(bool(SHARED), reason="ENGRAM_TEST_SERVER: the shared server runs it")
-async def test_the_shared_scenario(server: RunningServer, make_tenant: MakeTenant) -> None:
+async def test_the_shared_scenario(request: pytest.FixtureRequest) -> None:
+    """On the shared server scripts/test-clients starts (`ENGRAM_TEST_SERVER`), or else
+    on the suite's own server with two fresh tenants."""
+    if SHARED:
+        info = json.loads(SHARED)
+        await run_scenario(info["address"], {name: t["key"] for name, t in info["tenants"].items()})
+        return
+    server: RunningServer = request.getfixturevalue("server")
+    make_tenant: MakeTenant = request.getfixturevalue("make_tenant")
     a, b = await make_tenant(), await make_tenant()
     await run_scenario(server.address, {"A": a.secret, "B": b.secret})
-
-
-@pytest.mark.skipif(not SHARED, reason="no ENGRAM_TEST_SERVER (scripts/test-clients sets it)")
-async def test_the_shared_scenario_on_the_shared_server() -> None:
-    info = json.loads(SHARED or "{}")
-    await run_scenario(info["address"], {name: t["key"] for name, t in info["tenants"].items()})
 
 
 async def run_scenario(address: str, keys: dict[str, str]) -> None:

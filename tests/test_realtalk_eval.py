@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from engram_server.evaluation import realtalk, realtalk_eval
-from engram_server.evaluation.remote import RecallUnavailable
 
 
 def _chat(number: int, first: str = "Ana", second: str = "Ben") -> dict[str, Any]:
@@ -140,10 +139,8 @@ async def test_through_the_server_one_tenant_per_conversation(
         "--address", server.address,  # type: ignore[attr-defined]
         "--api-key", platform_key,
     ]  # fmt: skip
-    try:  # in a thread: the command runs its own event loop, the server is on this one
-        assert await asyncio.to_thread(realtalk_eval.main, args) == 0
-    except RecallUnavailable:
-        pytest.skip("RecallService is not served yet")
+    # In a thread: the command runs its own event loop, the server is on this one.
+    assert await asyncio.to_thread(realtalk_eval.main, args) == 0
     result = json.loads(out.read_text())
     assert result["engram"]["turns"] == 12
     overall = result["splits"]["dev"]["by_category"]["overall"]
