@@ -7,7 +7,8 @@ import time
 from typing import Any
 
 import grpc
-from engram.v1 import lifecycle_pb2, pool_pb2
+from engram.v1 import lifecycle_pb2, pool_pb2, types_pb2
+from google.protobuf import field_mask_pb2
 
 from tests.pool_helpers import READER, WRITER, expect, make_admin, make_agent, make_group
 
@@ -81,6 +82,20 @@ async def test_sync_catch_up_and_resume(make_tenant: Any) -> None:
     assert by["bob::city"].op == REMOVE and by["bob::city"].old_memory.name == b1.name
     # Nothing changed since: an empty catch-up.
     assert (await _sync(reader, cursor2))[0] == []
+    # A revision in the home space moves the slot: the new text, a higher version.
+    current = await writer.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=a3.name))
+    await writer.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(
+                name=a3.name, content="alice works at Hooli (since May)", etag=current.etag
+            ),
+            update_mask=field_mask_pb2.FieldMask(paths=["content"]),
+        )
+    )
+    revised, cursor2 = await _sync(reader, cursor2)
+    assert [(d.slot_key, d.op) for d in revised] == [("alice::employer", REPLACE)]
+    assert revised[0].new_memory.content == "alice works at Hooli (since May)"
+    assert revised[0].version > by["alice::employer"].version
     # Resuming mid catch-up sends the rest, no gaps, no duplicates.
     full, _ = await _sync(reader)
     first, mid = None, ""

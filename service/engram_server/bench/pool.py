@@ -386,6 +386,8 @@ def markdown(r: dict[str, Any]) -> str:
         "",
         f"Run {r['run_time']} on {m.get('cpu_count', '?')} cores ({m.get('cpu_model', '')}),"
         f" Python {m.get('python', '')}, Engram {r['engram_version']} at {r['commit']}.",
+        "Load average (1 min) before / after: "
+        f"{m['load_average']['before'][0]:.2f} / {m['load_average']['after'][0]:.2f}.",
         "",
         "## Slot-delta sync against full re-sync",
         "",
