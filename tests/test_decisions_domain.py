@@ -260,3 +260,9 @@ def test_llm_reply_is_checked_against_the_commit() -> None:
     assert containment("not thread-safe scores", EXECUTOR) == 1.0
     skipped = check(DecisionReply(is_decision=False, skip_reason="chore"), c, base)
     assert skipped.draft is None and skipped.skip_reason == "chore"
+
+
+def test_titles_keep_the_case_of_paths_and_identifiers() -> None:
+    assert clean_title("docs/decisions.md: the reference")[0] == "docs/decisions.md: the reference"
+    assert clean_title("fix: handle empty input")[0] == "Handle empty input"
+    assert clean_title("rerank_async: one worker")[0] == "rerank_async: one worker"

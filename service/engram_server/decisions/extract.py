@@ -152,7 +152,9 @@ def clean_title(subject: str) -> tuple[str, str]:
         kind = conventional.group("type").lower()
         text = text[conventional.end() :]
     text = _BRACKET_PREFIX.sub("", text).strip()
-    if text[:1].islower():
+    first = text.split(" ", 1)[0]
+    # A sentence starts with a capital; a path, a command or an identifier keeps its case.
+    if text[:1].islower() and first.isalpha():
         text = text[:1].upper() + text[1:]
     return text[:MAX_TITLE_CHARS].strip(), kind
 
