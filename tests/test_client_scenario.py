@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import engram
-import pytest
 from engram.v1 import recall_pb2, recall_pb2_grpc
 
 from tests.conftest import MakeTenant, RunningServer, open_channel
@@ -88,17 +87,17 @@ async def perform(
 SHARED = os.environ.get("ENGRAM_TEST_SERVER")
 
 
-async def test_the_shared_scenario(request: pytest.FixtureRequest) -> None:
-    """On the shared server scripts/test-clients starts (`ENGRAM_TEST_SERVER`), or else
-    on the suite's own server with two fresh tenants."""
-    if SHARED:
-        info = json.loads(SHARED)
+if SHARED:
+    # scripts/test-clients: the server every language's suite runs against.
+    async def test_the_shared_scenario_on_the_shared_server() -> None:
+        info = json.loads(SHARED or "{}")
         await run_scenario(info["address"], {name: t["key"] for name, t in info["tenants"].items()})
-        return
-    server: RunningServer = request.getfixturevalue("server")
-    make_tenant: MakeTenant = request.getfixturevalue("make_tenant")
-    a, b = await make_tenant(), await make_tenant()
-    await run_scenario(server.address, {"A": a.secret, "B": b.secret})
+
+else:
+
+    async def test_the_shared_scenario(server: RunningServer, make_tenant: MakeTenant) -> None:
+        a, b = await make_tenant(), await make_tenant()
+        await run_scenario(server.address, {"A": a.secret, "B": b.secret})
 
 
 async def run_scenario(address: str, keys: dict[str, str]) -> None:

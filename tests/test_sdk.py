@@ -699,7 +699,9 @@ async def test_policy_purge_and_expiry(server: Any, make_tenant: Any) -> None:
 
 
 async def test_admin_manages_tenants_and_keys(server: Any, platform_key: str) -> None:
-    async with engram.AsyncClient(server.address, platform_key) as platform:
+    # Deleting a tenant waits for background work holding its rows (an indexing
+    # batch being embedded): give the calls more than the default 10 s per attempt.
+    async with engram.AsyncClient(server.address, platform_key, timeout=60) as platform:
         tenant_id = f"sdk-{datetime.now(UTC).strftime('%H%M%S%f')}"
         tenant = await platform.admin.create_tenant(tenant_id, "SDK test")
         assert tenant.tenant_id == tenant_id and tenant.display_name == "SDK test"
