@@ -45,6 +45,11 @@ VALID: dict[str, Any] = {
     "commits": [],
     "outcome": "met",
     "summary": "it worked",
+    "level": "official",
+    "source": "memories/a",
+    "target": "memories/b",
+    "kind": "supports",
+    "resolution": "dismiss",
 }
 
 

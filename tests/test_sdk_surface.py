@@ -25,9 +25,6 @@ PENDING_MIXINS = {
     # sub-client whose method names (get, list, recall...) clash with Client's, so
     # it is not a mixin yet and AsyncClient has no PoolService methods.
     "engram.v1.PoolService",  # engram/pool.py
-    # engram/evidence.py landed as `client.evidence` (EvidenceClient / AsyncEvidenceClient),
-    # sub-clients rather than mixins, without @rpc marks.
-    "engram.v1.EvidenceService",  # engram/evidence.py
 }
 
 

@@ -16,7 +16,7 @@ from engram import types as t
 from engram._base import ClientBase, PageRequest, PageResponse, _Transport, rpc
 from engram.admin import AdminClient, AdminMethods
 from engram.decisions import DecisionsMixin
-from engram.evidence import EvidenceClient
+from engram.evidence import EvidenceClient, EvidenceMixin
 from engram.pool import PoolClient
 from engram.recall import RecallMethods
 from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
@@ -26,6 +26,7 @@ __all__ = ["AdminClient", "Client", "PageRequest", "PageResponse", "_Transport"]
 
 
 class Client(
+    EvidenceMixin,
     DecisionsMixin,
     RecallMethods,
     AdminMethods,
