@@ -50,6 +50,14 @@ VALID: dict[str, Any] = {
     "target": "memories/b",
     "kind": "supports",
     "resolution": "dismiss",
+    "pool": "shared",
+    "memory": "memories/m1",
+    "publication": "pools/shared/publications/p1",
+    "member": "pools/shared/members/m1",
+    "member_role": "writer",
+    "approve": True,
+    "display_name": "Shared",
+    "topic": "news",
 }
 
 

@@ -18,6 +18,7 @@ from engram._base import AsyncClientBase, _AsyncTransport, rpc
 from engram.admin import AsyncAdminClient, AsyncAdminMethods
 from engram.decisions import AsyncDecisionsMixin
 from engram.evidence import AsyncEvidenceClient, AsyncEvidenceMixin
+from engram.pool import AsyncPoolMixin
 from engram.recall import AsyncRecallMethods
 from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
 
@@ -25,6 +26,7 @@ __all__ = ["AsyncAdminClient", "AsyncClient", "_AsyncTransport"]
 
 
 class AsyncClient(
+    AsyncPoolMixin,
     AsyncEvidenceMixin,
     AsyncDecisionsMixin,
     AsyncRecallMethods,
