@@ -206,3 +206,48 @@ async def test_sdk_and_cli_cover_every_pool_rpc(
     assert code == 1 and "not found" in err.lower()
     code, _, err = await run(capsys, "pool", "delete", "cli", *conn)
     assert code == 0, err
+
+
+async def test_the_async_client_covers_every_pool_rpc(server: Any, make_tenant: Any) -> None:
+    import engram
+
+    t = await make_tenant()
+    owner_secret = await t.new_key(scopes=("read", "write"), agent="aio/owner")
+    reader_secret = await t.new_key(scopes=("read", "write"), agent="aio/reader")
+    async with (
+        engram.AsyncClient(server.address, owner_secret) as c,
+        engram.AsyncClient(server.address, reader_secret) as r,
+    ):
+        pool = await c.create_pool("Shared", pool_id="aio")
+        await c.update_pool("aio", etag=pool.etag, description="for the async test")
+        await c.add_pool_member("aio", "aio/reader", "reader")
+        memory = (await c.propose("aio/space", "Async publishes too", confidence=0.9)).memory
+        published = await c.publish_memory("aio", memory.name, topic="news")
+        assert published.outcome == pool_pb2.PUBLISH_OUTCOME_PUBLISHED
+        name = published.publication.name
+        assert (await r.get_publication(name)).memory == memory.name
+        assert [p.name async for p in r.list_publications("aio")] == [name]
+        assert [x.topic async for x in r.list_topics("aio")] == ["news"]
+        members = [m async for m in c.list_pool_members("aio")]
+        owner = next(m.name for m in members if m.principal == "aio/owner")
+        assert (await r.get_agent_trust(owner)).published_count == 1
+        assert [x.principal async for x in r.list_agent_trusts("aio")] == ["aio/owner"]
+        synced = [m async for m in r.sync_pool("aio")]
+        assert synced[-1].caught_up and synced[0].delta.new_memory.name == memory.name
+        events = r.subscribe_topic("aio", "news", cursor="0")
+        first = await anext(events)
+        await events.aclose()  # type: ignore[attr-defined]
+        assert first.publication.name == name
+        await c.unpublish_memory(name, "done")
+        other = (await c.propose("aio/space", "Held for review", confidence=0.9)).memory
+        await c.update_pool("aio", gate=engram.pool.gate(require_review=True))
+        held = await c.publish_memory("aio", other.name)
+        await c.review_publication(held.publication.name, approve=False, note="not yet")
+        assert [p.name async for p in c.list_pools()] == ["pools/aio"]
+        assert (await c.get_pool("aio")).member_count == 2
+        reader = next(m.name for m in members if m.principal == "aio/reader")
+        await c.remove_pool_member(reader)
+        await c.delete_pool("aio")
+        with pytest.raises(engram.InvalidArgument) as caught:
+            await c.add_pool_member("aio", "aio/reader", "boss")
+        assert caught.value.fields == ["member.role"]

@@ -45,6 +45,19 @@ VALID: dict[str, Any] = {
     "commits": [],
     "outcome": "met",
     "summary": "it worked",
+    "level": "official",
+    "source": "memories/a",
+    "target": "memories/b",
+    "kind": "supports",
+    "resolution": "dismiss",
+    "pool": "shared",
+    "memory": "memories/m1",
+    "publication": "pools/shared/publications/p1",
+    "member": "pools/shared/members/m1",
+    "member_role": "writer",
+    "approve": True,
+    "display_name": "Shared",
+    "topic": "news",
 }
 
 

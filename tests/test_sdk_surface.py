@@ -20,15 +20,7 @@ from google.protobuf.descriptor import ServiceDescriptor
 # each class statement). Remove an entry when its mixin lands: from then on a missing
 # method fails this test, and `test_pending_services_are_still_pending` fails while
 # a covered service is still listed here.
-PENDING_MIXINS = {
-    # engram/pool.py landed as `client.pools` (engram.pool.PoolClient): a sync-only
-    # sub-client whose method names (get, list, recall...) clash with Client's, so
-    # it is not a mixin yet and AsyncClient has no PoolService methods.
-    "engram.v1.PoolService",  # engram/pool.py
-    # engram/evidence.py landed as `client.evidence` (EvidenceClient / AsyncEvidenceClient),
-    # sub-clients rather than mixins, without @rpc marks.
-    "engram.v1.EvidenceService",  # engram/evidence.py
-}
+PENDING_MIXINS: set[str] = set()
 
 
 def _services() -> Iterator[ServiceDescriptor]:

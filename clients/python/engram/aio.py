@@ -17,7 +17,8 @@ from engram import types as t
 from engram._base import AsyncClientBase, _AsyncTransport, rpc
 from engram.admin import AsyncAdminClient, AsyncAdminMethods
 from engram.decisions import AsyncDecisionsMixin
-from engram.evidence import AsyncEvidenceClient
+from engram.evidence import AsyncEvidenceClient, AsyncEvidenceMixin
+from engram.pool import AsyncPoolMixin
 from engram.recall import AsyncRecallMethods
 from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
 
@@ -25,6 +26,8 @@ __all__ = ["AsyncAdminClient", "AsyncClient", "_AsyncTransport"]
 
 
 class AsyncClient(
+    AsyncPoolMixin,
+    AsyncEvidenceMixin,
     AsyncDecisionsMixin,
     AsyncRecallMethods,
     AsyncAdminMethods,

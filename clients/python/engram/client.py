@@ -16,8 +16,8 @@ from engram import types as t
 from engram._base import ClientBase, PageRequest, PageResponse, _Transport, rpc
 from engram.admin import AdminClient, AdminMethods
 from engram.decisions import DecisionsMixin
-from engram.evidence import EvidenceClient
-from engram.pool import PoolClient
+from engram.evidence import EvidenceClient, EvidenceMixin
+from engram.pool import PoolClient, PoolMixin
 from engram.recall import RecallMethods
 from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
 
@@ -26,6 +26,8 @@ __all__ = ["AdminClient", "Client", "PageRequest", "PageResponse", "_Transport"]
 
 
 class Client(
+    PoolMixin,
+    EvidenceMixin,
     DecisionsMixin,
     RecallMethods,
     AdminMethods,
