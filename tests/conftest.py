@@ -146,6 +146,9 @@ def settings(
         expiry_sweep_seconds=0.5,
         migrate_on_start=False,
         shutdown_grace_seconds=2.0,
+        # The suite's webhook and LLM servers listen on 127.0.0.1 only: other
+        # non-public addresses stay refused, as they are by default.
+        outbound_allow="127.0.0.1",
     )
 
 
@@ -352,3 +355,35 @@ async def make_tenant(server: RunningServer, platform_key: str) -> AsyncIterator
         for tenant in made:
             await tenant.close()
         await platform_channel.close()
+
+
+# -- CI: no skips ----------------------------------------------------------------------
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """With ENGRAM_NO_SKIPS=1 (set by .ci/run) a skipped test fails: CI provides
+    every binary and service, so a skip there would hide a test that never ran."""
+    import os
+
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if (
+        report.skipped
+        and os.environ.get("ENGRAM_NO_SKIPS") == "1"
+        and not hasattr(report, "wasxfail")
+    ):
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where nothing may skip: {report.longrepr}"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[None]:
+    """The same for a module that skips itself (`pytest.importorskip`) in CI."""
+    import os
+
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and os.environ.get("ENGRAM_NO_SKIPS") == "1":
+        report.outcome = "failed"
+        report.longrepr = f"skipped in CI, where nothing may skip: {report.longrepr}"

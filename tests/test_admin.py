@@ -597,7 +597,8 @@ async def _populate(raw_pg: psycopg.AsyncConnection[Any], tenant_id: str) -> Non
 
 
 async def _wait_for_indexing(raw_pg: psycopg.AsyncConnection[Any], tenant_id: str) -> None:
-    for _ in range(200):
+    # Embedding under a loaded machine is slow: a generous bound, not a timing claim.
+    for _ in range(2400):
         cur = await raw_pg.execute(
             "SELECT count(*) FROM outbox WHERE tenant_id = %s AND processed_at IS NULL",
             (tenant_id,),

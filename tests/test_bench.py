@@ -178,3 +178,30 @@ def test_bench_refuses_sizes_closer_than_a_level_writes(
         main(["lifecycle", *TOY, "--sizes", "200,550"])
     assert exit_info.value.code == 2
     assert "too close" in capsys.readouterr().err
+
+
+async def test_pool_bench_against_a_running_server(
+    server: RunningServer, platform_key: str, pg_server_url: str, tmp_path: Path
+) -> None:
+    out = tmp_path / "pool.json"
+    argv = [
+        "pool",
+        "--slots", "10",
+        "--rounds", "2",
+        "--churn", "0.2",
+        "--sync-every", "0",
+        "--deliveries", "5",
+        "--recall-size", "40",
+        "--questions", "3",
+        "--address", server.address,
+        "--api-key", platform_key,
+        "--database-url", pg_server_url,
+        "--out", str(out),
+    ]  # fmt: skip
+    assert await asyncio.to_thread(main, argv) == 0
+    report = json.loads(out.read_text())
+    assert 0 < report["sync"]["ratio"] < 1
+    assert report["sync"]["delta_messages"] == 4  # two slots rewritten per round
+    assert report["delivery"]["received"] == 5
+    assert report["recall"]["plain"]["samples"] == 3
+    assert out.with_suffix(".md").read_text().startswith("# Engram pool benchmark")

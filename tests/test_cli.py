@@ -158,7 +158,7 @@ async def test_errors_exit_non_zero_and_name_the_field(
     assert code == 1 and "NOT_FOUND" in err
 
     code, _, err = await run(capsys, "memory", "list", "--status", "bogus", *conn)
-    assert code == 1 and "unknown status" in err
+    assert code == 1 and "INVALID_ARGUMENT" in err and "statuses[0]" in err and "bogus" in err
 
     code, _, err = await run(
         capsys, "memory", "list", "--address", server.address, "--api-key", "wrong"

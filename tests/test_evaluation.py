@@ -15,7 +15,7 @@ import pytest
 from engram_server.evaluation import dataset, main, metrics, report, runner
 from engram_server.evaluation.bm25 import BM25, STOP_WORDS, tokenize
 from engram_server.evaluation.dataset import Conversation, Question, Turn
-from engram_server.evaluation.remote import IndexWait, Ingested, RecallUnavailable
+from engram_server.evaluation.remote import IndexWait, Ingested
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = REPO / "eval" / "datasets" / "conversations.jsonl"
@@ -393,10 +393,7 @@ async def test_end_to_end_on_a_small_dataset(
         deadline=60.0,
         quiet=True,
     )
-    try:
-        conversations, baseline, engram = await runner.run(options)
-    except RecallUnavailable:
-        pytest.skip("RecallService is not served yet")
+    conversations, baseline, engram = await runner.run(options)
     assert engram is not None
     turns = len(conversations[0].turns)
     assert engram.ingested.turns == turns

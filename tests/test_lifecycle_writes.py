@@ -272,7 +272,7 @@ async def test_expiry_by_policy_ttl_and_sweeper(make_tenant: Any) -> None:
     soon = Timestamp()
     soon.FromDatetime(datetime.now(UTC) + timedelta(milliseconds=300))
     m = (await propose(t.lifecycle, "ttl", "short lived", expire_time=soon)).memory
-    for _ in range(60):
+    for _ in range(600):  # the sweeper runs every 0.5 s; a minute for a loaded machine
         got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=m.name))
         if got.status == EXPIRED:
             break

@@ -21,7 +21,7 @@ async def notifier(database_url: str) -> AsyncIterator[Notifier]:
 
 
 async def _until(predicate: Any) -> None:
-    async with asyncio.timeout(5):
+    async with asyncio.timeout(60):  # a bound for a loaded machine, not a latency claim
         while True:
             if predicate():
                 return

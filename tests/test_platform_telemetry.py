@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import grpc.aio
@@ -70,8 +71,10 @@ async def test_rpc_yields_a_server_span_with_tenant_and_child_store_spans(
             lifecycle_pb2.ListMemoriesRequest(),
             metadata=(("authorization", f"Bearer {tenant.secret}"),),
         )
+    servers = await _finished_spans(
+        exporter, lambda s: (s.attributes or {}).get("rpc.method") == "ListMemories"
+    )
     spans = exporter.get_finished_spans()
-    servers = [s for s in spans if (s.attributes or {}).get("rpc.method") == "ListMemories"]
     assert len(servers) == 1, [s.name for s in spans]
     server_span = servers[0]
     assert server_span.name == "/engram.v1.LifecycleService/ListMemories"
@@ -88,6 +91,18 @@ async def test_rpc_yields_a_server_span_with_tenant_and_child_store_spans(
     assert "redis" in systems, [(s.name, s.attributes) for s in children]
     db_statements = [s for s in children if "postgresql" in str(s.attributes)]
     assert all(s.context.trace_id == server_span.context.trace_id for s in db_statements)
+
+
+async def _finished_spans(
+    exporter: InMemorySpanExporter, wanted: Callable[[ReadableSpan], bool]
+) -> list[ReadableSpan]:
+    """The finished spans `wanted` selects, once there are any (or none after 60 s)."""
+    for _ in range(1200):
+        found = [s for s in exporter.get_finished_spans() if wanted(s)]
+        if found:
+            return found
+        await asyncio.sleep(0.05)
+    return []
 
 
 async def test_health_checks_are_not_traced(
@@ -110,7 +125,8 @@ async def test_failed_rpc_span_carries_the_status(
             await lifecycle_pb2_grpc.LifecycleServiceStub(channel).ListMemories(
                 lifecycle_pb2.ListMemoriesRequest()
             )
-    (span,) = [s for s in exporter.get_finished_spans() if s.name.endswith("/ListMemories")]
+    # The server ends its span after the status reaches the client: wait for it.
+    (span,) = await _finished_spans(exporter, lambda s: s.name.endswith("/ListMemories"))
     assert span.attributes is not None
     # (Per the RPC conventions a client error leaves the server span's status unset.)
     assert span.attributes["rpc.grpc.status_code"] == grpc.StatusCode.UNAUTHENTICATED.value[0]

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from engram.v1 import lifecycle_pb2
+from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.webhooks import HttpWebhookCaller
 from engram_server.privacy import (
     CREDENTIAL,
@@ -167,7 +168,11 @@ async def test_screen_text_uses_the_space_policy(app: Any, make_tenant: Any) -> 
             policy=lifecycle_pb2.Policy(name="spaces/crm/policy", allowed_personal_data=["phone"])
         )
     )
-    service = LifecycleService(app.db, HttpWebhookCaller(), app.settings.max_content_bytes)
+    service = LifecycleService(
+        app.db,
+        HttpWebhookCaller(EgressPolicy.from_settings(app.settings)),
+        app.settings.max_content_bytes,
+    )
     text = f"Call +44 20 7946 0958. Token {GITHUB_TOKEN} is old."
     assert await privacy_gate.allowed_personal_data(service, t.tenant_id, "crm") == {"phone"}
     assert await privacy_gate.allowed_personal_data(service, t.tenant_id, "ops") == frozenset()

@@ -184,6 +184,8 @@ async def test_filters_and_spaces(make_tenant: Any) -> None:
     procedural = await recall.Recall(
         recall_pb2.RecallRequest(
             query="deploys",
+            spaces=["team"],
+            include_subspaces=True,
             consistency=RYW,
             filter=recall_pb2.RecallFilter(kinds=[types_pb2.MEMORY_KIND_PROCEDURAL]),
         )
@@ -197,7 +199,9 @@ async def test_tenant_isolation(make_tenant: Any) -> None:
     await _load(a, "kb", ["The launch code is swordfish"])
     await _load(b, "kb", ["The office plant needs water"])
     hits = await _recall_stub(b).Recall(
-        recall_pb2.RecallRequest(query="launch code swordfish", consistency=RYW, k=10)
+        recall_pb2.RecallRequest(
+            query="launch code swordfish", spaces=["kb"], consistency=RYW, k=10
+        )
     )
     assert all("swordfish" not in h.memory.content for h in hits.hits)
 
@@ -217,12 +221,12 @@ async def test_retention_orders_by_age_with_an_injected_clock(make_tenant: Any) 
     later.FromDatetime(datetime.now(UTC) + timedelta(days=120))
     fresh = await recall.Recall(
         recall_pb2.RecallRequest(
-            query="standup", consistency=RYW, now=now, skip_access_tracking=True
+            query="standup", spaces=["kb"], consistency=RYW, now=now, skip_access_tracking=True
         )
     )
     aged = await recall.Recall(
         recall_pb2.RecallRequest(
-            query="standup", consistency=RYW, now=later, skip_access_tracking=True
+            query="standup", spaces=["kb"], consistency=RYW, now=later, skip_access_tracking=True
         )
     )
     assert aged.hits[0].breakdown.retention < fresh.hits[0].breakdown.retention
@@ -255,11 +259,14 @@ async def test_bad_recall_input(make_tenant: Any) -> None:
     t = await make_tenant()
     recall = _recall_stub(t)
     for request, field in (
-        (recall_pb2.RecallRequest(query=""), "query"),
-        (recall_pb2.RecallRequest(query="x", k=1000), "k"),
+        (recall_pb2.RecallRequest(query="", spaces=["kb"]), "query"),
+        (recall_pb2.RecallRequest(query="x"), "spaces"),
+        (recall_pb2.RecallRequest(query="x", spaces=["kb"], k=1000), "k"),
         (recall_pb2.RecallRequest(query="x", spaces=["a//b"]), "spaces[0]"),
         (
-            recall_pb2.RecallRequest(query="x", filter=recall_pb2.RecallFilter(kinds=[99])),
+            recall_pb2.RecallRequest(
+                query="x", spaces=["kb"], filter=recall_pb2.RecallFilter(kinds=[99])
+            ),
             "filter.kinds[0]",
         ),
     ):
@@ -426,9 +433,9 @@ async def test_dense_rows_are_read_beside_a_slow_lexical_leg(
     real_hydrate = service._hydrate
     real_lexical_leg = service._lexical_leg
 
-    async def counted_hydrate(tenant: str, ids: list[Any]) -> Any:
+    async def counted_hydrate(tenant: str, ids: list[Any], *rest: Any) -> Any:
         events.append("read")
-        return await real_hydrate(tenant, ids)
+        return await real_hydrate(tenant, ids, *rest)
 
     async def slow_lexical_leg(*args: Any) -> Any:
         await asyncio.sleep(0.2)  # outlasts the embedding and the dense search

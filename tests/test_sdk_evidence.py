@@ -34,7 +34,7 @@ def _sync_walk(address: str, key: str) -> dict[str, Any]:
         runs = list(client.evidence.profiles(space="sdk"))
         with pytest.raises(engram.InvalidArgument):
             client.evidence.assess(b.memory.name, min_corroboration=-1)
-        with pytest.raises(ValueError):
+        with pytest.raises(engram.InvalidArgument):
             client.evidence.create_edge(c.memory.name, a.memory.name, "likes")
     return locals()
 

@@ -63,7 +63,7 @@ def test_engage_request_is_built_from_keywords() -> None:
     assert request.resend and request.include_subspaces
     # A write always carries a request id, so retrying UNAVAILABLE is safe.
     assert request.request_id
-    with pytest.raises(ValueError):
+    with pytest.raises(engram.InvalidArgument):
         _requests.engage(
             SPACE, "s", "x", role="user", time=None, metadata=None, recall_spaces=(),
             include_subspaces=False, kinds=(), tags=(), k=0, min_score=0, token_budget=0,

@@ -30,6 +30,9 @@ class PreconditionViolation:
 class EngramError(Exception):
     """Base class of every error the API reports to callers."""
 
+    # An ordinary API outcome, logged without a traceback.
+    expected = True
+
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
@@ -111,14 +114,24 @@ class PermissionDenied(EngramError):
 class ResourceExhausted(EngramError):
     """A tenant quota is used up; maps to RESOURCE_EXHAUSTED with QuotaFailure."""
 
-    def __init__(self, message: str, quota: str = "", subject: str = "") -> None:
+    def __init__(
+        self, message: str, quota: str = "", subject: str = "", *, retryable: bool = True
+    ) -> None:
         self.quota = quota
         self.subject = subject
+        # False when the same request can never pass (a request over the size limit):
+        # the status then carries no RetryInfo.
+        self.retryable = retryable
         super().__init__(message)
 
 
 class Unavailable(EngramError):
-    """A backing store is unreachable; maps to UNAVAILABLE (callers may retry)."""
+    """A backing store is unreachable; maps to UNAVAILABLE (callers may retry).
+
+    The message is what the caller reads: it names what is unavailable, never a
+    host, port or driver text (those stay in the log through the cause)."""
+
+    expected = False
 
 
 @dataclass

@@ -4,18 +4,20 @@
 
     with engram.Client("127.0.0.1:50051", api_key="...") as client:
         result = client.propose("team-a/agent-7", "Alice prefers Go", kind="semantic")
-        for memory in client.list(space="team-a/agent-7", statuses=["active"]):
-            print(memory.name, memory.content)
+        for hit in client.recall("which language does Alice like?", "team-a/agent-7"):
+            print(hit.score, hit.memory.content)
 
 `engram.AsyncClient` has the same surface for asyncio. Both read `ENGRAM_ADDRESS` and
 `ENGRAM_API_KEY` when the address or key is not given. Results are the frozen
 dataclasses of `engram.types`; failures raise the `engram.EngramError` subclasses of
-`engram.errors`. The generated protobuf and gRPC stubs live in `engram.v1`.
+`engram.errors` (bad input too: `engram.InvalidArgument` naming the field, before
+anything is sent). The generated protobuf and gRPC stubs live in `engram.v1`.
 """
 
 from engram._version import __version__
-from engram.aio import AsyncAdminClient, AsyncClient
-from engram.client import AdminClient, Client
+from engram.admin import AdminClient, AsyncAdminClient
+from engram.aio import AsyncClient
+from engram.client import Client
 from engram.errors import (
     Aborted,
     AlreadyExists,
@@ -42,6 +44,7 @@ from engram.types import (
     AuditAction,
     AuditEntry,
     ConsolidateResult,
+    ContextBlock,
     ContextFormat,
     ConversationTurn,
     CreatedApiKey,
@@ -51,6 +54,9 @@ from engram.types import (
     EngageResult,
     EvidenceLevel,
     ExpireResult,
+    GraphExpansion,
+    Group,
+    IndexStatus,
     LearnResult,
     LlmSettings,
     Memory,
@@ -65,11 +71,18 @@ from engram.types import (
     ProposalResult,
     PurgeResult,
     RecallHit,
+    RecallResult,
     ReflectResult,
+    RestoreResult,
     RetractResult,
+    ScoreBreakdown,
     SessionInfo,
     SessionMessage,
     SessionWindow,
+    Snapshot,
+    SnapshotChange,
+    SnapshotChangeType,
+    SnapshotDiff,
     Tenant,
     TenantQuota,
     TransitionEvent,
@@ -93,6 +106,7 @@ __all__ = [
     "Cancelled",
     "Client",
     "ConsolidateResult",
+    "ContextBlock",
     "ContextFormat",
     "ConversationTurn",
     "CreatedApiKey",
@@ -107,6 +121,9 @@ __all__ = [
     "ExpireResult",
     "FailedPrecondition",
     "FieldViolation",
+    "GraphExpansion",
+    "Group",
+    "IndexStatus",
     "Internal",
     "InvalidArgument",
     "LearnResult",
@@ -127,12 +144,19 @@ __all__ = [
     "PurgeResult",
     "QuotaViolation",
     "RecallHit",
+    "RecallResult",
     "ReflectResult",
     "ResourceExhausted",
+    "RestoreResult",
     "RetractResult",
+    "ScoreBreakdown",
     "SessionInfo",
     "SessionMessage",
     "SessionWindow",
+    "Snapshot",
+    "SnapshotChange",
+    "SnapshotChangeType",
+    "SnapshotDiff",
     "Tenant",
     "TenantQuota",
     "TransitionEvent",

@@ -30,16 +30,23 @@ _END = object()
 
 
 def request_for(
-    space: str, session: str, message: MessageIn
+    space: str, session: str, message: object, field: str = "message"
 ) -> lifecycle_pb2.AppendMessagesRequest:
-    """A stream request with a fresh request id; a bare string is a user message."""
+    """A stream request with a fresh request id; a bare string is a user message.
+    Anything else than a string or a SessionMessage raises InvalidArgument at `field`."""
     if isinstance(message, str):
         message = t.SessionMessage(role="user", content=message)
+    if not isinstance(message, t.SessionMessage):
+        raise errors.invalid_argument(
+            field, f"expected a str or an engram.SessionMessage, got {type(message).__name__}"
+        )
     time: datetime | None = message.time
     return lifecycle_pb2.AppendMessagesRequest(
         space=space,
         session=session,
-        message=c.session_message_in(message.role, message.content, time, message.metadata),
+        message=c.session_message_in(
+            message.role, message.content, time, message.metadata, f"{field}."
+        ),
         request_id=_requests.request_id(None),
     )
 
@@ -94,10 +101,20 @@ class _Outbox:
         self._space = space
         self._session = session
         self.unacknowledged: deque[lifecycle_pb2.AppendMessagesRequest] = deque()
+        # The caller's bad message, if one was met: the stream ends before it (the
+        # messages before it are appended) and the client raises this afterwards.
+        self.refused: errors.InvalidArgument | None = None
+        self._taken = 0
 
-    def _take(self, message: object) -> lifecycle_pb2.AppendMessagesRequest:
-        assert isinstance(message, t.SessionMessage | str)
-        request = request_for(self._space, self._session, message)
+    def _take(self, message: object) -> lifecycle_pb2.AppendMessagesRequest | None:
+        """The request for the caller's next message, or None (and `refused` set)
+        for a message that cannot be sent."""
+        try:
+            request = request_for(self._space, self._session, message, f"messages[{self._taken}]")
+        except errors.InvalidArgument as error:
+            self.refused = error
+            return None
+        self._taken += 1
         self.unacknowledged.append(request)
         return request
 
@@ -137,6 +154,8 @@ class SyncOutbox(_Outbox):
                 if message is _END:
                     return
                 request = self._take(message)
+            if request is None:
+                return
             yield request
 
     def acknowledge(self) -> None:
@@ -170,7 +189,10 @@ class AsyncOutbox(_Outbox):
             self._next = None
             if message is _END:
                 return
-            yield self._take(message)
+            taken = self._take(message)
+            if taken is None:
+                return
+            yield taken
 
     def acknowledge(self) -> None:
         self.unacknowledged.popleft()

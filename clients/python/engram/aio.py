@@ -4,80 +4,35 @@ from __future__ import annotations
 
 import asyncio
 import builtins
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from types import TracebackType
-from typing import Any, TypeVar
+from typing import Any
 
 import grpc
 import grpc.aio
 
-from engram import _auth, _message_stream, _requests, errors
 from engram import _convert as c
+from engram import _message_stream, _requests, errors
 from engram import types as t
-from engram._retry import RetryPolicy
-from engram._version import USER_AGENT
-from engram.client import PageRequest, PageResponse
-from engram.evidence import AsyncEvidenceClient
-from engram.v1 import (
-    admin_pb2,
-    admin_pb2_grpc,
-    evidence_pb2_grpc,
-    lifecycle_pb2,
-    lifecycle_pb2_grpc,
-    recall_pb2_grpc,
-)
+from engram._base import AsyncClientBase, _AsyncTransport, rpc
+from engram.admin import AsyncAdminClient, AsyncAdminMethods
+from engram.decisions import AsyncDecisionsMixin
+from engram.evidence import AsyncEvidenceClient, AsyncEvidenceMixin
+from engram.pool import AsyncPoolMixin
+from engram.recall import AsyncRecallMethods
+from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
 
-_Req = TypeVar("_Req")
-_Resp = TypeVar("_Resp")
-_Item = TypeVar("_Item")
-_PReq = TypeVar("_PReq", bound=PageRequest)
-_PResp = TypeVar("_PResp", bound=PageResponse)
+__all__ = ["AsyncAdminClient", "AsyncClient", "_AsyncTransport"]
 
 
-class _AsyncTransport:
-    """Calls with the key attached, errors mapped and UNAVAILABLE retried when safe."""
-
-    def __init__(self, metadata: _auth.Metadata, timeout: float | None, retry: RetryPolicy):
-        self.metadata = metadata
-        self.timeout = timeout
-        self.retry = retry
-
-    async def unary(
-        self,
-        method: grpc.aio.UnaryUnaryMultiCallable[_Req, _Resp],
-        request: _Req,
-        *,
-        retryable: bool,
-    ) -> _Resp:
-        attempt = 0
-        while True:
-            try:
-                return await method(request, timeout=self.timeout, metadata=self.metadata)
-            except grpc.RpcError as rpc_error:
-                error = errors.from_rpc_error(rpc_error)
-                if self.retry.should_retry(error.code, retryable, attempt):
-                    await asyncio.sleep(self.retry.delay(attempt))
-                    attempt += 1
-                    continue
-                raise error from rpc_error
-
-    async def pages(
-        self,
-        method: grpc.aio.UnaryUnaryMultiCallable[_PReq, _PResp],
-        request: _PReq,
-        items: Callable[[_PResp], Iterable[_Item]],
-    ) -> AsyncIterator[_Item]:
-        while True:
-            response = await self.unary(method, request, retryable=True)
-            for item in items(response):
-                yield item
-            if not response.next_page_token:
-                return
-            request.page_token = response.next_page_token
-
-
-class AsyncClient:
+class AsyncClient(
+    AsyncPoolMixin,
+    AsyncEvidenceMixin,
+    AsyncDecisionsMixin,
+    AsyncRecallMethods,
+    AsyncAdminMethods,
+    AsyncClientBase,
+):
     """An asyncio client of an Engram server; see `engram.Client` for connection,
     authentication, retry and error behaviour, which are the same.
 
@@ -97,56 +52,24 @@ class AsyncClient:
         channel: grpc.aio.Channel | None = None,
         max_attempts: int = 3,
     ) -> None:
-        self.address = _auth.resolve_address(address)
-        if channel is None:
-            creds = _auth.channel_credentials(secure, credentials)
-            options = _auth.channel_options(USER_AGENT)
-            if creds is None:
-                channel = grpc.aio.insecure_channel(self.address, options=options)
-            else:
-                channel = grpc.aio.secure_channel(self.address, creds, options=options)
-            self._owns_channel = True
-        else:
-            self._owns_channel = False
-        self._channel = channel
-        self._transport = _AsyncTransport(
-            _auth.auth_metadata(_auth.resolve_api_key(api_key)),
-            timeout,
-            RetryPolicy(max_attempts=max_attempts),
+        super().__init__(
+            address,
+            api_key,
+            secure=secure,
+            timeout=timeout,
+            credentials=credentials,
+            channel=channel,
+            max_attempts=max_attempts,
         )
-        self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
-        self._recall = recall_pb2_grpc.RecallServiceStub(channel)
+        self.admin = AsyncAdminClient._sharing(self)
         # EvidenceService: grades, the assessor, conflicts, edges, space profiles.
         self.evidence = AsyncEvidenceClient(
-            evidence_pb2_grpc.EvidenceServiceStub(channel), self._transport
+            self._stub_of(evidence_pb2_grpc.EvidenceServiceStub), self._transport
         )
-        self.admin = AsyncAdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
-
-    @property
-    def channel(self) -> grpc.aio.Channel:
-        """The underlying channel, for calling RPCs the SDK does not wrap yet."""
-        return self._channel
-
-    async def close(self) -> None:
-        if self._owns_channel:
-            await self._channel.close()
-
-    async def __aenter__(self) -> AsyncClient:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    def __repr__(self) -> str:
-        return f"AsyncClient(address={self.address!r})"
 
     # -- writes ---------------------------------------------------------------
 
+    @rpc("engram.v1.LifecycleService.ProposeMemory")
     async def propose(
         self,
         space: str,
@@ -192,6 +115,7 @@ class AsyncClient:
         )
         return c.proposal_result_out(response.result)
 
+    @rpc("engram.v1.LifecycleService.BatchProposeMemories")
     async def batch_propose(
         self,
         proposals: Iterable[t.MemoryProposal | Mapping[str, Any]],
@@ -206,6 +130,7 @@ class AsyncClient:
         )
         return [c.proposal_result_out(r) for r in response.results]
 
+    @rpc("engram.v1.LifecycleService.ConfirmMemory")
     async def confirm(
         self, name: str, reason: str = "", *, request_id: str | None = None
     ) -> t.Memory:
@@ -214,6 +139,7 @@ class AsyncClient:
             await self._transport.unary(self._stub.ConfirmMemory, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.RejectMemory")
     async def reject(
         self, name: str, reason: str = "", *, request_id: str | None = None
     ) -> t.Memory:
@@ -222,6 +148,7 @@ class AsyncClient:
             await self._transport.unary(self._stub.RejectMemory, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.RetractMemory")
     async def retract(
         self, name: str, reason: str, cascade: bool = False, *, request_id: str | None = None
     ) -> t.RetractResult:
@@ -230,14 +157,22 @@ class AsyncClient:
             await self._transport.unary(self._stub.RetractMemory, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.ReviseMemory")
     async def revise(
-        self, name: str, etag: str, *, request_id: str | None = None, **changes: Any
+        self,
+        name: str,
+        etag: str,
+        *,
+        reason: str = "",
+        request_id: str | None = None,
+        **changes: Any,
     ) -> t.Memory:
-        request = _requests.revise(name, etag, changes, request_id)
+        request = _requests.revise(name, etag, changes, request_id, reason)
         return c.memory_out(
             await self._transport.unary(self._stub.ReviseMemory, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.UpdateMemoryConfidence")
     async def update_confidence(
         self, name: str, confidence: float, reason: str = "", *, request_id: str | None = None
     ) -> t.Memory:
@@ -246,12 +181,16 @@ class AsyncClient:
             await self._transport.unary(self._stub.UpdateMemoryConfidence, request, retryable=True)
         )
 
-    async def expire_due(self, *, as_of: datetime | None = None, limit: int = 0) -> t.ExpireResult:
-        request = _requests.expire_due(as_of, limit)
+    @rpc("engram.v1.LifecycleService.ExpireDueMemories")
+    async def expire_due(
+        self, *, as_of: datetime | None = None, limit: int = 0, space: str = ""
+    ) -> t.ExpireResult:
+        request = _requests.expire_due(as_of, limit, space)
         return c.expire_out(
             await self._transport.unary(self._stub.ExpireDueMemories, request, retryable=False)
         )
 
+    @rpc("engram.v1.LifecycleService.PurgeMemories")
     async def purge(
         self, space: str, session: str = "", *, reason: str, request_id: str | None = None
     ) -> t.PurgeResult:
@@ -260,6 +199,7 @@ class AsyncClient:
             await self._transport.unary(self._stub.PurgeMemories, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.SetPolicy")
     async def set_policy(
         self, policy: t.Policy, *, space: str | None = None, request_id: str | None = None
     ) -> t.Policy:
@@ -270,11 +210,13 @@ class AsyncClient:
 
     # -- reads ----------------------------------------------------------------
 
+    @rpc("engram.v1.LifecycleService.GetMemory")
     async def get(self, name: str) -> t.Memory:
         return c.memory_out(
             await self._transport.unary(self._stub.GetMemory, _requests.get(name), retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.ListMemories")
     def list(
         self,
         space: str | None = None,
@@ -306,6 +248,7 @@ class AsyncClient:
             self._stub.ListMemories, request, lambda r: map(c.memory_out, r.memories)
         )
 
+    @rpc("engram.v1.LifecycleService.ListAuditEntries")
     def transitions(
         self, memory: str | None = None, space: str | None = None, *, page_size: int = 0
     ) -> AsyncIterator[t.AuditEntry]:
@@ -314,18 +257,21 @@ class AsyncClient:
             self._stub.ListAuditEntries, request, lambda r: map(c.audit_entry_out, r.entries)
         )
 
+    @rpc("engram.v1.LifecycleService.ListMemoryRevisions")
     def revisions(self, name: str, *, page_size: int = 0) -> AsyncIterator[t.MemoryRevision]:
         request = _requests.revisions(name, page_size)
         return self._transport.pages(
             self._stub.ListMemoryRevisions, request, lambda r: map(c.revision_out, r.revisions)
         )
 
+    @rpc("engram.v1.LifecycleService.GetPolicy")
     async def get_policy(self, space: str | None = None) -> t.Policy:
         request = _requests.get_policy(space)
         return c.policy_out(
             await self._transport.unary(self._stub.GetPolicy, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.WatchTransitions")
     def watch(
         self,
         space: str | None = None,
@@ -339,7 +285,8 @@ class AsyncClient:
         Wrap it in `contextlib.aclosing` to cancel the stream as soon as you stop
         iterating rather than when the iterator is garbage-collected.
         """
-        return self._watch(_requests.watch(space, statuses, cursor), resume)
+        request = _requests.watch(space, statuses, cursor)
+        return self._watch(request, c.flag(resume, "resume"))
 
     async def _watch(
         self, request: lifecycle_pb2.WatchTransitionsRequest, resume: bool
@@ -366,6 +313,7 @@ class AsyncClient:
 
     # -- working memory and conversation learning ---------------------------------
 
+    @rpc("engram.v1.LifecycleService.AppendMessage")
     async def append_message(
         self,
         space: str,
@@ -388,6 +336,7 @@ class AsyncClient:
             await self._transport.unary(self._stub.AppendMessage, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.AppendMessages")
     def append_messages(
         self,
         space: str,
@@ -396,7 +345,11 @@ class AsyncClient:
     ) -> AsyncIterator[t.AppendResult | errors.EngramError]:
         """Appends many messages over one stream (AppendMessages); `messages` may be
         a plain or an async iterable. See `Client.append_messages`."""
-        return self._append_messages(_message_stream.AsyncOutbox(space, session, messages))
+        return self._append_messages(
+            _message_stream.AsyncOutbox(
+                space, session, _requests.messages(space, session, messages)
+            )
+        )
 
     async def _append_messages(
         self, outbox: _message_stream.AsyncOutbox
@@ -414,6 +367,8 @@ class AsyncClient:
                         for result in response.results:
                             outbox.acknowledge()
                             yield _message_stream.result_out(result)
+                    if outbox.refused is not None:
+                        raise outbox.refused
                     return
                 except grpc.RpcError as rpc_error:
                     error = errors.from_rpc_error(rpc_error)
@@ -430,28 +385,32 @@ class AsyncClient:
         finally:
             outbox.close()
 
+    @rpc("engram.v1.LifecycleService.GetSessionWindow")
     async def get_session_window(
         self, space: str, session: str, *, last_n: int = 0
     ) -> t.SessionWindow:
         """The last `last_n` buffered messages (0: all), oldest first."""
-        request = lifecycle_pb2.GetSessionWindowRequest(space=space, session=session, last_n=last_n)
+        request = _requests.session_window(space, session, last_n)
         return c.window_out(
             await self._transport.unary(self._stub.GetSessionWindow, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.ListSessions")
     async def list_sessions(self, space: str) -> builtins.list[t.SessionInfo]:
         """Sessions of `space` with a live buffer, most recently active first."""
-        request = lifecycle_pb2.ListSessionsRequest(space=space)
+        request = _requests.list_sessions(space)
         response = await self._transport.unary(self._stub.ListSessions, request, retryable=True)
         return [c.session_info_out(s) for s in response.sessions]
 
+    @rpc("engram.v1.LifecycleService.ClearSession")
     async def clear_session(self, space: str, session: str) -> int:
         """Deletes a session's buffer; returns how many messages it held. Clearing is
         naturally idempotent (a repeat clears nothing), so it is retried."""
-        request = lifecycle_pb2.ClearSessionRequest(space=space, session=session)
+        request = _requests.clear_session(space, session)
         response = await self._transport.unary(self._stub.ClearSession, request, retryable=True)
         return response.cleared_messages
 
+    @rpc("engram.v1.RecallService.Engage")
     async def engage(
         self,
         space: str,
@@ -463,6 +422,7 @@ class AsyncClient:
         metadata: Mapping[str, str] | None = None,
         recall_spaces: Iterable[str] = (),
         include_subspaces: bool = False,
+        pools: str | Iterable[str] | None = None,
         kinds: Iterable[t.MemoryKind | str] = (),
         tags: Iterable[str] = (),
         k: int = 0,
@@ -488,6 +448,7 @@ class AsyncClient:
             metadata=metadata,
             recall_spaces=recall_spaces,
             include_subspaces=include_subspaces,
+            pools=pools,
             kinds=kinds,
             tags=tags,
             k=k,
@@ -505,6 +466,7 @@ class AsyncClient:
             await self._transport.unary(self._recall.Engage, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.Reflect")
     async def reflect(
         self,
         space: str,
@@ -521,6 +483,7 @@ class AsyncClient:
             await self._transport.unary(self._stub.Reflect, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.Learn")
     async def learn(
         self,
         space: str,
@@ -535,6 +498,7 @@ class AsyncClient:
         request = _requests.learn(space, turns, session, use_llm, request_id)
         return c.learn_out(await self._transport.unary(self._stub.Learn, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.Consolidate")
     async def consolidate(
         self,
         space: str,
@@ -549,6 +513,7 @@ class AsyncClient:
             await self._transport.unary(self._stub.Consolidate, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.Dream")
     async def dream(
         self,
         space: str,
@@ -563,102 +528,4 @@ class AsyncClient:
         request = _requests.dream(space, dry_run, max_deprecation_ratio, policy_text, use_llm)
         return c.dream_out(
             await self._transport.unary(self._stub.Dream, request, retryable=dry_run)
-        )
-
-
-class AsyncAdminClient:
-    """Tenants, API keys and usage (`client.admin`). Needs an admin or platform key."""
-
-    def __init__(
-        self, stub: admin_pb2_grpc.AdminServiceAsyncStub, transport: _AsyncTransport
-    ) -> None:
-        self._stub = stub
-        self._transport = transport
-
-    async def create_tenant(
-        self,
-        tenant_id: str,
-        display_name: str = "",
-        *,
-        quota: t.TenantQuota | None = None,
-        request_id: str | None = None,
-    ) -> t.Tenant:
-        request = _requests.create_tenant(tenant_id, display_name, quota, request_id)
-        return c.tenant_out(
-            await self._transport.unary(self._stub.CreateTenant, request, retryable=True)
-        )
-
-    async def update_tenant(
-        self,
-        tenant: str,
-        *,
-        display_name: str | None = None,
-        quota: t.TenantQuota | None = None,
-        llm: t.LlmSettings | None = None,
-        clear_llm: bool = False,
-        request_id: str | None = None,
-    ) -> t.Tenant:
-        """See `engram.client.AdminClient.update_tenant`."""
-        request = _requests.update_tenant(tenant, display_name, quota, llm, clear_llm, request_id)
-        return c.tenant_out(
-            await self._transport.unary(self._stub.UpdateTenant, request, retryable=True)
-        )
-
-    async def get_tenant(self, tenant: str) -> t.Tenant:
-        request = admin_pb2.GetTenantRequest(name=c.tenant_name(tenant))
-        return c.tenant_out(
-            await self._transport.unary(self._stub.GetTenant, request, retryable=True)
-        )
-
-    def list_tenants(self, *, page_size: int = 0) -> AsyncIterator[t.Tenant]:
-        request = admin_pb2.ListTenantsRequest(page_size=page_size)
-        return self._transport.pages(
-            self._stub.ListTenants, request, lambda r: map(c.tenant_out, r.tenants)
-        )
-
-    async def delete_tenant(self, tenant: str) -> t.DeletedTenant:
-        request = admin_pb2.DeleteTenantRequest(name=c.tenant_name(tenant))
-        return c.deleted_tenant_out(
-            await self._transport.unary(self._stub.DeleteTenant, request, retryable=False)
-        )
-
-    async def create_api_key(
-        self,
-        tenant: str,
-        scopes: Iterable[str],
-        *,
-        display_name: str = "",
-        agent: str = "",
-        expire_time: datetime | timedelta | None = None,
-        request_id: str | None = None,
-    ) -> t.CreatedApiKey:
-        request = _requests.create_api_key(
-            tenant, scopes, display_name, agent, expire_time, request_id
-        )
-        return c.created_api_key_out(
-            await self._transport.unary(self._stub.CreateApiKey, request, retryable=True)
-        )
-
-    def list_api_keys(
-        self, tenant: str, *, show_revoked: bool = False, page_size: int = 0
-    ) -> AsyncIterator[t.ApiKey]:
-        request = _requests.list_api_keys(tenant, show_revoked, page_size)
-        return self._transport.pages(
-            self._stub.ListApiKeys, request, lambda r: map(c.api_key_out, r.api_keys)
-        )
-
-    async def revoke_api_key(self, name: str, *, tenant: str | None = None) -> t.ApiKey:
-        request = admin_pb2.RevokeApiKeyRequest(name=c.api_key_name(name, tenant))
-        return c.api_key_out(
-            await self._transport.unary(self._stub.RevokeApiKey, request, retryable=False)
-        )
-
-    async def delete_api_key(self, name: str, *, tenant: str | None = None) -> None:
-        request = admin_pb2.DeleteApiKeyRequest(name=c.api_key_name(name, tenant))
-        await self._transport.unary(self._stub.DeleteApiKey, request, retryable=False)
-
-    async def get_usage(self, tenant: str) -> t.Usage:
-        request = admin_pb2.GetUsageRequest(name=c.tenant_name(tenant))
-        return c.usage_out(
-            await self._transport.unary(self._stub.GetUsage, request, retryable=True)
         )

@@ -4,89 +4,35 @@ from __future__ import annotations
 
 import builtins
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timedelta
-from types import TracebackType
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
 import grpc
 
-from engram import _auth, _message_stream, _requests, errors
 from engram import _convert as c
+from engram import _message_stream, _requests, errors
 from engram import types as t
-from engram._retry import RetryPolicy
-from engram._version import USER_AGENT
-from engram.evidence import EvidenceClient
-from engram.v1 import (
-    admin_pb2,
-    admin_pb2_grpc,
-    evidence_pb2_grpc,
-    lifecycle_pb2,
-    lifecycle_pb2_grpc,
-    recall_pb2_grpc,
-)
+from engram._base import ClientBase, PageRequest, PageResponse, _Transport, rpc
+from engram.admin import AdminClient, AdminMethods
+from engram.decisions import DecisionsMixin
+from engram.evidence import EvidenceClient, EvidenceMixin
+from engram.pool import PoolClient, PoolMixin
+from engram.recall import RecallMethods
+from engram.v1 import evidence_pb2_grpc, lifecycle_pb2
 
-_Req = TypeVar("_Req")
-_Resp = TypeVar("_Resp")
-_Item = TypeVar("_Item")
+# Re-exported: code written against earlier versions imports them from here.
+__all__ = ["AdminClient", "Client", "PageRequest", "PageResponse", "_Transport"]
 
 
-class PageRequest(Protocol):
-    page_token: str
-
-
-class PageResponse(Protocol):
-    @property
-    def next_page_token(self) -> str: ...
-
-
-_PReq = TypeVar("_PReq", bound=PageRequest)
-_PResp = TypeVar("_PResp", bound=PageResponse)
-
-
-class _Transport:
-    """Calls with the key attached, errors mapped and UNAVAILABLE retried when safe."""
-
-    def __init__(self, metadata: _auth.Metadata, timeout: float | None, retry: RetryPolicy):
-        self.metadata = metadata
-        self.timeout = timeout
-        self.retry = retry
-
-    def unary(
-        self,
-        method: grpc.UnaryUnaryMultiCallable[_Req, _Resp],
-        request: _Req,
-        *,
-        retryable: bool,
-    ) -> _Resp:
-        attempt = 0
-        while True:
-            try:
-                return method(request, timeout=self.timeout, metadata=self.metadata)
-            except grpc.RpcError as rpc_error:
-                error = errors.from_rpc_error(rpc_error)
-                if self.retry.should_retry(error.code, retryable, attempt):
-                    time.sleep(self.retry.delay(attempt))
-                    attempt += 1
-                    continue
-                raise error from rpc_error
-
-    def pages(
-        self,
-        method: grpc.UnaryUnaryMultiCallable[_PReq, _PResp],
-        request: _PReq,
-        items: Callable[[_PResp], Iterable[_Item]],
-    ) -> Iterator[_Item]:
-        """Every item of every page, fetching the next page only when it is needed."""
-        while True:
-            response = self.unary(method, request, retryable=True)
-            yield from items(response)
-            if not response.next_page_token:
-                return
-            request.page_token = response.next_page_token
-
-
-class Client:
+class Client(
+    PoolMixin,
+    EvidenceMixin,
+    DecisionsMixin,
+    RecallMethods,
+    AdminMethods,
+    ClientBase,
+):
     """A synchronous client of an Engram server.
 
     ``Client(address, api_key)`` connects to `address` (default: `ENGRAM_ADDRESS`, else
@@ -118,56 +64,28 @@ class Client:
         channel: grpc.Channel | None = None,
         max_attempts: int = 3,
     ) -> None:
-        self.address = _auth.resolve_address(address)
-        if channel is None:
-            creds = _auth.channel_credentials(secure, credentials)
-            options = _auth.channel_options(USER_AGENT)
-            if creds is None:
-                channel = grpc.insecure_channel(self.address, options=options)
-            else:
-                channel = grpc.secure_channel(self.address, creds, options=options)
-            self._owns_channel = True
-        else:
-            self._owns_channel = False
-        self._channel = channel
-        self._transport = _Transport(
-            _auth.auth_metadata(_auth.resolve_api_key(api_key)),
-            timeout,
-            RetryPolicy(max_attempts=max_attempts),
+        super().__init__(
+            address,
+            api_key,
+            secure=secure,
+            timeout=timeout,
+            credentials=credentials,
+            channel=channel,
+            max_attempts=max_attempts,
         )
-        self._stub = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
-        self._recall = recall_pb2_grpc.RecallServiceStub(channel)
+        # The admin methods are on the client itself too; `client.admin` stays for
+        # code written against it, on the same connection.
+        self.admin = AdminClient._sharing(self)
         # EvidenceService: grades, the assessor, conflicts, edges, space profiles.
         self.evidence = EvidenceClient(
-            evidence_pb2_grpc.EvidenceServiceStub(channel), self._transport
+            self._stub_of(evidence_pb2_grpc.EvidenceServiceStub), self._transport
         )
-        self.admin = AdminClient(admin_pb2_grpc.AdminServiceStub(channel), self._transport)
-
-    @property
-    def channel(self) -> grpc.Channel:
-        """The underlying channel, for calling RPCs the SDK does not wrap yet."""
-        return self._channel
-
-    def close(self) -> None:
-        if self._owns_channel:
-            self._channel.close()
-
-    def __enter__(self) -> Client:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def __repr__(self) -> str:
-        return f"Client(address={self.address!r})"
+        # Pools shared across agents and teams, and groups (engram.pool).
+        self.pools = PoolClient(self._channel, self._transport)
 
     # -- writes ---------------------------------------------------------------
 
+    @rpc("engram.v1.LifecycleService.ProposeMemory")
     def propose(
         self,
         space: str,
@@ -214,6 +132,7 @@ class Client:
         )
         return c.proposal_result_out(response.result)
 
+    @rpc("engram.v1.LifecycleService.BatchProposeMemories")
     def batch_propose(
         self,
         proposals: Iterable[t.MemoryProposal | Mapping[str, Any]],
@@ -229,6 +148,7 @@ class Client:
         )
         return [c.proposal_result_out(r) for r in response.results]
 
+    @rpc("engram.v1.LifecycleService.ConfirmMemory")
     def confirm(self, name: str, reason: str = "", *, request_id: str | None = None) -> t.Memory:
         """PENDING_CONFIRMATION -> ACTIVE."""
         request = _requests.confirm(name, reason, request_id)
@@ -236,11 +156,13 @@ class Client:
             self._transport.unary(self._stub.ConfirmMemory, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.RejectMemory")
     def reject(self, name: str, reason: str = "", *, request_id: str | None = None) -> t.Memory:
         """Turns down a memory awaiting confirmation."""
         request = _requests.reject(name, reason, request_id)
         return c.memory_out(self._transport.unary(self._stub.RejectMemory, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.RetractMemory")
     def retract(
         self, name: str, reason: str, cascade: bool = False, *, request_id: str | None = None
     ) -> t.RetractResult:
@@ -251,14 +173,22 @@ class Client:
             self._transport.unary(self._stub.RetractMemory, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.ReviseMemory")
     def revise(
-        self, name: str, etag: str, *, request_id: str | None = None, **changes: Any
+        self,
+        name: str,
+        etag: str,
+        *,
+        reason: str = "",
+        request_id: str | None = None,
+        **changes: Any,
     ) -> t.Memory:
         """Changes the given fields (the update_mask is built from their names); `etag`
         must be the memory's current etag, else `engram.Aborted`."""
-        request = _requests.revise(name, etag, changes, request_id)
+        request = _requests.revise(name, etag, changes, request_id, reason)
         return c.memory_out(self._transport.unary(self._stub.ReviseMemory, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.UpdateMemoryConfidence")
     def update_confidence(
         self, name: str, confidence: float, reason: str = "", *, request_id: str | None = None
     ) -> t.Memory:
@@ -268,13 +198,17 @@ class Client:
             self._transport.unary(self._stub.UpdateMemoryConfidence, request, retryable=True)
         )
 
-    def expire_due(self, *, as_of: datetime | None = None, limit: int = 0) -> t.ExpireResult:
+    @rpc("engram.v1.LifecycleService.ExpireDueMemories")
+    def expire_due(
+        self, *, as_of: datetime | None = None, limit: int = 0, space: str = ""
+    ) -> t.ExpireResult:
         """Expires every ACTIVE memory whose expire_time has passed."""
-        request = _requests.expire_due(as_of, limit)
+        request = _requests.expire_due(as_of, limit, space)
         return c.expire_out(
             self._transport.unary(self._stub.ExpireDueMemories, request, retryable=False)
         )
 
+    @rpc("engram.v1.LifecycleService.PurgeMemories")
     def purge(
         self, space: str, session: str = "", *, reason: str, request_id: str | None = None
     ) -> t.PurgeResult:
@@ -282,6 +216,7 @@ class Client:
         request = _requests.purge(space, session, reason, request_id)
         return c.purge_out(self._transport.unary(self._stub.PurgeMemories, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.SetPolicy")
     def set_policy(
         self, policy: t.Policy, *, space: str | None = None, request_id: str | None = None
     ) -> t.Policy:
@@ -291,12 +226,14 @@ class Client:
 
     # -- reads ----------------------------------------------------------------
 
+    @rpc("engram.v1.LifecycleService.GetMemory")
     def get(self, name: str) -> t.Memory:
         """One memory by name (`memories/{id}` or the bare id)."""
         return c.memory_out(
             self._transport.unary(self._stub.GetMemory, _requests.get(name), retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.ListMemories")
     def list(
         self,
         space: str | None = None,
@@ -328,6 +265,7 @@ class Client:
             self._stub.ListMemories, request, lambda r: map(c.memory_out, r.memories)
         )
 
+    @rpc("engram.v1.LifecycleService.ListAuditEntries")
     def transitions(
         self, memory: str | None = None, space: str | None = None, *, page_size: int = 0
     ) -> Iterator[t.AuditEntry]:
@@ -337,6 +275,7 @@ class Client:
             self._stub.ListAuditEntries, request, lambda r: map(c.audit_entry_out, r.entries)
         )
 
+    @rpc("engram.v1.LifecycleService.ListMemoryRevisions")
     def revisions(self, name: str, *, page_size: int = 0) -> Iterator[t.MemoryRevision]:
         """Iterates over a memory's kept revisions, newest first."""
         request = _requests.revisions(name, page_size)
@@ -344,11 +283,13 @@ class Client:
             self._stub.ListMemoryRevisions, request, lambda r: map(c.revision_out, r.revisions)
         )
 
+    @rpc("engram.v1.LifecycleService.GetPolicy")
     def get_policy(self, space: str | None = None) -> t.Policy:
         """The tenant's policy, or the one that applies to `space`."""
         request = _requests.get_policy(space)
         return c.policy_out(self._transport.unary(self._stub.GetPolicy, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.WatchTransitions")
     def watch(
         self,
         space: str | None = None,
@@ -366,7 +307,7 @@ class Client:
         Closing the iterator (`break`, `.close()`) cancels the stream.
         """
         request = _requests.watch(space, statuses, cursor)
-        return self._watch(request, resume)
+        return self._watch(request, c.flag(resume, "resume"))
 
     def _watch(
         self, request: lifecycle_pb2.WatchTransitionsRequest, resume: bool
@@ -393,6 +334,7 @@ class Client:
 
     # -- working memory and conversation learning ---------------------------------
 
+    @rpc("engram.v1.LifecycleService.AppendMessage")
     def append_message(
         self,
         space: str,
@@ -415,6 +357,7 @@ class Client:
             self._transport.unary(self._stub.AppendMessage, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.AppendMessages")
     def append_messages(
         self, space: str, session: str, messages: Iterable[t.SessionMessage | str]
     ) -> Iterator[t.AppendResult | errors.EngramError]:
@@ -429,7 +372,9 @@ class Client:
         or lost. Only errors that end the stream (authentication, an outage longer
         than the retries) are raised.
         """
-        outbox = _message_stream.SyncOutbox(space, session, messages)
+        outbox = _message_stream.SyncOutbox(
+            space, session, _requests.messages(space, session, messages)
+        )
         return self._append_messages(outbox)
 
     def _append_messages(
@@ -445,6 +390,8 @@ class Client:
                     for result in response.results:
                         outbox.acknowledge()
                         yield _message_stream.result_out(result)
+                if outbox.refused is not None:
+                    raise outbox.refused
                 return
             except grpc.RpcError as rpc_error:
                 error = errors.from_rpc_error(rpc_error)
@@ -456,26 +403,30 @@ class Client:
             finally:
                 call.cancel()
 
+    @rpc("engram.v1.LifecycleService.GetSessionWindow")
     def get_session_window(self, space: str, session: str, *, last_n: int = 0) -> t.SessionWindow:
         """The last `last_n` buffered messages (0: all), oldest first."""
-        request = lifecycle_pb2.GetSessionWindowRequest(space=space, session=session, last_n=last_n)
+        request = _requests.session_window(space, session, last_n)
         return c.window_out(
             self._transport.unary(self._stub.GetSessionWindow, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.ListSessions")
     def list_sessions(self, space: str) -> builtins.list[t.SessionInfo]:
         """Sessions of `space` with a live buffer, most recently active first."""
-        request = lifecycle_pb2.ListSessionsRequest(space=space)
+        request = _requests.list_sessions(space)
         response = self._transport.unary(self._stub.ListSessions, request, retryable=True)
         return [c.session_info_out(s) for s in response.sessions]
 
+    @rpc("engram.v1.LifecycleService.ClearSession")
     def clear_session(self, space: str, session: str) -> int:
         """Deletes a session's buffer; returns how many messages it held. Clearing is
         naturally idempotent (a repeat clears nothing), so it is retried."""
-        request = lifecycle_pb2.ClearSessionRequest(space=space, session=session)
+        request = _requests.clear_session(space, session)
         response = self._transport.unary(self._stub.ClearSession, request, retryable=True)
         return response.cleared_messages
 
+    @rpc("engram.v1.RecallService.Engage")
     def engage(
         self,
         space: str,
@@ -487,6 +438,7 @@ class Client:
         metadata: Mapping[str, str] | None = None,
         recall_spaces: Iterable[str] = (),
         include_subspaces: bool = False,
+        pools: str | Iterable[str] | None = None,
         kinds: Iterable[t.MemoryKind | str] = (),
         tags: Iterable[str] = (),
         k: int = 0,
@@ -512,6 +464,7 @@ class Client:
             metadata=metadata,
             recall_spaces=recall_spaces,
             include_subspaces=include_subspaces,
+            pools=pools,
             kinds=kinds,
             tags=tags,
             k=k,
@@ -527,6 +480,7 @@ class Client:
         )
         return c.engage_out(self._transport.unary(self._recall.Engage, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.Reflect")
     def reflect(
         self,
         space: str,
@@ -541,6 +495,7 @@ class Client:
         request = _requests.reflect(space, session, response, captures, request_id)
         return c.reflect_out(self._transport.unary(self._stub.Reflect, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.Learn")
     def learn(
         self,
         space: str,
@@ -555,6 +510,7 @@ class Client:
         request = _requests.learn(space, turns, session, use_llm, request_id)
         return c.learn_out(self._transport.unary(self._stub.Learn, request, retryable=True))
 
+    @rpc("engram.v1.LifecycleService.Consolidate")
     def consolidate(
         self,
         space: str,
@@ -569,6 +525,7 @@ class Client:
             self._transport.unary(self._stub.Consolidate, request, retryable=True)
         )
 
+    @rpc("engram.v1.LifecycleService.Dream")
     def dream(
         self,
         space: str,
@@ -582,99 +539,3 @@ class Client:
         applied with `dry_run=False` (not retried: the RPC has no request_id)."""
         request = _requests.dream(space, dry_run, max_deprecation_ratio, policy_text, use_llm)
         return c.dream_out(self._transport.unary(self._stub.Dream, request, retryable=dry_run))
-
-
-class AdminClient:
-    """Tenants, API keys and usage (`client.admin`). Needs an admin or platform key."""
-
-    def __init__(self, stub: admin_pb2_grpc.AdminServiceStub, transport: _Transport) -> None:
-        self._stub = stub
-        self._transport = transport
-
-    def create_tenant(
-        self,
-        tenant_id: str,
-        display_name: str = "",
-        *,
-        quota: t.TenantQuota | None = None,
-        request_id: str | None = None,
-    ) -> t.Tenant:
-        request = _requests.create_tenant(tenant_id, display_name, quota, request_id)
-        return c.tenant_out(self._transport.unary(self._stub.CreateTenant, request, retryable=True))
-
-    def get_tenant(self, tenant: str) -> t.Tenant:
-        request = admin_pb2.GetTenantRequest(name=c.tenant_name(tenant))
-        return c.tenant_out(self._transport.unary(self._stub.GetTenant, request, retryable=True))
-
-    def update_tenant(
-        self,
-        tenant: str,
-        *,
-        display_name: str | None = None,
-        quota: t.TenantQuota | None = None,
-        llm: t.LlmSettings | None = None,
-        clear_llm: bool = False,
-        request_id: str | None = None,
-    ) -> t.Tenant:
-        """Updates the given fields. A tenant admin may set only its own `llm`.
-
-        `llm` replaces the tenant's LLM settings (an empty `api_key` keeps the
-        stored one while provider and base URL stay the same); `clear_llm=True`
-        removes them, so the server-wide LLM (if any) applies again.
-        """
-        request = _requests.update_tenant(tenant, display_name, quota, llm, clear_llm, request_id)
-        return c.tenant_out(self._transport.unary(self._stub.UpdateTenant, request, retryable=True))
-
-    def list_tenants(self, *, page_size: int = 0) -> Iterator[t.Tenant]:
-        request = admin_pb2.ListTenantsRequest(page_size=page_size)
-        return self._transport.pages(
-            self._stub.ListTenants, request, lambda r: map(c.tenant_out, r.tenants)
-        )
-
-    def delete_tenant(self, tenant: str) -> t.DeletedTenant:
-        """Deletes a tenant and everything it owns; reports what was removed."""
-        request = admin_pb2.DeleteTenantRequest(name=c.tenant_name(tenant))
-        return c.deleted_tenant_out(
-            self._transport.unary(self._stub.DeleteTenant, request, retryable=False)
-        )
-
-    def create_api_key(
-        self,
-        tenant: str,
-        scopes: Iterable[str],
-        *,
-        display_name: str = "",
-        agent: str = "",
-        expire_time: datetime | timedelta | None = None,
-        request_id: str | None = None,
-    ) -> t.CreatedApiKey:
-        """Mints a key; its secret is in the result and is never shown again."""
-        request = _requests.create_api_key(
-            tenant, scopes, display_name, agent, expire_time, request_id
-        )
-        return c.created_api_key_out(
-            self._transport.unary(self._stub.CreateApiKey, request, retryable=True)
-        )
-
-    def list_api_keys(
-        self, tenant: str, *, show_revoked: bool = False, page_size: int = 0
-    ) -> Iterator[t.ApiKey]:
-        request = _requests.list_api_keys(tenant, show_revoked, page_size)
-        return self._transport.pages(
-            self._stub.ListApiKeys, request, lambda r: map(c.api_key_out, r.api_keys)
-        )
-
-    def revoke_api_key(self, name: str, *, tenant: str | None = None) -> t.ApiKey:
-        """Revokes a key by full name, or by key id with `tenant=`."""
-        request = admin_pb2.RevokeApiKeyRequest(name=c.api_key_name(name, tenant))
-        return c.api_key_out(
-            self._transport.unary(self._stub.RevokeApiKey, request, retryable=False)
-        )
-
-    def delete_api_key(self, name: str, *, tenant: str | None = None) -> None:
-        request = admin_pb2.DeleteApiKeyRequest(name=c.api_key_name(name, tenant))
-        self._transport.unary(self._stub.DeleteApiKey, request, retryable=False)
-
-    def get_usage(self, tenant: str) -> t.Usage:
-        request = admin_pb2.GetUsageRequest(name=c.tenant_name(tenant))
-        return c.usage_out(self._transport.unary(self._stub.GetUsage, request, retryable=True))

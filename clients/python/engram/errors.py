@@ -272,3 +272,20 @@ def make_status(
         container.Pack(item)
         packed.append(container)
     return status_pb2.Status(code=code.value[0], message=message_text, details=packed)
+
+
+def invalid_argument(field: str, description: str) -> InvalidArgument:
+    """The error for bad input the SDK catches before sending anything.
+
+    It is the `InvalidArgument` the server would answer, with the same
+    `google.rpc.BadRequest` detail naming `field` (the request field's dotted path,
+    e.g. `proposal.structured_content.tags`), so callers handle both alike.
+    """
+    code = grpc.StatusCode.INVALID_ARGUMENT
+    detail = error_details_pb2.BadRequest(
+        field_violations=[
+            error_details_pb2.BadRequest.FieldViolation(field=field, description=description)
+        ]
+    )
+    text = f"{field}: {description}"
+    return InvalidArgument(code, text, [detail], make_status(code, text, [detail]))

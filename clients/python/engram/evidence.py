@@ -15,15 +15,14 @@ profiles as the generated messages of `engram.v1` (`types_pb2.Edge`,
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from google.protobuf.timestamp_pb2 import Timestamp
-
 from engram import _convert as c
-from engram import _requests
+from engram import _requests, errors
 from engram import types as t
+from engram._base import AsyncClientBase, ClientBase, rpc
 from engram.v1 import evidence_pb2, evidence_pb2_grpc, types_pb2
 
 if TYPE_CHECKING:
@@ -57,26 +56,47 @@ _DIRECTIONS = {
 }
 
 
-def _pick(table: Mapping[str, Any], value: str | int, what: str) -> Any:
-    if isinstance(value, int):
-        return value
+def _pick(table: Mapping[str, Any], value: Any, what: str, field: str | None = None) -> Any:
+    field = field or what
+    if isinstance(value, int) and not isinstance(value, bool):
+        if value in table.values():
+            return value
+        raise errors.invalid_argument(field, f"unknown {what} {value}")
+    if not isinstance(value, str):
+        raise errors.invalid_argument(
+            field, f"expected one of {', '.join(sorted(table))}, got {type(value).__name__}"
+        )
     key = value.lower().removeprefix(f"{what}_")
     if key not in table:
-        raise ValueError(f"unknown {what} {value!r}; one of {', '.join(sorted(table))}")
+        raise errors.invalid_argument(
+            field, f"unknown {what} {value!r}; one of {', '.join(sorted(table))}"
+        )
     return table[key]
 
 
-def edge_kind(value: str | int) -> Any:
+def edge_kind(value: Any, field: str = "edge.kind") -> Any:
     """`"supports"` (or the enum number) as an `engram.v1.EdgeKind`."""
-    return _pick(_EDGE_KINDS, value, "edge_kind")
+    return _pick(_EDGE_KINDS, value, "edge_kind", field)
+
+
+def _strings(values: Any, field: str) -> list[Any]:
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise errors.invalid_argument(field, f"expected a list, got {type(values).__name__}")
+    return list(values)
+
+
+def _conflict_name(name: Any, field: str = "name") -> str:
+    text = c.text_in(name, field)
+    return text if text.startswith("conflicts/") else f"conflicts/{text}"
 
 
 def set_level_request(
-    name: str, level: t.EvidenceLevel | str, reason: str, etag: str, request_id: str | None
+    name: Any, level: Any, reason: Any, etag: Any, request_id: Any
 ) -> evidence_pb2.SetEvidenceLevelRequest:
-    return evidence_pb2.SetEvidenceLevelRequest(
+    return c.fill(
+        evidence_pb2.SetEvidenceLevelRequest(),
         name=c.memory_name(name),
-        evidence_level=c.enum_in(t.EvidenceLevel, level, "evidence level"),  # type: ignore[arg-type]
+        evidence_level=c.enum_in(t.EvidenceLevel, level, "evidence_level"),
         reason=reason,
         etag=etag,
         request_id=_requests.request_id(request_id),
@@ -84,104 +104,137 @@ def set_level_request(
 
 
 def assess_request(
-    name: str,
-    spaces: Sequence[str],
-    min_corroboration: int,
-    use_llm: bool,
-    apply: bool,
-    request_id: str | None,
+    name: Any,
+    spaces: Any,
+    min_corroboration: Any,
+    use_llm: Any,
+    apply: Any,
+    request_id: Any,
 ) -> evidence_pb2.AssessMemoryRequest:
-    return evidence_pb2.AssessMemoryRequest(
+    rid = _requests.request_id(request_id)
+    return c.fill(
+        evidence_pb2.AssessMemoryRequest(),
         name=c.memory_name(name),
-        spaces=list(spaces),
+        spaces=_strings(spaces, "spaces"),
         min_corroboration=min_corroboration,
         use_llm=use_llm,
-        apply=apply,
-        request_id=_requests.request_id(request_id) if apply else "",
+        apply=c.flag(apply, "apply"),
+        request_id=rid if apply else "",
     )
 
 
+def get_conflict_request(name: Any) -> evidence_pb2.GetConflictRequest:
+    return evidence_pb2.GetConflictRequest(name=_conflict_name(name))
+
+
 def edge_request(
-    source: str,
-    target: str,
-    kind: str | int,
-    weight: float,
-    reason: str,
-    attributes: Mapping[str, str] | None,
-    request_id: str | None,
+    source: Any,
+    target: Any,
+    kind: Any,
+    weight: Any,
+    reason: Any,
+    attributes: Any,
+    request_id: Any,
 ) -> evidence_pb2.CreateEdgeRequest:
-    return evidence_pb2.CreateEdgeRequest(
-        edge=types_pb2.Edge(
-            source_memory=c.memory_name(source),
-            target_memory=c.memory_name(target),
-            kind=edge_kind(kind),
-            weight=weight,
-            reason=reason,
-            attributes=dict(attributes or {}),
-        ),
-        request_id=_requests.request_id(request_id),
+    edge = c.fill(
+        types_pb2.Edge(),
+        "edge.",
+        source_memory=c.memory_name(source, "edge.source_memory"),
+        target_memory=c.memory_name(target, "edge.target_memory"),
+        kind=edge_kind(kind),
+        weight=weight,
+        reason=reason,
+        attributes=attributes,
+    )
+    return c.fill(
+        evidence_pb2.CreateEdgeRequest(), edge=edge, request_id=_requests.request_id(request_id)
+    )
+
+
+def get_edge_request(name: Any) -> evidence_pb2.GetEdgeRequest:
+    return evidence_pb2.GetEdgeRequest(name=c.text_in(name, "name"))
+
+
+def delete_edge_request(name: Any, request_id: Any) -> evidence_pb2.DeleteEdgeRequest:
+    return evidence_pb2.DeleteEdgeRequest(
+        name=c.text_in(name, "name"), request_id=_requests.request_id(request_id)
     )
 
 
 def list_edges_request(
-    memory: str, space: str, kinds: Sequence[str | int], direction: str, page_size: int
+    memory: Any, space: Any, kinds: Any, direction: Any, page_size: Any
 ) -> evidence_pb2.ListEdgesRequest:
-    return evidence_pb2.ListEdgesRequest(
-        memory=c.memory_name(memory) if memory else "",
+    return c.fill(
+        evidence_pb2.ListEdgesRequest(),
+        memory=c.memory_name(memory, "memory") if memory != "" else "",
         space=space,
-        kinds=[edge_kind(k) for k in kinds],
+        kinds=[edge_kind(k, f"kinds[{i}]") for i, k in enumerate(_strings(kinds, "kinds"))],
         direction=_pick(_DIRECTIONS, direction, "direction"),
         page_size=page_size,
     )
 
 
 def list_conflicts_request(
-    space: str, state: str, memory: str, page_size: int
+    space: Any, state: Any, memory: Any, page_size: Any
 ) -> evidence_pb2.ListConflictsRequest:
-    return evidence_pb2.ListConflictsRequest(
+    return c.fill(
+        evidence_pb2.ListConflictsRequest(),
         space=space,
         state=_pick(_STATES, state, "state"),
-        memory=c.memory_name(memory) if memory else "",
+        memory=c.memory_name(memory, "memory") if memory != "" else "",
         page_size=page_size,
     )
 
 
 def resolve_request(
-    name: str,
-    resolution: str | int,
-    winner: str,
-    merged: t.MemoryProposal | Mapping[str, Any] | None,
-    note: str,
-    etag: str,
-    request_id: str | None,
+    name: Any,
+    resolution: Any,
+    winner: Any,
+    merged: Any,
+    note: Any,
+    etag: Any,
+    request_id: Any,
 ) -> evidence_pb2.ResolveConflictRequest:
-    request = evidence_pb2.ResolveConflictRequest(
-        name=name if name.startswith("conflicts/") else f"conflicts/{name}",
+    request = c.fill(
+        evidence_pb2.ResolveConflictRequest(),
+        name=_conflict_name(name),
         resolution=_pick(_RESOLUTIONS, resolution, "resolution"),
-        winner=c.memory_name(winner) if winner else "",
+        winner=c.memory_name(winner, "winner") if winner != "" else "",
         note=note,
         etag=etag,
         request_id=_requests.request_id(request_id),
     )
     if merged is not None:
+        if not isinstance(merged, t.MemoryProposal | Mapping):
+            raise errors.invalid_argument(
+                "merged", f"expected a MemoryProposal or a mapping, got {type(merged).__name__}"
+            )
         request.merged.CopyFrom(c.proposal_in(_requests.proposal(merged)))
     return request
 
 
 def profile_request(
-    space: str, include_subspaces: bool, window_days: int, now: datetime | None, dry_run: bool
+    space: Any, include_subspaces: Any, window_days: Any, now: Any, dry_run: Any
 ) -> evidence_pb2.GetSpaceProfileRequest:
-    request = evidence_pb2.GetSpaceProfileRequest(
-        name=f"spaces/{space}/profile",
+    return c.fill(
+        evidence_pb2.GetSpaceProfileRequest(),
+        name=f"spaces/{c.text_in(space, 'space')}/profile",
         include_subspaces=include_subspaces,
         window_days=window_days,
         dry_run=dry_run,
+        now=now,
     )
-    if now is not None:
-        stamp = Timestamp()
-        stamp.FromDatetime(now)
-        request.now.CopyFrom(stamp)
-    return request
+
+
+def list_profiles_request(
+    space: Any, drift_only: Any, page_size: Any
+) -> evidence_pb2.ListSpaceProfilesRequest:
+    return c.fill(
+        evidence_pb2.ListSpaceProfilesRequest(),
+        space=space,
+        drift_only=drift_only,
+        page_size=page_size,
+    )
 
 
 class EvidenceClient:
@@ -223,9 +276,7 @@ class EvidenceClient:
         return self._transport.unary(self._stub.AssessMemory, request, retryable=True)
 
     def get_conflict(self, name: str) -> evidence_pb2.Conflict:
-        request = evidence_pb2.GetConflictRequest(
-            name=name if name.startswith("conflicts/") else f"conflicts/{name}"
-        )
+        request = get_conflict_request(name)
         return self._transport.unary(self._stub.GetConflict, request, retryable=True)
 
     def conflicts(
@@ -266,7 +317,7 @@ class EvidenceClient:
         return self._transport.unary(self._stub.CreateEdge, request, retryable=True)
 
     def get_edge(self, name: str) -> types_pb2.Edge:
-        request = evidence_pb2.GetEdgeRequest(name=name)
+        request = get_edge_request(name)
         return self._transport.unary(self._stub.GetEdge, request, retryable=True)
 
     def edges(
@@ -283,9 +334,7 @@ class EvidenceClient:
         return self._transport.pages(self._stub.ListEdges, request, lambda r: r.edges)
 
     def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
-        request = evidence_pb2.DeleteEdgeRequest(
-            name=name, request_id=_requests.request_id(request_id)
-        )
+        request = delete_edge_request(name, request_id)
         self._transport.unary(self._stub.DeleteEdge, request, retryable=True)
 
     def profile(
@@ -303,9 +352,7 @@ class EvidenceClient:
     def profiles(
         self, *, space: str = "", drift_only: bool = False, page_size: int = 0
     ) -> Iterator[evidence_pb2.SpaceProfile]:
-        request = evidence_pb2.ListSpaceProfilesRequest(
-            space=space, drift_only=drift_only, page_size=page_size
-        )
+        request = list_profiles_request(space, drift_only, page_size)
         return self._transport.pages(self._stub.ListSpaceProfiles, request, lambda r: r.profiles)
 
 
@@ -346,9 +393,7 @@ class AsyncEvidenceClient:
         return await self._transport.unary(self._stub.AssessMemory, request, retryable=True)  # type: ignore[arg-type]
 
     async def get_conflict(self, name: str) -> evidence_pb2.Conflict:
-        request = evidence_pb2.GetConflictRequest(
-            name=name if name.startswith("conflicts/") else f"conflicts/{name}"
-        )
+        request = get_conflict_request(name)
         return await self._transport.unary(self._stub.GetConflict, request, retryable=True)  # type: ignore[arg-type]
 
     def conflicts(
@@ -386,7 +431,7 @@ class AsyncEvidenceClient:
         return await self._transport.unary(self._stub.CreateEdge, request, retryable=True)  # type: ignore[arg-type]
 
     async def get_edge(self, name: str) -> types_pb2.Edge:
-        request = evidence_pb2.GetEdgeRequest(name=name)
+        request = get_edge_request(name)
         return await self._transport.unary(self._stub.GetEdge, request, retryable=True)  # type: ignore[arg-type]
 
     def edges(
@@ -402,9 +447,7 @@ class AsyncEvidenceClient:
         return self._transport.pages(self._stub.ListEdges, request, lambda r: r.edges)  # type: ignore[arg-type]
 
     async def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
-        request = evidence_pb2.DeleteEdgeRequest(
-            name=name, request_id=_requests.request_id(request_id)
-        )
+        request = delete_edge_request(name, request_id)
         await self._transport.unary(self._stub.DeleteEdge, request, retryable=True)  # type: ignore[arg-type]
 
     async def profile(
@@ -422,10 +465,259 @@ class AsyncEvidenceClient:
     def profiles(
         self, *, space: str = "", drift_only: bool = False, page_size: int = 0
     ) -> AsyncIterator[evidence_pb2.SpaceProfile]:
-        request = evidence_pb2.ListSpaceProfilesRequest(
-            space=space, drift_only=drift_only, page_size=page_size
-        )
+        request = list_profiles_request(space, drift_only, page_size)
         return self._transport.pages(self._stub.ListSpaceProfiles, request, lambda r: r.profiles)  # type: ignore[arg-type]
 
 
-__all__ = ["AsyncEvidenceClient", "EvidenceClient", "edge_kind"]
+class EvidenceMixin(ClientBase):
+    """EvidenceService as methods of `engram.Client` (`client.evidence` has the same
+    calls under shorter names)."""
+
+    @property
+    def _evidence_stub(self) -> evidence_pb2_grpc.EvidenceServiceStub:
+        return self._stub_of(evidence_pb2_grpc.EvidenceServiceStub)
+
+    @rpc("engram.v1.EvidenceService.SetEvidenceLevel")
+    def set_evidence_level(
+        self,
+        name: str,
+        level: t.EvidenceLevel | str,
+        *,
+        reason: str = "",
+        etag: str = "",
+        request_id: str | None = None,
+    ) -> t.Memory:
+        request = set_level_request(name, level, reason, etag, request_id)
+        return c.memory_out(
+            self._unary(self._evidence_stub.SetEvidenceLevel, request, retryable=True)
+        )
+
+    @rpc("engram.v1.EvidenceService.AssessMemory")
+    def assess_memory(
+        self,
+        name: str,
+        *,
+        spaces: Sequence[str] = (),
+        min_corroboration: int = 0,
+        use_llm: bool = False,
+        apply: bool = False,
+        request_id: str | None = None,
+    ) -> evidence_pb2.AssessMemoryResponse:
+        request = assess_request(name, spaces, min_corroboration, use_llm, apply, request_id)
+        return self._unary(self._evidence_stub.AssessMemory, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.GetConflict")
+    def get_conflict(self, name: str) -> evidence_pb2.Conflict:
+        request = get_conflict_request(name)
+        return self._unary(self._evidence_stub.GetConflict, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.ListConflicts")
+    def list_conflicts(
+        self, *, space: str = "", state: str = "", memory: str = "", page_size: int = 0
+    ) -> Iterator[evidence_pb2.Conflict]:
+        request = list_conflicts_request(space, state, memory, page_size)
+        return self._pages(self._evidence_stub.ListConflicts, request, lambda r: r.conflicts)
+
+    @rpc("engram.v1.EvidenceService.ResolveConflict")
+    def resolve_conflict(
+        self,
+        name: str,
+        resolution: str | int,
+        *,
+        winner: str = "",
+        merged: t.MemoryProposal | Mapping[str, Any] | None = None,
+        note: str = "",
+        etag: str = "",
+        request_id: str | None = None,
+    ) -> evidence_pb2.ResolveConflictResponse:
+        request = resolve_request(name, resolution, winner, merged, note, etag, request_id)
+        return self._unary(self._evidence_stub.ResolveConflict, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.CreateEdge")
+    def create_edge(
+        self,
+        source: str,
+        target: str,
+        kind: str | int,
+        *,
+        weight: float = 0.0,
+        reason: str = "",
+        attributes: Mapping[str, str] | None = None,
+        request_id: str | None = None,
+    ) -> types_pb2.Edge:
+        request = edge_request(source, target, kind, weight, reason, attributes, request_id)
+        return self._unary(self._evidence_stub.CreateEdge, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.GetEdge")
+    def get_edge(self, name: str) -> types_pb2.Edge:
+        request = get_edge_request(name)
+        return self._unary(self._evidence_stub.GetEdge, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.ListEdges")
+    def list_edges(
+        self,
+        *,
+        memory: str = "",
+        space: str = "",
+        kinds: Sequence[str | int] = (),
+        direction: str = "both",
+        page_size: int = 0,
+    ) -> Iterator[types_pb2.Edge]:
+        request = list_edges_request(memory, space, kinds, direction, page_size)
+        return self._pages(self._evidence_stub.ListEdges, request, lambda r: r.edges)
+
+    @rpc("engram.v1.EvidenceService.DeleteEdge")
+    def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
+        request = delete_edge_request(name, request_id)
+        self._unary(self._evidence_stub.DeleteEdge, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.GetSpaceProfile")
+    def get_space_profile(
+        self,
+        space: str,
+        *,
+        include_subspaces: bool = False,
+        window_days: int = 0,
+        now: datetime | None = None,
+        dry_run: bool = False,
+    ) -> evidence_pb2.SpaceProfile:
+        request = profile_request(space, include_subspaces, window_days, now, dry_run)
+        return self._unary(self._evidence_stub.GetSpaceProfile, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.ListSpaceProfiles")
+    def list_space_profiles(
+        self, *, space: str = "", drift_only: bool = False, page_size: int = 0
+    ) -> Iterator[evidence_pb2.SpaceProfile]:
+        request = list_profiles_request(space, drift_only, page_size)
+        return self._pages(self._evidence_stub.ListSpaceProfiles, request, lambda r: r.profiles)
+
+
+class AsyncEvidenceMixin(AsyncClientBase):
+    """EvidenceService as methods of `engram.AsyncClient`."""
+
+    @property
+    def _evidence_stub(self) -> Any:
+        return self._stub_of(evidence_pb2_grpc.EvidenceServiceStub)
+
+    @rpc("engram.v1.EvidenceService.SetEvidenceLevel")
+    async def set_evidence_level(
+        self,
+        name: str,
+        level: t.EvidenceLevel | str,
+        *,
+        reason: str = "",
+        etag: str = "",
+        request_id: str | None = None,
+    ) -> t.Memory:
+        request = set_level_request(name, level, reason, etag, request_id)
+        return c.memory_out(
+            await self._unary(self._evidence_stub.SetEvidenceLevel, request, retryable=True)
+        )
+
+    @rpc("engram.v1.EvidenceService.AssessMemory")
+    async def assess_memory(
+        self,
+        name: str,
+        *,
+        spaces: Sequence[str] = (),
+        min_corroboration: int = 0,
+        use_llm: bool = False,
+        apply: bool = False,
+        request_id: str | None = None,
+    ) -> evidence_pb2.AssessMemoryResponse:
+        request = assess_request(name, spaces, min_corroboration, use_llm, apply, request_id)
+        return await self._unary(self._evidence_stub.AssessMemory, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.GetConflict")
+    async def get_conflict(self, name: str) -> evidence_pb2.Conflict:
+        request = get_conflict_request(name)
+        return await self._unary(self._evidence_stub.GetConflict, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.ListConflicts")
+    def list_conflicts(
+        self, *, space: str = "", state: str = "", memory: str = "", page_size: int = 0
+    ) -> AsyncIterator[evidence_pb2.Conflict]:
+        request = list_conflicts_request(space, state, memory, page_size)
+        return self._pages(self._evidence_stub.ListConflicts, request, lambda r: r.conflicts)
+
+    @rpc("engram.v1.EvidenceService.ResolveConflict")
+    async def resolve_conflict(
+        self,
+        name: str,
+        resolution: str | int,
+        *,
+        winner: str = "",
+        merged: t.MemoryProposal | Mapping[str, Any] | None = None,
+        note: str = "",
+        etag: str = "",
+        request_id: str | None = None,
+    ) -> evidence_pb2.ResolveConflictResponse:
+        request = resolve_request(name, resolution, winner, merged, note, etag, request_id)
+        return await self._unary(self._evidence_stub.ResolveConflict, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.CreateEdge")
+    async def create_edge(
+        self,
+        source: str,
+        target: str,
+        kind: str | int,
+        *,
+        weight: float = 0.0,
+        reason: str = "",
+        attributes: Mapping[str, str] | None = None,
+        request_id: str | None = None,
+    ) -> types_pb2.Edge:
+        request = edge_request(source, target, kind, weight, reason, attributes, request_id)
+        return await self._unary(self._evidence_stub.CreateEdge, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.GetEdge")
+    async def get_edge(self, name: str) -> types_pb2.Edge:
+        request = get_edge_request(name)
+        return await self._unary(self._evidence_stub.GetEdge, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.ListEdges")
+    def list_edges(
+        self,
+        *,
+        memory: str = "",
+        space: str = "",
+        kinds: Sequence[str | int] = (),
+        direction: str = "both",
+        page_size: int = 0,
+    ) -> AsyncIterator[types_pb2.Edge]:
+        request = list_edges_request(memory, space, kinds, direction, page_size)
+        return self._pages(self._evidence_stub.ListEdges, request, lambda r: r.edges)
+
+    @rpc("engram.v1.EvidenceService.DeleteEdge")
+    async def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
+        request = delete_edge_request(name, request_id)
+        await self._unary(self._evidence_stub.DeleteEdge, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.GetSpaceProfile")
+    async def get_space_profile(
+        self,
+        space: str,
+        *,
+        include_subspaces: bool = False,
+        window_days: int = 0,
+        now: datetime | None = None,
+        dry_run: bool = False,
+    ) -> evidence_pb2.SpaceProfile:
+        request = profile_request(space, include_subspaces, window_days, now, dry_run)
+        return await self._unary(self._evidence_stub.GetSpaceProfile, request, retryable=True)
+
+    @rpc("engram.v1.EvidenceService.ListSpaceProfiles")
+    def list_space_profiles(
+        self, *, space: str = "", drift_only: bool = False, page_size: int = 0
+    ) -> AsyncIterator[evidence_pb2.SpaceProfile]:
+        request = list_profiles_request(space, drift_only, page_size)
+        return self._pages(self._evidence_stub.ListSpaceProfiles, request, lambda r: r.profiles)
+
+
+__all__ = [
+    "AsyncEvidenceClient",
+    "AsyncEvidenceMixin",
+    "EvidenceClient",
+    "EvidenceMixin",
+    "edge_kind",
+]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -347,6 +347,11 @@ class Policy:
     retention_stability_hours: float = 0.0
     # Decay exponent per kind, keyed like default_ttl_seconds ({"EPISODIC": 1.3}).
     decay_exponents: dict[str, float] = field(default_factory=dict)
+    # Validators one at a time in declared order, stopping at the first critical
+    # failure (later webhooks are not called).
+    sequential_validators: bool = False
+    # Where identical content is a duplicate: "SPACE" (default), "SESSION" or "OFF".
+    dedup_scope: str = "SPACE"
     etag: str = ""
     update_time: datetime | None = None
     raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)
@@ -535,12 +540,38 @@ class SessionInfo:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ScoreBreakdown:
+    """Why a hit scored what it did: `score = base_score + evidence_delta + graph_boost`."""
+
+    dense: float = 0.0
+    lexical: float = 0.0
+    dense_rank: int = 0
+    lexical_rank: int = 0
+    fusion: float = 0.0
+    slot_match: float = 0.0
+    importance: float = 0.0
+    retention: float = 0.0
+    recency: float = 0.0
+    base_score: float = 0.0
+    evidence_delta: float = 0.0
+    graph_boost: float = 0.0
+    trust: float = 1.0
+
+
+@dataclass(frozen=True, kw_only=True)
 class RecallHit:
-    """One recalled memory with its score."""
+    """One recalled memory with its score (and, from `recall`, its breakdown)."""
 
     memory: Memory
     score: float
     evidence_badge: str = ""
+    breakdown: ScoreBreakdown | None = None
+    # The pool the memory was read from (`pools/{pool}`); "" for the requested spaces.
+    pool: str = ""
+    # For a hit added by graph expansion: the hit it was reached from and the edge kind
+    # followed (`SUPPORTS`, `ABOUT`...).
+    reached_from: str = ""
+    reached_via: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -615,3 +646,157 @@ class DreamResult:
     actions: tuple[DreamAction, ...] = ()
     applied: bool = False
     raw: lifecycle_pb2.DreamResponse | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class GraphExpansion:
+    """Graph-augmented recall: follow edges from the top hits to related memories.
+
+    `edge_kinds` are edge kind names (`"supports"`, `"ABOUT"`...); empty means the
+    server's default set. Zero `max_hops` / `seed_count` mean the server defaults.
+    """
+
+    edge_kinds: Sequence[str] = ()
+    max_hops: int = 0
+    seed_count: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecallResult:
+    """What `recall` found, best first. Iterating over it iterates over `hits`."""
+
+    hits: tuple[RecallHit, ...] = ()
+    # Index work of this tenant still pending when the answer was computed.
+    pending_index_items: int = 0
+    embedding_model: str = ""
+    raw: recall_pb2.RecallResponse | None = field(default=None, repr=False, compare=False)
+
+    def __iter__(self) -> Iterator[RecallHit]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    @property
+    def memories(self) -> tuple[Memory, ...]:
+        return tuple(hit.memory for hit in self.hits)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ContextBlock:
+    """A prompt-ready context block (`build_context`); `str(block)` is its text.
+
+    Citation marker `[n]` refers to `cited_memories[n-1]`.
+    """
+
+    text: str
+    cited_memories: tuple[str, ...] = ()
+    token_count: int = 0
+    # Memories that qualified but did not fit the budget.
+    omitted_count: int = 0
+    # Named memories skipped because they are not live.
+    skipped_memories: tuple[str, ...] = ()
+    tokenizer: str = ""
+    raw: recall_pb2.BuildContextResponse | None = field(default=None, repr=False, compare=False)
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, kw_only=True)
+class Snapshot:
+    """A point-in-time copy of the live memories of a space."""
+
+    name: str
+    space: str
+    include_subspaces: bool = False
+    description: str = ""
+    memory_count: int = 0
+    # The tenant's audit sequence when it was taken: every change up to it is in.
+    audit_sequence: int = 0
+    creator: str = ""
+    create_time: datetime | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    raw: recall_pb2.Snapshot | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.name.rpartition("/")[2]
+
+
+@dataclass(frozen=True, kw_only=True)
+class RestoreResult:
+    """What restoring a snapshot changed (or, with `validate_only`, would change)."""
+
+    retracted_count: int = 0
+    recreated_count: int = 0
+    revised_count: int = 0
+    unchanged_count: int = 0
+    validate_only: bool = False
+    # The audit sequence of the restore's last transition: resume `watch` from here.
+    audit_sequence: int = 0
+    raw: recall_pb2.RestoreSnapshotResponse | None = field(default=None, repr=False, compare=False)
+
+
+class SnapshotChangeType(enum.StrEnum):
+    """What happened to one memory between two states of a space."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    ADDED = "ADDED"
+    REMOVED = "REMOVED"
+    CHANGED = "CHANGED"
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotChange:
+    """One difference: `before` is unset for ADDED, `after` for REMOVED."""
+
+    change_type: SnapshotChangeType
+    before: Memory | None = None
+    after: Memory | None = None
+    changed_fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class SnapshotDiff:
+    """Every change between two states of a space, ordered by memory name."""
+
+    changes: tuple[SnapshotChange, ...] = ()
+    added_count: int = 0
+    removed_count: int = 0
+    changed_count: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class IndexStatus:
+    """The calling tenant's search-index backlog and embedding model."""
+
+    pending_dense_items: int = 0
+    pending_lexical_items: int = 0
+    retrying_items: int = 0
+    oldest_pending_time: datetime | None = None
+    indexed_memories: int = 0
+    embedding_model: str = ""
+    embedding_dimension: int = 0
+    vector_backend: str = ""
+    reindex_required: bool = False
+    reindexing: bool = False
+    last_indexed_time: datetime | None = None
+    raw: recall_pb2.IndexStatus | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Group:
+    """A named set of agent identities of one tenant; a group can be a pool member."""
+
+    name: str
+    display_name: str = ""
+    description: str = ""
+    members: tuple[str, ...] = ()
+    create_time: datetime | None = None
+    update_time: datetime | None = None
+    raw: admin_pb2.Group | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def id(self) -> str:
+        return self.name.rpartition("/")[2]

@@ -14,8 +14,12 @@ import grpc
 from engram.v1 import admin_pb2, admin_pb2_grpc
 from google.protobuf import empty_pb2, timestamp_pb2
 
+from engram_server.api.convert import request_key
+from engram_server.api.timestamps import optional_time
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
+from engram_server.pools.groups import GroupOperations
+from engram_server.pools.model import parse_group_name
 from engram_server.tenancy.model import (
     ApiKey,
     Quota,
@@ -86,6 +90,7 @@ def _key_pb(key: ApiKey) -> admin_pb2.ApiKey:
 class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
     def __init__(self, ctx: AppContext) -> None:
         self._ops = AdminOperations(ctx)
+        self._groups = GroupOperations(ctx.db)
 
     async def CreateTenant(
         self, request: admin_pb2.CreateTenantRequest, context: Context
@@ -163,7 +168,7 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             display_name=key.display_name,
             scopes=key.scopes,
             agent=key.agent,
-            expire_time=key.expire_time.ToDatetime(UTC) if key.HasField("expire_time") else None,
+            expire_time=optional_time(key, "expire_time", "api_key.expire_time"),
             now=datetime.now(UTC),
             request_id=request.request_id,
         )
@@ -213,3 +218,55 @@ class AdminServicer(admin_pb2_grpc.AdminServiceServicer):
             audit_entries=usage.audit_entries,
             llm_tokens=usage.llm_tokens,
         )
+
+    # --- groups of agent identities ---------------------------------------------------
+
+    async def CreateGroup(
+        self, request: admin_pb2.CreateGroupRequest, context: Context
+    ) -> admin_pb2.Group:
+        return await self._groups.create(
+            current_principal(),
+            request.group_id,
+            request.group,
+            request_key("CreateGroup", request),
+        )
+
+    async def GetGroup(
+        self, request: admin_pb2.GetGroupRequest, context: Context
+    ) -> admin_pb2.Group:
+        return await self._groups.get(current_principal(), parse_group_name(request.name))
+
+    async def ListGroups(
+        self, request: admin_pb2.ListGroupsRequest, context: Context
+    ) -> admin_pb2.ListGroupsResponse:
+        return await self._groups.list(current_principal(), request.page_size, request.page_token)
+
+    async def AddGroupMember(
+        self, request: admin_pb2.AddGroupMemberRequest, context: Context
+    ) -> admin_pb2.Group:
+        return await self._groups.add_member(
+            current_principal(),
+            parse_group_name(request.group, "group"),
+            request.principal,
+            request_key("AddGroupMember", request),
+        )
+
+    async def RemoveGroupMember(
+        self, request: admin_pb2.RemoveGroupMemberRequest, context: Context
+    ) -> admin_pb2.Group:
+        return await self._groups.remove_member(
+            current_principal(),
+            parse_group_name(request.group, "group"),
+            request.principal,
+            request_key("RemoveGroupMember", request),
+        )
+
+    async def DeleteGroup(
+        self, request: admin_pb2.DeleteGroupRequest, context: Context
+    ) -> empty_pb2.Empty:
+        await self._groups.delete(
+            current_principal(),
+            parse_group_name(request.name),
+            request_key("DeleteGroup", request),
+        )
+        return empty_pb2.Empty()

@@ -20,6 +20,7 @@ from google.protobuf.struct_pb2 import Struct
 from google.protobuf.timestamp_pb2 import Timestamp
 
 from engram_server.api.privacy import findings_to_proto
+from engram_server.api.timestamps import to_datetime
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import (
     SLOT_MUST_BE_EMPTY,
@@ -36,6 +37,7 @@ from engram_server.lifecycle.model import (
     memory_name,
 )
 from engram_server.lifecycle.policy import Policy, WebhookSpec
+from engram_server.lifecycle.validation import check_space
 from engram_server.services.lifecycle import RequestKey, parse_memory_name
 
 MAX_STRUCT_DEPTH = 32
@@ -51,8 +53,19 @@ def enum_name(enum: Any, value: int, prefix: str, field: str, v: Violations) -> 
     return name.removeprefix(prefix)
 
 
-def ts_to_dt(ts: Timestamp) -> datetime:
-    return ts.ToDatetime(tzinfo=UTC)
+def ts_to_dt(ts: Timestamp, field_path: str) -> datetime:
+    """A request's Timestamp as a datetime (out of range: INVALID_ARGUMENT naming it)."""
+    return to_datetime(ts, field_path)
+
+
+def time_field(message: Message, name: str, field_path: str, v: Violations) -> datetime | None:
+    if not message.HasField(name):
+        return None
+    try:
+        return to_datetime(getattr(message, name), field_path)
+    except InvalidArgument as exc:
+        v.items.extend(exc.violations)
+        return None
 
 
 def dt_to_ts(dt: datetime | None) -> Timestamp | None:
@@ -123,8 +136,8 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
     if math.isnan(p.confidence):
         v.add(f"{path}.confidence", "must be in [0, 1]")
     origin_name = enum_name(types_pb2.MemoryOrigin, p.origin, "MEMORY_ORIGIN_", f"{path}.origin", v)
-    valid_from = ts_to_dt(p.valid_from) if p.HasField("valid_from") else None
-    valid_to = ts_to_dt(p.valid_to) if p.HasField("valid_to") else None
+    valid_from = time_field(p, "valid_from", f"{path}.valid_from", v)
+    valid_to = time_field(p, "valid_to", f"{path}.valid_to", v)
     if valid_from is not None and valid_to is not None and valid_to < valid_from:
         v.add(f"{path}.valid_to", "must not be before valid_from")
     return Proposal(
@@ -142,7 +155,7 @@ def proposal_from_proto(p: lifecycle_pb2.MemoryProposal, path: str, v: Violation
         slot_key=p.slot_key,
         topic=p.topic,
         depends_on=tuple(depends),
-        expire_time=ts_to_dt(p.expire_time) if p.HasField("expire_time") else None,
+        expire_time=time_field(p, "expire_time", f"{path}.expire_time", v),
         attributes=dict(p.attributes),
         expected_slot_holder=expected_slot,
         origin=Origin(origin_name)
@@ -294,8 +307,9 @@ def request_key(method: str, request: Message) -> RequestKey | None:
     return RequestKey(request_id, method, hashlib.sha256(body).hexdigest())
 
 
-def parse_policy_name(name: str) -> str:
-    """'policy' -> '' (tenant default); 'spaces/{space}/policy' -> space."""
+def parse_policy_name(name: str, field_path: str = "name") -> str:
+    """'policy' -> '' (tenant default); 'spaces/{space}/policy' -> space, where the
+    space part follows the same rule as a proposal's space."""
     if name == "policy":
         return ""
     if (
@@ -303,16 +317,27 @@ def parse_policy_name(name: str) -> str:
         and name.endswith("/policy")
         and len(name) > len("spaces//policy")
     ):
-        return name[len("spaces/") : -len("/policy")]
-    raise InvalidArgument.field("name", "must be 'policy' or 'spaces/{space}/policy'")
+        space = name[len("spaces/") : -len("/policy")]
+        v = Violations()
+        check_space(v, field_path, space)
+        if not v.items:
+            return space
+    raise InvalidArgument.field(
+        field_path, "must be 'policy' or 'spaces/{space}/policy' with a valid space"
+    )
+
+
+def _dedup_scope(value: int, v: Violations) -> str:
+    name = enum_name(lifecycle_pb2.DedupScope, value, "DEDUP_SCOPE_", "policy.dedup_scope", v)
+    return "SPACE" if name in (None, "UNSPECIFIED") else name
 
 
 def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
     space = ""
     try:
-        space = parse_policy_name(p.name)
-    except InvalidArgument:
-        v.add("policy.name", "must be 'policy' or 'spaces/{space}/policy'")
+        space = parse_policy_name(p.name, "policy.name")
+    except InvalidArgument as exc:
+        v.items.extend(exc.violations)
     schema = (
         struct_to_dict(p.json_schema, "policy.json_schema", v)
         if p.HasField("json_schema")
@@ -343,6 +368,8 @@ def policy_from_proto(p: lifecycle_pb2.Policy, v: Violations) -> Policy:
         retention_stability_hours=p.retention_stability_hours,
         decay_exponents={k.removeprefix("MEMORY_KIND_"): x for k, x in p.decay_exponents.items()},
         allowed_personal_data=tuple(p.allowed_personal_data),
+        sequential_validators=p.sequential_validators,
+        dedup_scope=_dedup_scope(p.dedup_scope, v),
         evidence_weights={
             grade: getattr(p.evidence_weights, grade.lower())
             for grade in ("OFFICIAL", "CORROBORATED", "SINGLE_SOURCE", "UNVERIFIED")
@@ -378,6 +405,8 @@ def policy_to_proto(p: Policy) -> lifecycle_pb2.Policy:
         retention_stability_hours=p.retention_stability_hours,
         decay_exponents={f"MEMORY_KIND_{k}": x for k, x in p.decay_exponents.items()},
         allowed_personal_data=list(p.allowed_personal_data),
+        sequential_validators=p.sequential_validators,
+        dedup_scope=lifecycle_pb2.DedupScope.Value(f"DEDUP_SCOPE_{p.dedup_scope}"),
         min_corroboration=p.min_corroboration,
         assess_on_write=p.assess_on_write,
         pinned_space_class=p.pinned_space_class,

@@ -6,6 +6,7 @@ for, in one round trip, never re-sending a memory the session already got.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from engram.v1 import recall_pb2
@@ -21,10 +22,12 @@ from engram_server.api.working_memory import (
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.context import AppContext
+from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.webhooks import HttpWebhookCaller
+from engram_server.pools.recall import parse_pools
 from engram_server.services.engage import Engage, EngageRequest, EngageResult
 from engram_server.services.lifecycle import LifecycleService
-from engram_server.services.recall import DEFAULT_K, MAX_K, Hit, RecallQuery
+from engram_server.services.recall import DEFAULT_K, MAX_K, MAX_SPACES, Hit, RecallQuery
 from engram_server.services.recall_runtime import RecallRuntime
 
 # The RecallService's hit rendering, shared so Engage and Recall hits look alike.
@@ -35,10 +38,13 @@ MAX_TOKEN_BUDGET = 200_000
 
 def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQuery:
     filters = filter_fields(request.filter, v)
-    for i, space in enumerate(request.recall_spaces):
+    if len(request.recall_spaces) > MAX_SPACES:
+        v.add("recall_spaces", f"at most {MAX_SPACES} spaces")
+    for i, space in enumerate(request.recall_spaces[: MAX_SPACES + 1]):
         check_space(v, f"recall_spaces[{i}]", space)
-    if request.pools:
-        v.add("pools", "pool recall is not served by this server yet")
+    if not math.isfinite(request.min_score):
+        v.add("min_score", "must be a finite number")
+    parse_pools(request.pools, v)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
     if not 0 <= request.k <= MAX_K:
@@ -68,8 +74,12 @@ class EngageHandler:
             if lifecycle is None:
                 # Served without the LifecycleService servicer (embedding setups):
                 # a write path of its own, for its policies and privacy boundary.
+                egress = EgressPolicy.from_settings(self.ctx.settings)
                 lifecycle = LifecycleService(
-                    self.ctx.db, HttpWebhookCaller(), self.ctx.settings.max_content_bytes
+                    self.ctx.db,
+                    HttpWebhookCaller(egress),
+                    self.ctx.settings.max_content_bytes,
+                    url_refusal=egress.refusal,
                 )
             self._engage = Engage(lifecycle, working_memory_of(self.ctx), self.runtime.service)
         return self._engage
@@ -98,6 +108,10 @@ class EngageHandler:
         v.raise_if_any()
         if fmt is None:  # reported above; narrows the type
             raise InvalidArgument.field("options.format", "unknown")
+        if request.pools:
+            from engram_server.api.recall import with_pools
+
+            query = await with_pools(self.ctx, query, request.pools)
         result = await self._get()(
             EngageRequest(
                 tenant=tenant,

@@ -13,6 +13,7 @@ import grpc
 from engram.v1 import lifecycle_pb2
 
 from engram_server.api import convert
+from engram_server.api.timestamps import optional_time
 from engram_server.learning.dream import PlannedAction
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
@@ -51,8 +52,8 @@ class LearningMethods:
         self, request: lifecycle_pb2.LearnRequest, context: Ctx
     ) -> lifecycle_pb2.LearnResponse:
         turns = [
-            TurnInput(t.role, t.content, convert.ts_to_dt(t.time) if t.HasField("time") else None)
-            for t in request.turns
+            TurnInput(t.role, t.content, optional_time(t, "time", f"turns[{i}].time"))
+            for i, t in enumerate(request.turns)
         ]
         outcome = await LearnService(self.service, self.ctx.llm).learn(
             current_principal(),

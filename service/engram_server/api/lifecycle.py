@@ -18,17 +18,19 @@ from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc, types_pb2
 
 from engram_server.api import convert
 from engram_server.api.learning import LearningMethods
+from engram_server.api.timestamps import optional_time
 from engram_server.api.working_memory import WorkingMemoryMethods
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Kind, ProposalResult, Status
 from engram_server.platform.background import BackgroundTask
 from engram_server.platform.context import AppContext
+from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.principal import current_principal
 from engram_server.platform.webhooks import HttpWebhookCaller
 from engram_server.services.lifecycle import SYSTEM_ACTOR, LifecycleService, parse_memory_name
 from engram_server.services.policy_cache import POLICY_CHANNEL
 from engram_server.services.reads import MemoryReads
-from engram_server.services.watch import TransitionHub, watch
+from engram_server.services.watch import TransitionHub, validate_watch, watch
 from engram_server.store.memories import AUDIT_CHANNEL, MemoryFilter
 
 log = logging.getLogger(__name__)
@@ -72,9 +74,14 @@ class LifecycleServicer(
 ):
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
-        self.webhooks = HttpWebhookCaller()
+        egress = EgressPolicy.from_settings(ctx.settings)
+        self.webhooks = HttpWebhookCaller(egress)
         self.service = LifecycleService(
-            ctx.db, self.webhooks, ctx.settings.max_content_bytes, self._near_duplicate
+            ctx.db,
+            self.webhooks,
+            ctx.settings.max_content_bytes,
+            self._near_duplicate,
+            url_refusal=egress.refusal,
         )
         self.reads = MemoryReads(ctx.db)
         self.hub = TransitionHub()
@@ -202,6 +209,7 @@ class LifecycleServicer(
             request.memory.etag,
             changes,
             convert.request_key("ReviseMemory", request),
+            request.reason,
         )
         return convert.memory_to_proto(memory)
 
@@ -221,9 +229,9 @@ class LifecycleServicer(
         self, request: lifecycle_pb2.ExpireDueMemoriesRequest, context: Ctx
     ) -> lifecycle_pb2.ExpireDueMemoriesResponse:
         principal = current_principal()
-        as_of = convert.ts_to_dt(request.as_of) if request.HasField("as_of") else None
+        as_of = optional_time(request, "as_of", "as_of")
         expired = await self.service.expire_due(
-            principal.tenant_id, principal.actor, as_of, request.limit
+            principal.tenant_id, principal.actor, as_of, request.limit, request.space
         )
         return lifecycle_pb2.ExpireDueMemoriesResponse(
             expired_count=len(expired), names=[m.name for m in expired]
@@ -262,12 +270,8 @@ class LifecycleServicer(
             session=request.session,
             kinds=tuple(Kind(k) for k in kinds if k and k != "UNSPECIFIED"),
             tags=tuple(request.tags),
-            create_time_start=convert.ts_to_dt(request.create_time_start)
-            if request.HasField("create_time_start")
-            else None,
-            create_time_end=convert.ts_to_dt(request.create_time_end)
-            if request.HasField("create_time_end")
-            else None,
+            create_time_start=optional_time(request, "create_time_start", "create_time_start"),
+            create_time_end=optional_time(request, "create_time_end", "create_time_end"),
         )
         assert order is not None
         page, token = await self.reads.list_memories(
@@ -338,6 +342,7 @@ class LifecycleServicer(
             for i, s in enumerate(request.statuses)
         ]
         v.raise_if_any()
+        validate_watch(request.space, request.cursor)
         wanted = frozenset(Status(s) for s in statuses if s and s != "UNSPECIFIED")
         stream = watch(
             self.ctx.db,
@@ -401,9 +406,7 @@ def _revision_changes(request: lifecycle_pb2.ReviseMemoryRequest) -> dict[str, A
         elif path == "attributes":
             changes["attributes"] = dict(m.attributes)
         elif path == "expire_time":
-            changes["expire_time"] = (
-                convert.ts_to_dt(m.expire_time) if m.HasField("expire_time") else None
-            )
+            changes["expire_time"] = optional_time(m, "expire_time", "memory.expire_time")
         elif path == "kind":
             name = convert.enum_name(types_pb2.MemoryKind, m.kind, "MEMORY_KIND_", "memory.kind", v)
             if name and name != "UNSPECIFIED":

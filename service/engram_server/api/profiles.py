@@ -179,7 +179,7 @@ async def get_space_profile(
         v.add("window_days", "must be between 0 and 3650")
     v.raise_if_any()
     tenant = current_principal().tenant_id
-    now = convert.ts_to_dt(request.now) if request.HasField("now") else datetime.now(UTC)
+    now = convert.ts_to_dt(request.now, "now") if request.HasField("now") else datetime.now(UTC)
     limits = (await service.lifecycle._limits_for({space}, tenant))[space]
     profile = await compute_profile(
         ctx,

@@ -1,11 +1,13 @@
 """RecallService servicer: recall, context building, snapshots and index status.
 
-Engage is served by api/engage.py; pool recall is refused with INVALID_ARGUMENT
-until pools are served.
+Engage is served by api/engage.py. Pools named in a request are resolved against
+the caller's current membership (pools.recall) before each recall; graph expansion
+follows typed edges from the top hits (services.recall).
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import grpc
@@ -14,10 +16,14 @@ from engram.v1 import recall_pb2, recall_pb2_grpc, types_pb2
 from engram_server.api import convert
 from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
 from engram_server.api.snapshots import SnapshotMethods
+from engram_server.api.timestamps import optional_time
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Memory, memory_name
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
+from engram_server.pools import recall as pool_recall
+from engram_server.pools.model import identities
+from engram_server.pools.recall import parse_pools
 from engram_server.recall.context import build_context, evidence_badge
 from engram_server.recall.tokens import TOKENIZER_NAME, count_tokens
 from engram_server.services.lifecycle import parse_memory_name
@@ -40,17 +46,17 @@ def _query(
     request: recall_pb2.RecallRequest | recall_pb2.BuildContextRequest, k: int, v: Violations
 ) -> RecallQuery:
     filters = filter_fields(request.filter, v)
-    if request.pools:
-        v.add("pools", "pool recall is not served by this server yet")
+    parse_pools(request.pools, v)
     graph: GraphOptions | None = None
     valid_at = known_at = None
     if isinstance(request, recall_pb2.RecallRequest):
         if request.graph.enabled:
             graph = graph_options(request.graph, v)
-        if request.HasField("valid_at"):
-            valid_at = convert.ts_to_dt(request.valid_at)
-        if request.HasField("known_at"):
-            known_at = convert.ts_to_dt(request.known_at)
+        try:
+            valid_at = optional_time(request, "valid_at", "valid_at")
+            known_at = optional_time(request, "known_at", "known_at")
+        except InvalidArgument as exc:
+            v.items.extend(exc.violations)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
     return RecallQuery(
@@ -63,7 +69,7 @@ def _query(
         k=k,
         **filters,
         min_score=request.min_score,
-        now=convert.ts_to_dt(request.now) if request.HasField("now") else None,
+        now=optional_time(request, "now", "now"),
         read_your_writes=request.consistency == recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES,
         track_access=not getattr(request, "skip_access_tracking", False),
     )
@@ -123,10 +129,23 @@ def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
             recency=b.recency,
             base_score=b.base_score,
             evidence_delta=b.evidence_delta,
+            trust=b.trust,
             graph_boost=b.graph_boost,
-            trust=1.0,
         ),
+        pool=h.pool,
     )
+
+
+async def with_pools(ctx: AppContext, q: RecallQuery, pools: Any) -> RecallQuery:
+    """`q` with the requested pools resolved against the caller's membership."""
+    if not pools:
+        return q
+    v = Violations()
+    pool_ids = parse_pools(pools, v)
+    v.raise_if_any()
+    principal = current_principal()
+    scopes = await pool_recall.resolve(ctx.db, principal, pool_ids)
+    return replace(q, pools=scopes, reader=tuple(identities(principal)))
 
 
 class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
@@ -153,6 +172,7 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
         v = Violations()
         q = _query(request, request.k, v)
         v.raise_if_any()
+        q = await with_pools(self.ctx, q, request.pools)
         result = await self.runtime.service.recall(
             current_principal().tenant_id, q, self._deadline(context)
         )
@@ -191,6 +211,7 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
         else:
             q = _query(request, request.k, v)
             v.raise_if_any()
+            q = await with_pools(self.ctx, q, request.pools)
             result = await self.runtime.service.recall(tenant, q, self._deadline(context))
             ranked = [h.memory for h in result.hits]
         assert fmt is not None

@@ -7,6 +7,7 @@ from typing import Any
 from engram.v1 import recall_pb2, types_pb2
 
 from engram_server.api import convert
+from engram_server.api.timestamps import optional_time
 from engram_server.errors import Violations
 from engram_server.lifecycle.model import EvidenceLevel, Kind
 from engram_server.recall.context import ContextFormat
@@ -39,12 +40,8 @@ def filter_fields(f: recall_pb2.RecallFilter, v: Violations) -> dict[str, Any]:
         "tags": tuple(f.tags),
         "topic": f.topic,
         "session": f.session,
-        "create_time_start": (
-            convert.ts_to_dt(f.create_time_start) if f.HasField("create_time_start") else None
-        ),
-        "create_time_end": (
-            convert.ts_to_dt(f.create_time_end) if f.HasField("create_time_end") else None
-        ),
+        "create_time_start": optional_time(f, "create_time_start", "filter.create_time_start"),
+        "create_time_end": optional_time(f, "create_time_end", "filter.create_time_end"),
         "min_evidence_level": (EvidenceLevel(evidence) if evidence else EvidenceLevel.UNSPECIFIED),
         "include_superseded": f.include_superseded,
         "include_expired": f.include_expired,

@@ -17,6 +17,7 @@ from engram.v1 import lifecycle_pb2
 from google.protobuf.message import Message
 
 from engram_server.api import convert
+from engram_server.api.timestamps import optional_time
 from engram_server.errors import EngramError, InvalidArgument, Unavailable, Violations
 from engram_server.lifecycle.validation import check_proposal, check_request_id
 from engram_server.platform.context import AppContext
@@ -37,11 +38,13 @@ STREAM_BATCH_MAX = 128
 STREAM_READ_AHEAD = 512
 
 
-def message_from_proto(m: lifecycle_pb2.SessionMessage) -> BufferedMessage:
+def message_from_proto(
+    m: lifecycle_pb2.SessionMessage, field_path: str = "message"
+) -> BufferedMessage:
     return BufferedMessage(
         role=m.role,
         content=m.content,
-        time=convert.ts_to_dt(m.time) if m.HasField("time") else datetime.now(UTC),
+        time=optional_time(m, "time", f"{field_path}.time") or datetime.now(UTC),
         metadata=dict(m.metadata),
     )
 

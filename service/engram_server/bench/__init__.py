@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engram_server.bench import evidence, lifecycle, recall, working_memory
+    from engram_server.bench import decisions, evidence, lifecycle, pool, recall, working_memory
 
     parser = argparse.ArgumentParser(
         prog="engram bench", description="Measure Engram against the PostgreSQL floor."
@@ -28,6 +28,16 @@ def build_parser() -> argparse.ArgumentParser:
             "Propose, BatchPropose, Get and List latency/throughput vs plain psycopg",
         ),
         ("recall", recall, "Indexing throughput and Recall latency vs an in-process BM25"),
+        (
+            "pool",
+            pool,
+            "Slot-delta vs full sync bytes, delivery latency, pool vs plain Recall",
+        ),
+        (
+            "decisions",
+            decisions,
+            "IngestCommits throughput (vs reading git alone), ExplainCode / SearchDecisions p50",
+        ),
         (
             "working-memory",
             working_memory,

@@ -214,7 +214,9 @@ class EngramSide:
         start = time.perf_counter()
         try:
             await recall.Recall(
-                recall_pb2.RecallRequest(query="settle", k=1, skip_access_tracking=True),
+                recall_pb2.RecallRequest(
+                    query="settle", spaces=["settle"], k=1, skip_access_tracking=True
+                ),
                 metadata=tenant.metadata,
             )
         except grpc.aio.AioRpcError as error:

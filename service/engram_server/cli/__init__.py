@@ -3,14 +3,18 @@
     engram serve [--dev]             run the server
     engram migrate                   apply database migrations
     engram config show               print the effective settings
+    engram health                    ask a server's gRPC health service (exit 0: SERVING)
     engram admin ...                 bootstrap, tenants, API keys, usage
     engram memory ...                propose, list, confirm, retract... over the SDK
     engram session ...               import a transcript, show / list / clear buffers
     engram index status              the tenant's indexing backlog and model
     engram reindex                   rebuild the vector index from PostgreSQL
     engram dream --space S [--apply]  curate a space (Dream State)
+    engram pool ... / engram group ...  pools shared across agents and teams, groups
     engram evidence ...              grades, the assessor, conflicts, edges
     engram profile SPACE [--dry-run]  a space's profile and class (--list: kept runs)
+    engram decisions ...             mine git history, explain code (DecisionsService)
+    engram mcp [config]              Engram as MCP tools; host config snippets
 
 Client commands take `--address` / `--api-key` (or `ENGRAM_ADDRESS` /
 `ENGRAM_API_KEY`) and `--json`. Server modules are imported only by the commands that
@@ -30,7 +34,18 @@ from collections.abc import Sequence
 from engram.errors import EngramError
 
 from engram_server import __version__
-from engram_server.cli import admin, dream, evidence, index, memory, ops, session
+from engram_server.cli import (
+    admin,
+    decisions,
+    dream,
+    evidence,
+    index,
+    mcp,
+    memory,
+    ops,
+    pool,
+    session,
+)
 from engram_server.cli.common import UsageError, client_options
 from engram_server.cli.output import print_error
 
@@ -49,7 +64,10 @@ def build_parser() -> argparse.ArgumentParser:
     session.register(commands, parent)
     index.register(commands, parent)
     dream.register(commands, parent)
+    pool.register(commands, parent)
     evidence.register(commands, parent)
+    decisions.register(commands, parent)
+    mcp.register(commands, parent)
     return parser
 
 

@@ -6,7 +6,6 @@ import argparse
 import importlib
 import importlib.util
 import json
-import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +28,11 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="start embedded PostgreSQL and Redis when their URLs are unset; print a dev key",
     )
+    p.add_argument(
+        "--new-key",
+        action="store_true",
+        help="with --dev: mint a new dev key instead of the one kept in the data dir",
+    )
     p.add_argument("--config", help="TOML settings file (default: $ENGRAM_CONFIG)")
     p.add_argument("--listen", help="address to listen on (default: $ENGRAM_LISTEN)")
     p.set_defaults(handler=serve)
@@ -37,6 +41,17 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     p.add_argument("--database-url", help="PostgreSQL URL (default: $ENGRAM_DATABASE_URL)")
     p.add_argument("--config", help="TOML settings file")
     p.set_defaults(handler=migrate)
+
+    p = commands.add_parser(
+        "health",
+        help="ask a server's gRPC health service; exit 0 only when it answers SERVING",
+    )
+    p.add_argument(
+        "--address", help="server address (default: $ENGRAM_ADDRESS, else 127.0.0.1:50051)"
+    )
+    p.add_argument("--service", default="", help="one service's status (default: the server's)")
+    p.add_argument("--timeout", type=float, default=3.0, help="seconds to wait (default: 3)")
+    p.set_defaults(handler=health)
 
     config = commands.add_parser("config", help="inspect the configuration")
     csub = config.add_subparsers(dest="config_command", metavar="COMMAND", required=True)
@@ -84,19 +99,20 @@ def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
 def serve(args: argparse.Namespace) -> int:
     from engram_server.platform.eventloop import loop_factory
     from engram_server.platform.eventloop import run as run_on_loop
+    from engram_server.platform.observability import configure_logging
     from engram_server.platform.server import serve as run_server
 
     settings = _settings(args, listen=args.listen)
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    try:
+        configure_logging(settings)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
     try:
         factory = loop_factory(settings.event_loop)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     try:
-        run_on_loop(run_server(settings, dev=args.dev), factory)
+        run_on_loop(run_server(settings, dev=args.dev, new_key=args.new_key), factory)
     except KeyboardInterrupt:
         # The server drains on SIGINT itself; a second Ctrl-C lands here.
         return 130
@@ -115,6 +131,27 @@ def migrate(args: argparse.Namespace) -> int:
         print(f"applied {migration.version:04d}_{migration.name}")
     print(f"schema at version {current_version(url)}" + ("" if applied else " (up to date)"))
     return 0
+
+
+def health(args: argparse.Namespace) -> int:
+    """The image's HEALTHCHECK: the gRPC health protocol, no key needed."""
+    import os
+
+    import grpc
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    address = args.address or os.environ.get("ENGRAM_ADDRESS") or "127.0.0.1:50051"
+    with grpc.insecure_channel(address) as channel:
+        try:
+            reply = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
+            )
+        except grpc.RpcError as exc:
+            print(f"{address}: {exc.code().name}: {exc.details()}")
+            return 1
+    status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
+    print(f"{address}: {status}")
+    return 0 if reply.status == health_pb2.HealthCheckResponse.SERVING else 1
 
 
 def config_show(args: argparse.Namespace) -> int:

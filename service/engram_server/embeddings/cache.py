@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
+from opentelemetry import trace
 
 from engram_server.embeddings.base import (
     Embedder,
@@ -19,6 +20,9 @@ from engram_server.embeddings.base import (
 
 # Stored byte order is fixed so a cache written on one machine reads on any other.
 _STORED = np.dtype("<f4")
+
+
+_tracer = trace.get_tracer("engram.embeddings")
 
 
 class EmbeddingCacheStore(Protocol):
@@ -67,7 +71,11 @@ class CachedEmbedder:
         await self.inner.load()
 
     async def embed(self, texts: Sequence[str]) -> Matrix:
-        return await self.inner.embed(texts)
+        with _tracer.start_as_current_span(
+            "embedding.embed",
+            attributes={"gen_ai.request.model": self.inner.name, "engram.texts": len(texts)},
+        ):
+            return await self.inner.embed(texts)
 
     async def embed_query(self, text: str) -> Vector:
         return await (await self.begin_query(text))
@@ -83,11 +91,16 @@ class CachedEmbedder:
             done: asyncio.Future[Vector] = loop.create_future()
             done.set_result(cached)
             return done
-        begin = getattr(self.inner, "begin_query", None)
-        if begin is None:
-            vector = asyncio.ensure_future(self.inner.embed_query(text))
-        else:
-            vector = await begin(text)
+        # The span covers the start of the inference (the caller awaits the
+        # vector later, overlapping it with other work).
+        with _tracer.start_as_current_span(
+            "embedding.query", attributes={"gen_ai.request.model": self.inner.name}
+        ):
+            begin = getattr(self.inner, "begin_query", None)
+            if begin is None:
+                vector = asyncio.ensure_future(self.inner.embed_query(text))
+            else:
+                vector = await begin(text)
         vector.add_done_callback(lambda f: self._remember(text, f))
         return vector
 

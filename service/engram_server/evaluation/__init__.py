@@ -8,6 +8,9 @@
     engram eval learn [--help]          fact extraction of Learn on labelled conversations
     engram eval evidence [--help]       the corroboration assessor on labelled claims
     engram eval graph [--help]          multi-hop questions: Recall with and without edges
+    engram eval decisions [--help]      why-questions on real git histories (DecisionsService)
+    engram eval realtalk [--help]       Recall on REALTALK's real conversations (data
+                                        read from $ENGRAM_EVAL_REALTALK_DIR, not shipped)
 
 The dataset is long multi-session conversations whose questions name the turns
 that answer them (`dataset` documents the format). Every turn becomes a memory,
@@ -102,6 +105,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         from engram_server.evidence.graph_evaluation import main as graph_main
 
         return graph_main(argv[1:])
+    if argv[:1] == ["decisions"]:  # `engram eval decisions`: why-questions on real histories
+        from engram_server.evaluation.decisions import main as decisions_main
+
+        return decisions_main(argv[1:])
+    if argv[:1] == ["realtalk"]:  # `engram eval realtalk`: real conversations, by split
+        from engram_server.evaluation.realtalk_eval import main as realtalk_main
+
+        return realtalk_main(argv[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

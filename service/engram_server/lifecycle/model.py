@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
 import time
 import unicodedata
 import uuid
@@ -91,6 +92,8 @@ class AuditAction(StrEnum):
     EVIDENCE = "EVIDENCE"  # a memory's evidence grade changed
     EDGE = "EDGE"  # an edge between memories created or deleted (details name it)
     CONFLICT = "CONFLICT"  # a conflict opened or resolved
+    PUBLICATION = "PUBLICATION"  # published to, held in or withdrawn from a pool
+    MEMBERSHIP = "MEMBERSHIP"  # a pool's or a group's membership changed
 
 
 # The fields ReviseMemory may change (and a snapshot restore sets back).
@@ -131,7 +134,13 @@ def new_memory_id() -> uuid.UUID:
     after a checkpoint logs in full, a few pages rather than one per row. The
     random part keeps ids unguessable. (Python 3.14 has `uuid.uuid7`; the server
     supports 3.11.)
+
+    Ids made by one process are strictly increasing (RFC 9562's monotonic random
+    method, 6.2 method 2: within one millisecond the next id is the last one plus
+    a random step), so the memories of one batch keep the order they were
+    proposed in: indexing finds a conversation turn's previous turn by id.
     """
+    global _last_id
     millis = time.time_ns() // 1_000_000
     rand = int.from_bytes(secrets.token_bytes(10), "big")
     value = (
@@ -141,7 +150,27 @@ def new_memory_id() -> uuid.UUID:
         | 0b10 << 62  # variant
         | (rand & _RAND_B_MASK)  # rand_b: 62 bits
     )
+    with _id_lock:
+        if value <= _last_id:
+            # Same millisecond (or the clock stepped back): step past the last id
+            # by up to 2^32 in rand_b, carrying into rand_a; the version and
+            # variant bits are left alone.
+            step = 1 + (rand & 0xFFFFFFFF)
+            rand_b = (_last_id & _RAND_B_MASK) + step
+            rand_a = (_last_id >> 64) & 0xFFF
+            timestamp = _last_id >> 80
+            if rand_b > _RAND_B_MASK:
+                rand_b &= _RAND_B_MASK
+                rand_a += 1
+                if rand_a > 0xFFF:  # 2^74 ids in one millisecond: borrow the next one
+                    rand_a, timestamp = 0, timestamp + 1
+            value = timestamp << 80 | 0x7 << 76 | rand_a << 64 | 0b10 << 62 | rand_b
+        _last_id = value
     return uuid.UUID(int=value)
+
+
+_id_lock = threading.Lock()
+_last_id = 0
 
 
 def content_hash(content: str) -> str:

@@ -7,12 +7,14 @@ rules apply: GetPolicy on a space shows exactly what its proposals face.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
 from engram_server.errors import Violations
 from engram_server.lifecycle.model import Kind
+from engram_server.lifecycle.schemas import schema_reference_problems
 from engram_server.privacy.personal import PERSONAL_DATA_TYPES
 
 REQUIRABLE_FIELDS = frozenset(
@@ -22,6 +24,12 @@ DEFAULT_VALIDATOR_TIMEOUT_MS = 1000
 DEFAULT_WEBHOOK_TIMEOUT_MS = 2000
 MAX_WEBHOOKS = 8
 MAX_TIMEOUT_MS = 30_000
+# Bounds that keep every later computation finite: a TTL is added to the write time
+# (100 years), retention's stability is a duration in hours (100 years).
+MAX_TTL_SECONDS = 100 * 366 * 86400
+MAX_STABILITY_HOURS = 100 * 366 * 24.0
+MAX_WEBHOOK_NAME = 64
+MAX_WEBHOOK_URL = 2048
 SPACE_CLASSES = frozenset({"", "canonical", "working", "correspondence"})
 
 
@@ -50,6 +58,10 @@ class Policy:
     decay_exponents: dict[str, float] = field(default_factory=dict)
     # Personal-data types stored as written instead of redacted ("email", ...).
     allowed_personal_data: tuple[str, ...] = ()
+    # Validators one at a time in declared order; the first critical failure stops.
+    sequential_validators: bool = False
+    # Where identical content is a duplicate: "SPACE", "SESSION" or "OFF".
+    dedup_scope: str = "SPACE"
     # Evidence-weighted recall: delta per grade name ("OFFICIAL": 0.15); missing
     # grades keep the server default. `evidence_weights_disabled` turns it off.
     evidence_weights: dict[str, float] = field(default_factory=dict)
@@ -92,6 +104,8 @@ class Policy:
             "retention_stability_hours": self.retention_stability_hours,
             "decay_exponents": dict(self.decay_exponents),
             "allowed_personal_data": list(self.allowed_personal_data),
+            "sequential_validators": self.sequential_validators,
+            "dedup_scope": self.dedup_scope,
             "evidence_weights": dict(self.evidence_weights),
             "evidence_weights_disabled": self.evidence_weights_disabled,
             "min_corroboration": self.min_corroboration,
@@ -126,6 +140,8 @@ class Policy:
             retention_stability_hours=float(data.get("retention_stability_hours", 0.0)),
             decay_exponents={k: float(v) for k, v in data.get("decay_exponents", {}).items()},
             allowed_personal_data=tuple(data.get("allowed_personal_data", ())),
+            sequential_validators=bool(data.get("sequential_validators", False)),
+            dedup_scope=str(data.get("dedup_scope", "SPACE")),
             evidence_weights={k: float(v) for k, v in (data.get("evidence_weights") or {}).items()},
             evidence_weights_disabled=bool(data.get("evidence_weights_disabled", False)),
             min_corroboration=int(data.get("min_corroboration", 0)),
@@ -136,7 +152,13 @@ class Policy:
         )
 
 
-def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
+# Why a URL may not be called (the server's egress rule), or None when it may.
+UrlRefusal = Callable[[str], "str | None"]
+
+
+def validate_policy(
+    policy: Policy, server_max_content_bytes: int, url_refusal: UrlRefusal | None = None
+) -> None:
     """Checks a policy before it is stored; every bad field is reported at once."""
     from jsonschema import SchemaError
     from jsonschema.validators import validator_for
@@ -147,7 +169,12 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
             validator_for(policy.json_schema).check_schema(policy.json_schema)
         except SchemaError as exc:
             v.add("policy.json_schema", f"not a valid JSON Schema: {exc.message}")
-    if not 0.0 <= policy.min_confidence <= 1.0:
+        except (RecursionError, ValueError, TypeError, LookupError):
+            v.add("policy.json_schema", "not a valid JSON Schema")
+        else:
+            for problem in schema_reference_problems(policy.json_schema):
+                v.add("policy.json_schema", problem)
+    if not 0.0 <= policy.min_confidence <= 1.0:  # NaN fails every comparison
         v.add("policy.min_confidence", "must be in [0, 1]")
     if not 0 <= policy.min_corroboration <= 100:
         v.add("policy.min_corroboration", "must be between 0 and 100")
@@ -172,22 +199,34 @@ def validate_policy(policy: Policy, server_max_content_bytes: int) -> None:
     for i, hook in enumerate(policy.webhooks):
         if not hook.url.startswith(("http://", "https://")):
             v.add(f"policy.webhooks[{i}].url", "must be an http:// or https:// URL")
+        elif len(hook.url) > MAX_WEBHOOK_URL:
+            v.add(f"policy.webhooks[{i}].url", f"at most {MAX_WEBHOOK_URL} characters")
+        elif url_refusal is not None and (refused := url_refusal(hook.url)) is not None:
+            v.add(f"policy.webhooks[{i}].url", refused)
         if not 0 < hook.timeout_ms <= MAX_TIMEOUT_MS:
             v.add(f"policy.webhooks[{i}].timeout_ms", f"must be in (0, {MAX_TIMEOUT_MS}]")
         if not hook.name:
             v.add(f"policy.webhooks[{i}].name", "required")
+        elif len(hook.name) > MAX_WEBHOOK_NAME:
+            v.add(f"policy.webhooks[{i}].name", f"at most {MAX_WEBHOOK_NAME} characters")
     for kind_name, seconds in policy.default_ttl_seconds.items():
         if kind_name not in Kind.__members__:
             v.add(
                 f"policy.default_ttl_seconds[{kind_name}]",
                 "unknown kind; use the MemoryKind enum name such as MEMORY_KIND_EPISODIC",
             )
-        elif seconds <= 0:
-            v.add(f"policy.default_ttl_seconds[{kind_name}]", "must be positive")
+        elif not 0 < seconds <= MAX_TTL_SECONDS:
+            v.add(
+                f"policy.default_ttl_seconds[{kind_name}]",
+                f"must be between 1 and {MAX_TTL_SECONDS} seconds (100 years)",
+            )
     if not 0.0 <= policy.near_duplicate_threshold <= 1.0:
         v.add("policy.near_duplicate_threshold", "must be in [0, 1]; 0 turns it off")
-    if policy.retention_stability_hours < 0:
-        v.add("policy.retention_stability_hours", "must not be negative; 0 means the default")
+    if not 0 <= policy.retention_stability_hours <= MAX_STABILITY_HOURS:
+        v.add(
+            "policy.retention_stability_hours",
+            f"must be between 0 and {MAX_STABILITY_HOURS:.0f} (finite); 0 means the default",
+        )
     for kind_name, exponent in policy.decay_exponents.items():
         if kind_name not in Kind.__members__:
             v.add(f"policy.decay_exponents[{kind_name}]", "unknown kind")

@@ -24,6 +24,8 @@ MAX_BATCH = 1000
 
 
 def check_space(v: Violations, path: str, space: str, *, required: bool = True) -> None:
+    """The one space-name rule, used wherever a request names a space (writes,
+    reads, recall, policies, watches, snapshots)."""
     if not space:
         if required:
             v.add(path, "required")
@@ -33,6 +35,8 @@ def check_space(v: Violations, path: str, space: str, *, required: bool = True) 
         v.add(path, f"at most {MAX_SPACE_SEGMENTS} path segments")
     elif not all(SPACE_SEGMENT.match(s) for s in segments):
         v.add(path, "segments must be 1-64 characters of [A-Za-z0-9._:-], separated by '/'")
+    elif any(s in (".", "..") for s in segments):
+        v.add(path, "segments '.' and '..' are not allowed")
 
 
 def check_request_id(v: Violations, path: str, request_id: str) -> None:

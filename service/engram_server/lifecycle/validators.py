@@ -9,15 +9,16 @@ module stays free of I/O.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from jsonschema.exceptions import best_match
-from jsonschema.validators import validator_for
-
 from engram_server.lifecycle.model import Proposal, ValidationFailure
 from engram_server.lifecycle.policy import Policy, WebhookSpec
+from engram_server.lifecycle.schemas import first_schema_error
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -101,18 +102,11 @@ def _schema(policy: Policy, p: Proposal) -> list[ValidationFailure]:
                 "structured_content",
             )
         ]
-    validator = validator_for(policy.json_schema)(policy.json_schema)
-    error = best_match(validator.iter_errors(p.structured_content))
+    error = first_schema_error(policy.json_schema, p.structured_content)
     if error is None:
         return []
-    where = "/".join(str(part) for part in error.absolute_path) or "(root)"
     return [
-        ValidationFailure(
-            "json_schema",
-            policy.json_schema_critical,
-            f"at {where}: {error.message}",
-            "structured_content",
-        )
+        ValidationFailure("json_schema", policy.json_schema_critical, error, "structured_content")
     ]
 
 
@@ -141,6 +135,14 @@ async def _run_local(
         return [ValidationFailure(name, critical, "validator timed out")]
 
 
+def _failure_kind(exc: Exception) -> str:
+    if isinstance(exc, RuntimeError) and str(exc).startswith(("HTTP ", "response must be")):
+        return str(exc)  # our own words about the webhook's answer
+    if getattr(exc, "shown_to_caller", False):
+        return str(exc)
+    return f"could not call the webhook ({type(exc).__name__})"
+
+
 async def _run_webhook(
     hook: WebhookSpec, payload: dict[str, Any], call: WebhookCaller
 ) -> list[ValidationFailure]:
@@ -149,7 +151,14 @@ async def _run_webhook(
     except TimeoutError:
         return [ValidationFailure(hook.name, hook.critical, "webhook validator timed out")]
     except Exception as exc:  # any transport failure counts as this validator failing
-        return [ValidationFailure(hook.name, hook.critical, f"webhook validator failed: {exc}")]
+        # Only the failure's kind goes back to the tenant: transport text can name
+        # addresses and ports the tenant's URL reached inside the deployment.
+        log.info("webhook validator %s failed", hook.name, exc_info=True)
+        return [
+            ValidationFailure(
+                hook.name, hook.critical, f"webhook validator failed: {_failure_kind(exc)}"
+            )
+        ]
     if verdict.valid:
         return []
     return [ValidationFailure(hook.name, hook.critical, verdict.message or "rejected by webhook")]
@@ -162,7 +171,11 @@ def needs_async(policy: Policy) -> bool:
 async def run_validators(
     policy: Policy, p: Proposal, call_webhook: WebhookCaller
 ) -> tuple[ValidationFailure, ...]:
-    """Runs every validator (webhooks concurrently) and returns the failures."""
+    """Runs every validator (webhooks concurrently) and returns the failures; with
+    `policy.sequential_validators`, one at a time in declared order until the first
+    critical failure."""
+    if policy.sequential_validators:
+        return await _run_in_order(policy, p, call_webhook)
     failures: list[ValidationFailure] = []
     for name, check, threaded in LOCAL_VALIDATORS:
         failures.extend(await _run_local(name, check, threaded, policy, p))
@@ -173,6 +186,24 @@ async def run_validators(
         )
         for result in results:
             failures.extend(result)
+    return tuple(failures)
+
+
+async def _run_in_order(
+    policy: Policy, p: Proposal, call_webhook: WebhookCaller
+) -> tuple[ValidationFailure, ...]:
+    failures: list[ValidationFailure] = []
+    for name, check, threaded in LOCAL_VALIDATORS:
+        found = await _run_local(name, check, threaded, policy, p)
+        failures.extend(found)
+        if any(f.critical for f in found):
+            return tuple(failures)
+    payload = proposal_payload(p) if policy.webhooks else {}
+    for hook in policy.webhooks:
+        found = await _run_webhook(hook, payload, call_webhook)
+        failures.extend(found)
+        if any(f.critical for f in found):
+            break
     return tuple(failures)
 
 

@@ -19,7 +19,9 @@ from engram_server.llm.anthropic_chat import AnthropicChatModel
 from engram_server.llm.base import HTTPChatModel, LLMUsage
 from engram_server.llm.openai_chat import OpenAIChatModel
 from engram_server.platform.config import Settings
+from engram_server.platform.egress import EgressPolicy, GuardedTransport
 from engram_server.platform.notify import Notifier
+from engram_server.platform.observability import llm_tokens
 from engram_server.store import llm_config, llm_usage
 from engram_server.store.postgres import Database
 
@@ -73,7 +75,10 @@ class LLMRegistry:
         self._options: dict[str, Any] = {"max_retries": settings.llm_max_retries}
         self._options.update(model_options or {})
         self._tenants: dict[str, tuple[float, HTTPChatModel | None]] = {}
-        self._models: dict[LLMConfig, HTTPChatModel] = {}
+        # Keyed by the config and whether the tenant chose it: a tenant's own
+        # endpoint is reached through the egress guard, the operator's directly.
+        self._models: dict[tuple[LLMConfig, bool], HTTPChatModel] = {}
+        self._egress = EgressPolicy.from_settings(settings)
         self._notifier = notifier
         if notifier is not None:
             notifier.add_listener(llm_config.CHANGES_CHANNEL, self._on_notice)
@@ -90,8 +95,12 @@ class LLMRegistry:
         if cached is not None and cached[0] > now:
             return cached[1]
         own = await llm_config.get_tenant_llm_config(self._db, tenant_id)
-        chosen = own if own is not None else self._global
-        model = self._model(chosen) if chosen is not None else None
+        if own is not None:
+            model: HTTPChatModel | None = self._model(own, tenant_chosen=True)
+        elif self._global is not None:
+            model = self._model(self._global, tenant_chosen=False)
+        else:
+            model = None
         self._tenants[tenant_id] = (now + self._cache_seconds, model)
         return model
 
@@ -105,19 +114,24 @@ class LLMRegistry:
     def _on_notice(self, payload: str) -> None:
         self.invalidate(payload or None)
 
-    def _model(self, config: LLMConfig) -> HTTPChatModel:
-        model = self._models.get(config)
+    def _model(self, config: LLMConfig, *, tenant_chosen: bool) -> HTTPChatModel:
+        key = (config, tenant_chosen)
+        model = self._models.get(key)
         if model is None:
             if len(self._models) >= _MAX_MODELS:
                 # Unreferenced models are collected; cached ones stay alive.
                 self._models.clear()
-            model = PROVIDERS[config.provider](
-                config, usage_sink=self._record_usage, **self._options
-            )
-            self._models[config] = model
+            options = dict(self._options)
+            if tenant_chosen:
+                options["transport"] = GuardedTransport(self._egress)
+            model = PROVIDERS[config.provider](config, usage_sink=self._record_usage, **options)
+            self._models[key] = model
         return model
 
     async def _record_usage(self, usage: LLMUsage) -> None:
+        labels = {"gen_ai.provider.name": usage.provider, "gen_ai.request.model": usage.model}
+        llm_tokens.add(usage.prompt_tokens, {**labels, "gen_ai.token.type": "input"})
+        llm_tokens.add(usage.completion_tokens, {**labels, "gen_ai.token.type": "output"})
         await llm_usage.record_usage(self._db, usage)
 
     async def close(self) -> None:

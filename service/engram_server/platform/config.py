@@ -29,6 +29,10 @@ class Settings:
     data_dir: str = ".engram"
     # Ensures tenant `default` and a platform-admin key equal to this token.
     bootstrap_token: str = ""
+    # Key that signs page tokens. Empty: a key generated at the first migration and
+    # stored in PostgreSQL (server_secrets), shared by every replica. Set it to a
+    # long random string to manage it yourself; all replicas need the same value.
+    page_token_secret: str = ""
     # Connection pool bounds.
     db_pool_min: int = 2
     db_pool_max: int = 16
@@ -47,6 +51,16 @@ class Settings:
     migrate_on_start: bool = True
     # Log level of the server.
     log_level: str = "INFO"
+    # Log lines: "text" (for a terminal) or "json" (one object per line, for a
+    # log collector).
+    log_format: str = "text"
+    # One access-log line per RPC on logger `engram.access` (method, code,
+    # duration, tenant, request id, trace id; never request content).
+    access_log: bool = True
+    # Prometheus metrics endpoint, `host:port` (e.g. `0.0.0.0:9464`); empty: off.
+    metrics_listen: str = ""
+    # Seconds between two samples of the backlog gauges (outbox) for metrics.
+    metrics_sample_seconds: float = 15.0
     # Event loop of the server: "uvloop" (libuv; falls back to the standard loop
     # where uvloop is not installed) or "asyncio" (the standard library's).
     event_loop: str = "uvloop"
@@ -55,6 +69,11 @@ class Settings:
     vector_backend: str = "edge"
     qdrant_url: str = ""
     qdrant_api_key: str = ""
+    # Run the outbox indexing worker in this process. Every replica may run it
+    # (work is claimed with row locks); turn it off only where another process
+    # indexes into the same vector index (the Qdrant server backend), since this
+    # replica's recall reads the index it is configured with.
+    index_worker: bool = True
     # Milliseconds a read-your-writes recall may wait for this tenant's indexing.
     read_your_writes_wait_ms: int = 5000
     # The indexing worker builds the vector index's search graphs when idle after
@@ -62,10 +81,19 @@ class Settings:
     # while it builds (about a second per thousand new points), so latency-critical
     # deployments use the Qdrant server backend, where this does nothing.
     index_optimize_after_writes: int = 5000
-    # Recall fusion: "linear" (normalised scores, weighted) or "rrf"; leg weights.
+    # Recall fusion: "linear" (normalised scores, weighted) or "rrf"; leg weights
+    # (tuned on REALTALK's dev conversations, docs/recall-quality.md).
     recall_fusion: str = "linear"
-    recall_lexical_weight: float = 0.2
-    recall_dense_weight: float = 0.8
+    recall_lexical_weight: float = 0.6
+    recall_dense_weight: float = 0.4
+    # Neighbour context (recall/neighbours.py): how much of a conversation turn's
+    # previous turn in its session goes into its dense vector and its lexical
+    # terms (0: none). Applies to memories indexed after a change (`engram
+    # reindex` for the others). Off by default: on REALTALK's dev conversations
+    # 0.2 / 0.3 added 0.02 to recall@10 but cost 0.015 MRR, and on the shipped
+    # dataset it lost 0.05 recall@10 (docs/recall-quality.md).
+    recall_context_dense_weight: float = 0.0
+    recall_context_lexical_weight: float = 0.0
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
     # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
     embedding_provider: str = "minilm"
@@ -114,11 +142,23 @@ class Settings:
     llm_timeout_seconds: float = 30.0
     # Retries of a call after a connection error, 429 or 5xx.
     llm_max_retries: int = 2
+    # Where URLs that tenants supply (policy webhooks, their own LLM endpoint) may
+    # lead: schemes allowed, and the host names, addresses and CIDRs allowed
+    # beyond public addresses (comma-separated). Loopback, private, link-local and
+    # other non-public addresses are refused unless listed here.
+    outbound_schemes: str = "https,http"
+    outbound_allow: str = ""
 
     def redacted(self) -> dict[str, Any]:
         """Settings as a dict with secrets masked, for `engram config show`."""
         out = dataclasses.asdict(self)
-        for secret in ("bootstrap_token", "embedding_api_key", "qdrant_api_key", "llm_api_key"):
+        for secret in (
+            "bootstrap_token",
+            "embedding_api_key",
+            "qdrant_api_key",
+            "llm_api_key",
+            "page_token_secret",
+        ):
             if out[secret]:
                 out[secret] = "***"
         for key in ("database_url", "redis_url"):

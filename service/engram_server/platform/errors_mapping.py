@@ -100,6 +100,8 @@ def to_rich_status(exc: BaseException) -> status_pb2.Status:
                 )
             ]
         )
+        if not exc.retryable:
+            return _status(code_pb2.RESOURCE_EXHAUSTED, exc.message, quota)
         return _status(code_pb2.RESOURCE_EXHAUSTED, exc.message, quota, _retry_info(1))
     if isinstance(exc, errors.Unavailable):
         return _status(code_pb2.UNAVAILABLE, exc.message, _retry_info(1))
@@ -122,4 +124,4 @@ def to_grpc_status(exc: BaseException) -> grpc.Status:
 
 def is_expected(exc: BaseException) -> bool:
     """Whether `exc` is an ordinary API outcome (no traceback worth logging)."""
-    return isinstance(exc, errors.EngramError) and not isinstance(exc, errors.Unavailable)
+    return isinstance(exc, errors.EngramError) and exc.expected

@@ -26,6 +26,9 @@ ADMIN = frozenset({SCOPE_ADMIN})
 OPERATOR = frozenset({SCOPE_OPERATOR})
 # The admin servicer then tells a platform administrator from a tenant one.
 ADMIN_OR_PLATFORM = frozenset({SCOPE_ADMIN, SCOPE_PLATFORM})
+# Pool management: an owner's `write`, or a tenant administrator's `admin`.
+WRITE_OR_ADMIN = frozenset({SCOPE_WRITE, SCOPE_ADMIN})
+READ_OR_ADMIN = frozenset({SCOPE_READ, SCOPE_ADMIN})
 
 # Services that answer without an API key (load balancers, grpcurl, k8s probes).
 PUBLIC_SERVICES = frozenset(
@@ -93,23 +96,25 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "GetSpaceProfile": READ,
         "ListSpaceProfiles": READ,
     },
-    # Pool roles (owner, writer, reader) are checked by the servicer on top.
+    # Pool roles (owner, writer, reader) are checked by the servicer on top; a
+    # tenant administrator manages any pool of its tenant (the servicer admits
+    # `admin` only for those RPCs) but reads publications only as a member.
     "PoolService": {
         "CreatePool": WRITE,
-        "GetPool": READ,
-        "ListPools": READ,
-        "UpdatePool": WRITE,
-        "DeletePool": WRITE,
-        "AddPoolMember": WRITE,
-        "RemovePoolMember": WRITE,
-        "ListPoolMembers": READ,
+        "GetPool": READ_OR_ADMIN,
+        "ListPools": READ_OR_ADMIN,
+        "UpdatePool": WRITE_OR_ADMIN,
+        "DeletePool": WRITE_OR_ADMIN,
+        "AddPoolMember": WRITE_OR_ADMIN,
+        "RemovePoolMember": WRITE_OR_ADMIN,
+        "ListPoolMembers": READ_OR_ADMIN,
         "PublishMemory": WRITE,
         "UnpublishMemory": WRITE,
         "ReviewPublication": WRITE,
         "GetPublication": READ,
         "ListPublications": READ,
-        "GetAgentTrust": READ,
-        "ListAgentTrusts": READ,
+        "GetAgentTrust": READ_OR_ADMIN,
+        "ListAgentTrusts": READ_OR_ADMIN,
         "SyncPool": READ,
         "ListTopics": READ,
         "SubscribeTopic": READ,
@@ -121,6 +126,9 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "ListDecisions": READ,
         "SearchDecisions": READ,
         "ExplainCode": READ,
+        "RecordDecisionOutcome": WRITE,
+        # Reads the session's buffer and writes decisions.
+        "IngestSession": WRITE,
     },
     "AdminService": {
         "CreateTenant": ADMIN_OR_PLATFORM,
@@ -134,6 +142,14 @@ _SERVICES: dict[str, dict[str, frozenset[str]]] = {
         "RevokeApiKey": ADMIN_OR_PLATFORM,
         "GetUsage": ADMIN_OR_PLATFORM,
         "DeleteApiKey": ADMIN_OR_PLATFORM,
+        # Groups of agent identities: tenant administrators, their own tenant (the
+        # servicer refuses a platform key without `admin`).
+        "CreateGroup": ADMIN_OR_PLATFORM,
+        "GetGroup": ADMIN_OR_PLATFORM,
+        "ListGroups": ADMIN_OR_PLATFORM,
+        "AddGroupMember": ADMIN_OR_PLATFORM,
+        "RemoveGroupMember": ADMIN_OR_PLATFORM,
+        "DeleteGroup": ADMIN_OR_PLATFORM,
     },
 }
 

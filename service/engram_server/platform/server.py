@@ -12,11 +12,13 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import signal
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import grpc
@@ -36,22 +38,26 @@ from engram.v1 import (
     recall_pb2_grpc,
 )
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 from opentelemetry.trace import TracerProvider
 
+from engram_server import page_tokens
 from engram_server.api.admin import AdminServicer
+from engram_server.api.decisions import DecisionsServicer
 from engram_server.api.evidence import EvidenceServicer
 from engram_server.api.lifecycle import LifecycleServicer
+from engram_server.api.pool import PoolServicer
 from engram_server.api.recall import RecallServicer
-from engram_server.api.unimplemented import DecisionsServicer, PoolServicer
 from engram_server.llm.registry import LLMRegistry
-from engram_server.platform import auth
+from engram_server.platform import auth, logscrub
 from engram_server.platform.config import Settings
 from engram_server.platform.context import AppContext
+from engram_server.platform.decoding import ValidatingServer
 from engram_server.platform.embedded import EmbeddedServices, start_embedded
 from engram_server.platform.eventloop import loop_name
 from engram_server.platform.interceptors import server_interceptors
 from engram_server.platform.notify import Notifier
+from engram_server.platform.observability import BacklogSampler, setup_metrics
+from engram_server.platform.reflection import add_reflection
 from engram_server.platform.scopes import ScopeTable
 from engram_server.platform.telemetry import setup_tracing, shutdown_tracing
 from engram_server.services.working_memory import WorkingMemory
@@ -78,11 +84,23 @@ class BackgroundService(Protocol):
 
 @dataclass(frozen=True)
 class Registration:
-    """One servicer and how to add it to a grpc.aio server."""
+    """One servicer and how to add it to a grpc.aio server.
+
+    `serving` says whether the health service reports the service SERVING: a
+    registration that only answers UNIMPLEMENTED (so clients get that instead of an
+    unknown service) passes False and is reported NOT_SERVING.
+    """
 
     service_name: str
     servicer: object
-    add_to_server: Callable[[Any, grpc.aio.Server], None]
+    # A generated `add_*_to_server`; it is given a `ValidatingServer` standing in
+    # for the grpc.aio server.
+    add_to_server: Callable[[Any, Any], None]
+    serving: bool = True
+
+    @property
+    def served(self) -> bool:
+        return self.serving
 
 
 def _service_name(module: Any, service: str) -> str:
@@ -128,11 +146,16 @@ def default_registrations(ctx: AppContext) -> list[Registration]:
     ]
 
 
+def transport_receive_limit(settings: Settings) -> int:
+    return min(max(4 * settings.max_request_bytes, 1024 * 1024), 2**31 - 1)
+
+
 def grpc_options(settings: Settings) -> list[tuple[str, Any]]:
     return [
-        # An oversize request is refused by gRPC itself with RESOURCE_EXHAUSTED
-        # before any of it is parsed.
-        ("grpc.max_receive_message_length", settings.max_request_bytes),
+        # The transport refuses (bare RESOURCE_EXHAUSTED) only requests far over the
+        # limit; one up to four times over it reaches the deserializer, which refuses
+        # it with a message naming the setting (platform/decoding.py).
+        ("grpc.max_receive_message_length", transport_receive_limit(settings)),
         # Replies (batch results, pages) may be larger than requests.
         ("grpc.max_send_message_length", max(settings.max_request_bytes, 16 * 1024 * 1024)),
         ("grpc.so_reuseport", 0),
@@ -153,6 +176,7 @@ class EngramServer:
         extra_scopes: Mapping[str, Iterable[str]] | None = None,
         tracer_provider: TracerProvider | None = None,
     ) -> None:
+        logscrub.install()
         self.settings = settings
         self.ctx = ctx
         self.scopes = ScopeTable(extra_scopes)
@@ -168,11 +192,14 @@ class EngramServer:
             options=grpc_options(settings),
         )
         for registration in self.registrations:
-            registration.add_to_server(registration.servicer, self._server)
-        health_pb2_grpc.add_HealthServicer_to_server(self.health, self._server)
-        reflection.enable_server_reflection(
-            [*self.service_names, health.SERVICE_NAME, reflection.SERVICE_NAME], self._server
-        )
+            registration.add_to_server(
+                registration.servicer, ValidatingServer(self._server, settings.max_request_bytes)
+            )
+        # Health and reflection need no key, so their requests get the same decoding
+        # and size checks as everything else.
+        unauthenticated = ValidatingServer(self._server, settings.max_request_bytes)
+        health_pb2_grpc.add_HealthServicer_to_server(self.health, unauthenticated)
+        add_reflection([*self.service_names, health.SERVICE_NAME], unauthenticated)
 
     @property
     def service_names(self) -> list[str]:
@@ -186,7 +213,9 @@ class EngramServer:
 
     def add_generic_rpc_handlers(self, handlers: Iterable[grpc.GenericRpcHandler]) -> None:
         """Adds more handlers (before `start`); give their scopes in `extra_scopes`."""
-        self._server.add_generic_rpc_handlers(tuple(handlers))
+        ValidatingServer(self._server, self.settings.max_request_bytes).add_generic_rpc_handlers(
+            handlers
+        )
 
     async def start(self) -> int:
         """Binds `settings.listen`, starts background work, and returns the port."""
@@ -209,8 +238,13 @@ class EngramServer:
             await self.stop(grace=0)
             raise
         self.port = port
-        for name in ["", *self.service_names]:
-            await self.health.set(name, health_pb2.HealthCheckResponse.SERVING)
+        serving = health_pb2.HealthCheckResponse.SERVING
+        not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
+        await self.health.set("", serving)
+        for registration in self.registrations:
+            await self.health.set(
+                registration.service_name, serving if registration.served else not_serving
+            )
         log.info(
             "serving on %s (event loop: %s)", self.address, loop_name(asyncio.get_running_loop())
         )
@@ -268,27 +302,56 @@ async def build_context(settings: Settings) -> AppContext:
         with contextlib.suppress(Exception):
             await db.close()
         raise
+    try:
+        await configure_page_tokens(settings, db)
+    except BaseException:
+        await asyncio.gather(notifier.stop(), redis.close(), db.close(), return_exceptions=True)
+        raise
     ctx = AppContext(settings=settings, db=db, redis=redis, notifier=notifier, llm=llm)
     ctx.working_memory = WorkingMemory(redis, settings)
     return ctx
 
 
-def _banner(address: str, dev_key: str | None, embedded: EmbeddedServices | None) -> str:
+async def configure_page_tokens(settings: Settings, db: Database) -> None:
+    """Signs page tokens with the configured secret, else the key every replica
+    reads from PostgreSQL."""
+    if settings.page_token_secret:
+        page_tokens.configure(page_tokens.key_from_secret(settings.page_token_secret))
+        return
+    async with db.platform_tx() as conn:
+        cur = await conn.execute("SELECT value FROM server_secrets WHERE name = 'page_tokens'")
+        row = await cur.fetchone()
+    if row is None:
+        raise StartupError("no page-token key in server_secrets: run the migrations")
+    page_tokens.configure(bytes(row["value"]))
+
+
+def _banner(
+    address: str, dev_key: str | None, embedded: EmbeddedServices | None, data_dir: str = ""
+) -> str:
     lines = ["", f"Engram is serving on {address}"]
     if embedded is not None and embedded.postgres_dir is not None:
         lines.append(f"  PostgreSQL: embedded, data in {embedded.postgres_dir}")
     if embedded is not None and embedded.redis_dir is not None:
         lines.append(f"  Redis:      embedded, data in {embedded.redis_dir}")
     if dev_key:
+        key_file = Path(data_dir or ".") / DEV_KEY_FILE
         lines += [
             "",
             "Dev API key (tenant 'dev'; scopes read, write, admin, operator):",
             f"  {dev_key}",
+            f"(kept in {key_file}, mode 0600, across restarts; `--new-key` rotates it)",
             "",
-            "Use it from another shell:",
-            f"  export ENGRAM_ADDRESS={address} ENGRAM_API_KEY={dev_key}",
-            "  engram memory --help",
+            "Use it from another shell, in this directory:",
+            f"  export ENGRAM_ADDRESS={address} ENGRAM_API_KEY=$(cat {key_file})",
+            "  .venv/bin/engram memory list",
+            "  .venv/bin/engram memory --help",
+            "(or `source .venv/bin/activate` once, then plain `engram ...`),",
             "or send it as gRPC metadata 'authorization: Bearer <key>'.",
+            "",
+            "A platform-admin key (create tenants, any tenant's keys): restart with",
+            "  ENGRAM_BOOTSTRAP_TOKEN=<a secret of 16+ characters> scripts/dev",
+            "and use that token as ENGRAM_API_KEY for `.venv/bin/engram admin ...`.",
         ]
     lines += ["", "Stop with Ctrl-C (or SIGTERM): in-flight calls are drained.", ""]
     return "\n".join(lines)
@@ -312,7 +375,39 @@ def _stop_on_signals(stop: asyncio.Event) -> Iterator[None]:
             loop.remove_signal_handler(sig)
 
 
-async def serve(settings: Settings, dev: bool) -> None:
+DEV_KEY_FILE = "dev-key"
+
+
+def read_dev_key(data_dir: str) -> str | None:
+    """The dev key an earlier `engram serve --dev` stored under the data dir."""
+    path = Path(data_dir) / DEV_KEY_FILE
+    try:
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        return None
+    return text or None
+
+
+def write_dev_key(data_dir: str, secret: str) -> Path:
+    """Stores the dev key for the next start, readable by its owner only (0600)."""
+    path = Path(data_dir) / DEV_KEY_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(secret + "\n")
+    os.chmod(path, 0o600)  # an older file may have had other bits
+    return path
+
+
+async def _dev_key(ctx: AppContext, data_dir: str, new_key: bool) -> str:
+    kept = None if new_key else read_dev_key(data_dir)
+    secret = await ensure_dev_key(ctx, keep=kept)
+    if secret != kept:
+        write_dev_key(data_dir, secret)
+    return secret
+
+
+async def serve(settings: Settings, dev: bool, new_key: bool = False) -> None:
     """Runs the server until SIGTERM/SIGINT, then drains and closes everything.
 
     The signal handlers are installed first, so a signal during start-up stops
@@ -333,10 +428,12 @@ async def serve(settings: Settings, dev: bool) -> None:
         )
     stop = asyncio.Event()
     with _stop_on_signals(stop):
-        await _serve_until(settings, dev, stop)
+        await _serve_until(settings, dev, stop, new_key)
 
 
-async def _serve_until(settings: Settings, dev: bool, stop: asyncio.Event) -> None:
+async def _serve_until(
+    settings: Settings, dev: bool, stop: asyncio.Event, new_key: bool = False
+) -> None:
     embedded: EmbeddedServices | None = None
     if not (settings.database_url and settings.redis_url):
         embedded = await asyncio.to_thread(start_embedded, settings)
@@ -347,21 +444,32 @@ async def _serve_until(settings: Settings, dev: bool, stop: asyncio.Event) -> No
         # A dev server always brings its schema up to date.
         settings = dataclasses.replace(settings, migrate_on_start=True)
     provider = setup_tracing(settings)
+    metrics_endpoint = setup_metrics(settings)
     try:
         ctx = await build_context(settings)
+        sampler = BacklogSampler(ctx.db, settings.metrics_sample_seconds)
         try:
             if settings.bootstrap_token:
                 await ensure_bootstrap_token(ctx, settings.bootstrap_token)
-            dev_key = await ensure_dev_key(ctx) if dev else None
+            dev_key = await _dev_key(ctx, settings.data_dir, new_key) if dev else None
             server = EngramServer(settings, ctx, tracer_provider=provider)
             await server.start()
-            print(_banner(server.address, dev_key, embedded), flush=True, file=sys.stdout)
+            if metrics_endpoint is not None:
+                sampler.start()
+            print(
+                _banner(server.address, dev_key, embedded, settings.data_dir),
+                flush=True,
+                file=sys.stdout,
+            )
             await stop.wait()
             log.info("draining (up to %.1fs)", settings.shutdown_grace_seconds)
             await server.stop(settings.shutdown_grace_seconds)
         finally:
+            await sampler.stop()
             await ctx.close()
     finally:
         shutdown_tracing(provider)
+        if metrics_endpoint is not None:
+            metrics_endpoint.shutdown()
         if embedded is not None:
             await asyncio.to_thread(embedded.stop)

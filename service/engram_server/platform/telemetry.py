@@ -1,15 +1,19 @@
 """OpenTelemetry set-up from the standard `OTEL_*` environment.
 
 Exporter choice: `OTEL_TRACES_EXPORTER=otlp` or any `OTEL_EXPORTER_OTLP_*ENDPOINT`
--> OTLP over gRPC; `OTEL_TRACES_EXPORTER=console` -> spans printed to stdout;
+-> OTLP, over gRPC or, with `OTEL_EXPORTER_OTLP_(TRACES_)PROTOCOL=http/protobuf`,
+over HTTP; `OTEL_TRACES_EXPORTER=console` -> spans printed to stdout;
 otherwise (or `none`) no tracing at all. Service name and resource attributes come
 from `OTEL_SERVICE_NAME` / `OTEL_RESOURCE_ATTRIBUTES` as usual.
 
-Spans: one server span per RPC (opentelemetry-instrumentation-grpc, tagged with
-`engram.tenant` by the authentication interceptor), and child spans for every
-Postgres statement (opentelemetry-instrumentation-psycopg, which wraps the
-connections the pool opens) and every Redis command or pipeline
-(opentelemetry-instrumentation-redis).
+Spans: one server span per RPC (opentelemetry-instrumentation-grpc, which
+continues the caller's trace from its `traceparent` metadata; tagged with
+`engram.tenant` by the authentication interceptor and with the status code), and
+child spans for every Postgres statement (opentelemetry-instrumentation-psycopg,
+which wraps the connections the pool opens), every Redis command or pipeline
+(opentelemetry-instrumentation-redis), every vector engine call
+(`store.vectors.traced`), embedding (`embedding.*`) and LLM call (`llm.*`).
+Spans never carry memory content.
 """
 
 from __future__ import annotations
@@ -69,6 +73,14 @@ def _exporter(kind: str, environ: Mapping[str, str]) -> SpanExporter:
     protocol = environ.get(
         "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", environ.get("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc")
     )
+    if protocol.startswith("http"):
+        if protocol != "http/protobuf":
+            log.warning("OTLP protocol %r is not bundled; exporting http/protobuf", protocol)
+        from opentelemetry.exporter.otlp.proto.http.trace_exporter import (
+            OTLPSpanExporter as HTTPSpanExporter,
+        )
+
+        return HTTPSpanExporter()
     if protocol != "grpc":
         log.warning("OTLP protocol %r is not bundled; exporting over gRPC instead", protocol)
     from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
@@ -88,6 +100,7 @@ def setup_tracing(
     kind = exporter_kind(env)
     if kind == "none":
         return None
+    # Resource.create also reads OTEL_RESOURCE_ATTRIBUTES.
     resource = Resource.create({"service.name": env.get("OTEL_SERVICE_NAME", DEFAULT_SERVICE_NAME)})
     provider = TracerProvider(resource=resource)
     exporter = _exporter(kind, env)

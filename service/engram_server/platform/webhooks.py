@@ -8,13 +8,19 @@ import httpx
 
 from engram_server.lifecycle.policy import WebhookSpec
 from engram_server.lifecycle.validators import WebhookVerdict
+from engram_server.platform.egress import EgressPolicy, GuardedTransport
 
 
 class HttpWebhookCaller:
-    """One shared HTTP client; the per-hook timeout is applied per request."""
+    """One shared HTTP client; the per-hook timeout is applied per request.
 
-    def __init__(self) -> None:
-        self._client = httpx.AsyncClient(follow_redirects=False)
+    Webhook URLs come from tenants: every request goes through the egress guard,
+    and redirects are never followed (a redirect is a non-200 answer, so the
+    validator fails).
+    """
+
+    def __init__(self, egress: EgressPolicy) -> None:
+        self._client = httpx.AsyncClient(follow_redirects=False, transport=GuardedTransport(egress))
 
     async def __call__(self, hook: WebhookSpec, payload: dict[str, Any]) -> WebhookVerdict:
         response = await self._client.post(

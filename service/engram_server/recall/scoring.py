@@ -64,11 +64,13 @@ NO_EVIDENCE_DELTAS: dict[EvidenceLevel, float] = dict.fromkeys(EvidenceLevel, 0.
 
 @dataclass(frozen=True)
 class RankingParams:
-    """Tunable weights; defaults calibrated on the shipped eval set."""
+    """Tunable weights. The leg weights were tuned on REALTALK's dev conversations
+    (real chat, docs/recall-quality.md): at 0.8 / 0.2 the dense leg's vague
+    similarity of every short turn outweighed the one rare word that answers."""
 
     fusion: FusionMode = FusionMode.LINEAR
-    lexical_weight: float = 0.2
-    dense_weight: float = 0.8
+    lexical_weight: float = 0.6
+    dense_weight: float = 0.4
     slot_weight: float = 0.25
     rrf_k: float = 60.0
     # How much the memory's own signals may move the fused score.
@@ -120,6 +122,8 @@ class Breakdown:
     evidence_delta: float
     final: float
     graph_boost: float = 0.0
+    # The publisher's trust in the pool a hit was read from; 1 for own spaces.
+    trust: float = 1.0
 
 
 def retention(signals: MemorySignals, now: datetime, params: RankingParams) -> float:

@@ -21,9 +21,14 @@ from datetime import datetime
 from typing import Any
 
 from engram_server.embeddings.cache import CachedEmbedder
-from engram_server.lexical.sparse import sparse_vector
+from engram_server.lexical.sparse import SparseVector, sparse_vector
 from engram_server.lifecycle.model import Memory
 from engram_server.platform.background import BackgroundTask
+from engram_server.recall.neighbours import (
+    ContextParams,
+    with_context_terms,
+    with_context_vector,
+)
 from engram_server.store import memories as store
 from engram_server.store.postgres import Conn, Database
 from engram_server.store.vectors import IndexPoint, VectorIndex, VectorUpdate, memory_payload
@@ -40,8 +45,34 @@ PROCESSED_RETENTION_SECONDS = 600
 
 
 def index_text(m: Memory) -> str:
-    """What gets embedded and lexically indexed for a memory."""
+    """What gets embedded and lexically indexed for a memory (its own part: the
+    neighbour context, `recall.neighbours`, is added to the vectors)."""
     return m.content
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """The previous memory of a memory's session, as indexing uses it."""
+
+    content_hash: str
+    content: str
+
+
+# Per memory of a batch that has a session: its session's previous memory (by id,
+# which orders like creation, see `new_memory_id`) that is not rejected, retracted
+# or expired. The index (tenant_id, space, session, id) makes each a short
+# backward scan.
+_PREVIOUS_TURNS_SQL = """
+SELECT m.id, p.content_hash, p.content
+  FROM memories AS m
+  CROSS JOIN LATERAL (
+    SELECT q.content_hash, q.content FROM memories AS q
+     WHERE q.tenant_id = m.tenant_id AND q.space = m.space AND q.session = m.session
+       AND q.session <> '' AND q.id < m.id
+       AND q.status IN ('ACTIVE', 'SUPERSEDED', 'PROPOSED', 'PENDING_CONFIRMATION')
+     ORDER BY q.id DESC LIMIT 1) AS p
+ WHERE m.id = ANY(%s::uuid[]) AND m.session <> ''
+"""
 
 
 @dataclass(frozen=True)
@@ -76,8 +107,10 @@ class IndexWorker:
         index: VectorIndex,
         embedder: CachedEmbedder,
         optimize_after_writes: int = 0,
+        context: ContextParams | None = None,
     ) -> None:
         self.db = db
+        self.context = context or ContextParams()
         # Idle rounds build the index's search graphs once this many points changed
         # (0: never). The embedded engine pauses the process while it builds.
         self.optimize_after_writes = optimize_after_writes
@@ -138,7 +171,19 @@ class IndexWorker:
                     return False
                 memories = await _load(conn, claimed.upserts)
                 gone = [m for m in claimed.upserts if m not in memories]
-                await self._apply(tenant, list(memories.values()), [*claimed.deletes, *gone])
+                pools = await _pools(conn, list(memories))
+                neighbours = (
+                    await _previous_turns(conn, [m.id for m in memories.values() if m.session])
+                    if self.context.enabled
+                    else {}
+                )
+                await self._apply(
+                    tenant,
+                    list(memories.values()),
+                    [*claimed.deletes, *gone],
+                    pools,
+                    neighbours,
+                )
                 await conn.execute(
                     "UPDATE outbox SET processed_at = now() WHERE id = ANY(%s)", (claimed.ids,)
                 )
@@ -162,7 +207,16 @@ class IndexWorker:
         except Exception:
             log.exception("optimizing the vector index failed; retrying when idle")
 
-    async def _apply(self, tenant: str, memories: list[Memory], deletes: list[uuid.UUID]) -> None:
+    async def _apply(
+        self,
+        tenant: str,
+        memories: list[Memory],
+        deletes: list[uuid.UUID],
+        pools: dict[uuid.UUID, list[str]] | None = None,
+        neighbours: dict[uuid.UUID, Neighbour] | None = None,
+    ) -> None:
+        neighbours = neighbours or {}
+        context = self.context
         if deletes:
             await self.index.delete(tenant, deletes)
         if not memories:
@@ -177,22 +231,45 @@ class IndexWorker:
                 IndexPoint(
                     id=m.id,
                     tenant_id=tenant,
-                    payload=memory_payload(m),
-                    sparse=sparse_vector(index_text(m)),
+                    payload=memory_payload(m, (pools or {}).get(m.id, ())),
+                    sparse=self._sparse(m, neighbours.get(m.id)),
                 )
                 for m in memories
             ]
         )
+        # The neighbours' own vectors come with the batch's: a neighbour in the
+        # batch is the same text (embedded once), an earlier one is in the cache.
+        mixed = (
+            [i for i, m in enumerate(memories) if m.id in neighbours]
+            if context.dense_weight
+            else []
+        )
         dense = self.embedder.embed_for_tenant(
-            tenant, [(m.content_hash, index_text(m)) for m in memories]
+            tenant,
+            [(m.content_hash, index_text(m)) for m in memories]
+            + [
+                (neighbours[memories[i].id].content_hash, neighbours[memories[i].id].content)
+                for i in mixed
+            ],
         )
         _, vectors = await asyncio.gather(lexical, dense)
+        rows = list(vectors[: len(memories)])
+        for offset, i in enumerate(mixed, len(memories)):
+            rows[i] = with_context_vector(rows[i], vectors[offset], context.dense_weight)
         await self.index.set_vectors(
             tenant,
             [
-                VectorUpdate(id=m.id, dense=row)
-                for m, row in zip(memories, vectors.tolist(), strict=True)
+                VectorUpdate(id=m.id, dense=row.tolist())
+                for m, row in zip(memories, rows, strict=True)
             ],
+        )
+
+    def _sparse(self, m: Memory, neighbour: Neighbour | None) -> SparseVector:
+        own = sparse_vector(index_text(m))
+        if neighbour is None or not self.context.lexical_weight:
+            return own
+        return with_context_terms(
+            own, sparse_vector(neighbour.content), self.context.lexical_weight
         )
 
     async def _back_off(self, tenant: str) -> None:
@@ -230,6 +307,16 @@ class IndexWorker:
                 await asyncio.sleep(0.01)
 
 
+async def _previous_turns(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neighbour]:
+    """Each memory's session neighbour (`_PREVIOUS_TURNS_SQL`), by memory id."""
+    if not ids:
+        return {}
+    cur = await conn.execute(_PREVIOUS_TURNS_SQL, (store.uuid_array_literal(ids),))
+    return {
+        row["id"]: Neighbour(row["content_hash"], row["content"]) for row in await cur.fetchall()
+    }
+
+
 async def _load(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Memory]:
     if not ids:
         return {}
@@ -237,3 +324,15 @@ async def _load(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Memory]:
         store.by_ids_sql(store.MEMORY_COLUMNS), (store.uuid_array_literal(ids),)
     )
     return {m.id: m for m in map(store.row_to_memory, await cur.fetchall())}
+
+
+async def _pools(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]:
+    """The pools each memory is published in (for the index payload)."""
+    if not ids:
+        return {}
+    cur = await conn.execute(
+        "SELECT memory_id, array_agg(pool_id ORDER BY pool_id) AS pools FROM publications"
+        " WHERE memory_id = ANY(%s::uuid[]) AND state = 'PUBLISHED' GROUP BY memory_id",
+        (store.uuid_array_literal(ids),),
+    )
+    return {r["memory_id"]: list(r["pools"]) for r in await cur.fetchall()}

@@ -46,7 +46,7 @@ from engram_server.lifecycle.model import (
     memory_name,
     new_memory_id,
 )
-from engram_server.lifecycle.policy import Policy, validate_policy
+from engram_server.lifecycle.policy import Policy, UrlRefusal, validate_policy
 from engram_server.lifecycle.states import check_transition
 from engram_server.lifecycle.validation import (
     MAX_BATCH,
@@ -102,6 +102,21 @@ def _results_record(results: Sequence[ProposalResult]) -> dict[str, Any]:
     }
 
 
+# A proposal's place in the dedup index: (space, content hash, dedup key).
+DedupSlot = tuple[str, str, str]
+DEDUP_OFF_PREFIX = "off:"
+
+
+def dedup_key(scope: str, p: Proposal) -> str:
+    """Where identical content counts as a duplicate, by the space policy's scope:
+    anywhere in the space (""), within one session, or nowhere (a key of its own)."""
+    if scope == "SESSION":
+        return f"session:{p.session}"
+    if scope == "OFF":
+        return f"{DEDUP_OFF_PREFIX}{uuid.uuid4().hex}"
+    return ""
+
+
 @dataclass(frozen=True)
 class RequestKey:
     """An idempotency key: the client's request_id, the method, and a fingerprint
@@ -143,9 +158,12 @@ class LifecycleService:
         call_webhook: WebhookCaller,
         max_content_bytes: int,
         near_duplicates: NearDuplicateFinder | None = None,
+        *,
+        url_refusal: UrlRefusal | None = None,
     ) -> None:
         self.db = db
         self.call_webhook = call_webhook
+        self.url_refusal = url_refusal
         self.max_content_bytes = max_content_bytes
         self.near_duplicates = near_duplicates
         self.policies = PolicyCache()
@@ -232,19 +250,20 @@ class LifecycleService:
             v.add("proposals", "at least one proposal is required")
         if len(proposals) > MAX_BATCH:
             v.add("proposals", f"at most {MAX_BATCH} proposals per batch")
+        official_at: list[str] = []
         for i, p in enumerate(proposals):
             path = f"{field_prefix}[{i}]" if batch else field_prefix
-            if p.evidence_level == EvidenceLevel.OFFICIAL and not (
-                principal.has(SCOPE_ADMIN) or principal.has(SCOPE_OPERATOR)
-            ):
-                # A missing scope, not a malformed request (issue 22).
-                raise PermissionDenied(
-                    f"{path}.evidence_level: OFFICIAL may only be set with the operator"
-                    " or admin scope",
-                    SCOPE_OPERATOR,
-                )
             check_proposal(v, path, p, self.max_content_bytes)
+            if p.evidence_level == EvidenceLevel.OFFICIAL:
+                official_at.append(f"{path}.evidence_level")
         v.raise_if_any()
+        if official_at and not (principal.has(SCOPE_ADMIN) or principal.has(SCOPE_OPERATOR)):
+            # A well-formed request the key may not make: a permission, not a shape.
+            raise PermissionDenied(
+                f"{official_at[0]}: OFFICIAL evidence may only be set with the operator or"
+                " admin scope",
+                SCOPE_OPERATOR,
+            )
 
         # Privacy boundary (services/privacy_gate.py): a proposal carrying a
         # credential is dropped before anything stores or logs it; personal data
@@ -418,19 +437,22 @@ class LifecycleService:
         # saved on every plain write. Otherwise (a REJECTED row is not covered by
         # the index; supersession must not act on a duplicate) look first.
         # Content hashes normalise and hash the whole content: compute each once.
-        slots = [(p.space, p.content_hash) for p in proposals]
+        slots = [
+            (p.space, p.content_hash, dedup_key(limits[p.space].policy.dedup_scope, p))
+            for p in proposals
+        ]
         optimistic = not reinforced and all(
             not p.slot_key
             and p.expected_slot_holder is None
             and Status(outcome_status(fails)) in _INDEXED_STATUSES
             for p, fails in zip(proposals, failures, strict=True)
         )
-        existing: dict[tuple[str, str], Memory] = {}
+        existing: dict[DedupSlot, Memory] = {}
         if not optimistic:
             existing = await self._live_by_hash(conn, slots)
 
         to_insert: list[store.NewMemory] = []
-        first_in_batch: dict[tuple[str, str], uuid.UUID] = {}
+        first_in_batch: dict[DedupSlot, uuid.UUID] = {}
         for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
             slot = slots[i]
             if slot in existing or slot in first_in_batch or i in reinforced:
@@ -451,6 +473,7 @@ class LifecycleService:
                     expire_time=expire_time,
                     validation_notes=tuple(f"{f.validator}: {f.message}" for f in fails),
                     content_hash=slot[1],
+                    dedup_key=slot[2],
                 )
             )
 
@@ -512,7 +535,7 @@ class LifecycleService:
                 skipped = [n for n in to_insert if n.id not in inserted]
                 found = (
                     await self._live_by_hash(
-                        conn, [(n.proposal.space, n.content_hash) for n in skipped]
+                        conn, [(n.proposal.space, n.content_hash, n.dedup_key) for n in skipped]
                     )
                     if optimistic
                     else {}
@@ -567,11 +590,11 @@ class LifecycleService:
 
     @staticmethod
     def _results(
-        slots: Sequence[tuple[str, str]],
+        slots: Sequence[DedupSlot],
         failures: Sequence[tuple[ValidationFailure, ...]],
-        first_in_batch: dict[tuple[str, str], uuid.UUID],
+        first_in_batch: dict[DedupSlot, uuid.UUID],
         inserted: dict[uuid.UUID, Memory],
-        existing: dict[tuple[str, str], Memory],
+        existing: dict[DedupSlot, Memory],
         reinforced: dict[int, Memory],
     ) -> list[ProposalResult]:
         """Each proposal's outcome, in request order."""
@@ -674,16 +697,17 @@ class LifecycleService:
         return drafts, edges, live_delta
 
     async def _live_by_hash(
-        self, conn: Conn, slots: Sequence[tuple[str, str]]
-    ) -> dict[tuple[str, str], Memory]:
-        """Live memories by (space, content hash), for the given pairs."""
-        by_space: dict[str, list[str]] = {}
-        for space, h in slots:
-            by_space.setdefault(space, []).append(h)
-        found: dict[tuple[str, str], Memory] = {}
-        for space, hashes in by_space.items():
-            for h, memory in (await store.find_live_by_hash(conn, space, hashes)).items():
-                found[(space, h)] = memory
+        self, conn: Conn, slots: Sequence[DedupSlot]
+    ) -> dict[DedupSlot, Memory]:
+        """Live memories by (space, content hash, dedup key), for the given slots."""
+        by_scope: dict[tuple[str, str], list[str]] = {}
+        for space, h, key in slots:
+            if not key.startswith(DEDUP_OFF_PREFIX):  # never a duplicate of anything
+                by_scope.setdefault((space, key), []).append(h)
+        found: dict[DedupSlot, Memory] = {}
+        for (space, key), hashes in by_scope.items():
+            for h, memory in (await store.find_live_by_hash(conn, space, hashes, key)).items():
+                found[(space, h, key)] = memory
         return found
 
     async def _reinforce(
@@ -1078,8 +1102,10 @@ class LifecycleService:
         etag: str,
         changes: dict[str, Any],
         key: RequestKey | None,
+        reason: str = "",
     ) -> Memory:
         v = Violations()
+        check_reason(v, "reason", reason, required=False)
         if not changes:
             v.add("update_mask", "required: name at least one field to change")
         for field in changes:
@@ -1138,9 +1164,10 @@ class LifecycleService:
             column_changes = _columns(revised, changes)
             new_hash = content_hash(revised.content)
             if new_hash != memory.content_hash:
-                clash = (await store.find_live_by_hash(conn, memory.space, [new_hash])).get(
-                    new_hash
-                )
+                same_scope = await store.dedup_key_of(conn, memory.id)
+                clash = (
+                    await store.find_live_by_hash(conn, memory.space, [new_hash], same_scope)
+                ).get(new_hash)
                 if clash is not None and clash.id != memory.id:
                     raise AlreadyExists(MEMORY, clash.name)
                 column_changes["content_hash"] = new_hash
@@ -1159,7 +1186,7 @@ class LifecycleService:
                         memory.status,
                         memory.status,
                         principal.actor,
-                        "revised " + ", ".join(sorted(changes)),
+                        reason or "revised " + ", ".join(sorted(changes)),
                         key.request_id if key else "",
                         {"revision": str(updated.revision), "fields": ",".join(sorted(changes))},
                     )
@@ -1199,13 +1226,18 @@ class LifecycleService:
         }
 
     async def expire_due(
-        self, tenant: str, actor: str, as_of: datetime | None, limit: int
+        self, tenant: str, actor: str, as_of: datetime | None, limit: int, space: str = ""
     ) -> list[Memory]:
+        from engram_server.lifecycle.validation import check_space
+
+        v = Violations()
         if limit < 0 or limit > 10_000:
-            raise InvalidArgument.field("limit", "must be between 0 and 10000")
+            v.add("limit", "must be between 0 and 10000")
+        check_space(v, "space", space, required=False)
+        v.raise_if_any()
         async with self.db.tenant_tx(tenant) as conn:
             when = as_of or await store.transaction_now(conn)
-            expired = await store.expire_due(conn, when, limit or 1000)
+            expired = await store.expire_due(conn, when, limit or 1000, space)
             if not expired:
                 return []
             await store.enqueue_outbox(conn, tenant, [m.id for m in expired], "upsert")
@@ -1289,7 +1321,7 @@ class LifecycleService:
     async def set_policy(
         self, principal: Principal, policy: Policy, key: RequestKey | None
     ) -> Policy:
-        validate_policy(policy, self.max_content_bytes)
+        validate_policy(policy, self.max_content_bytes, self.url_refusal)
         tenant = principal.tenant_id
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)

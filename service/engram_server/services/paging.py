@@ -2,17 +2,17 @@
 
 A token records where the previous page ended and a fingerprint of the request's
 filters, so a token replayed with different filters is refused rather than
-silently returning a wrong page.
+silently returning a wrong page. Tokens are signed (`engram_server.page_tokens`):
+one the server did not issue is refused before it is parsed.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import hashlib
 import json
 from typing import Any
 
+from engram_server import page_tokens
 from engram_server.errors import InvalidArgument
 
 DEFAULT_PAGE_SIZE = 100
@@ -31,18 +31,18 @@ def filter_fingerprint(*parts: Any) -> str:
 
 def encode_token(position: dict[str, Any], fingerprint: str) -> str:
     raw = json.dumps({"p": position, "f": fingerprint}, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return page_tokens.seal(raw)
 
 
 def decode_token(token: str, fingerprint: str, field: str = "page_token") -> dict[str, Any] | None:
     if not token:
         return None
+    raw = page_tokens.unseal(token, field)
     try:
-        padded = token + "=" * (-len(token) % 4)
-        data = json.loads(base64.urlsafe_b64decode(padded.encode()))
+        data = json.loads(raw)
         position = data["p"]
         stored_fingerprint = data["f"]
-    except (binascii.Error, ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise InvalidArgument.field(field, "not a page token issued by this method") from exc
     if not isinstance(position, dict):
         raise InvalidArgument.field(field, "not a page token issued by this method")

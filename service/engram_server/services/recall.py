@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import uuid
 from collections import defaultdict
 from collections.abc import Sequence
@@ -20,12 +21,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 from engram_server.embeddings.cache import CachedEmbedder
-from engram_server.errors import InvalidArgument, Violations
+from engram_server.errors import InvalidArgument, Unavailable, Violations
 from engram_server.lexical.analyzer import analyze
 from engram_server.lexical.sparse import SparseVector, query_sparse_vector
 from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory, Status
 from engram_server.lifecycle.validation import check_space
 from engram_server.platform.background import BackgroundTask
+from engram_server.pools import model as pool_model
+from engram_server.pools.recall import PoolScope
 from engram_server.recall.scoring import (
     NO_EVIDENCE_DELTAS,
     Breakdown,
@@ -61,6 +64,9 @@ CANDIDATES_PER_LEG = 32
 # Distinct space policies whose ranking parameters are kept (emptied when full).
 _POLICY_PARAMS_CACHE = 1024
 MAX_QUERY_CHARS = 4096
+MAX_SPACES = 64
+# Spaces of code decisions (DecisionsService); only a recall naming them sees them.
+DECISION_SPACES_PREFIX = "decisions/"
 
 
 @dataclass(frozen=True)
@@ -83,6 +89,12 @@ class RecallQuery:
     now: datetime | None = None
     read_your_writes: bool = False
     track_access: bool = True
+    # Pools to search as well, as the caller may read them (pools.recall.resolve);
+    # like spaces, they count as a scope of the recall.
+    pools: tuple[PoolScope, ...] = ()
+    # The caller's member identities: its recalls of others' publications count
+    # towards their trust, its own do not.
+    reader: tuple[str, ...] = ()
     # Graph-augmented recall (None: off).
     graph: GraphOptions | None = None
     # Bi-temporal: facts that held in the world at `valid_at`; what Engram believed
@@ -116,6 +128,10 @@ class Hit:
     # Graph expansion: the direct hit this one was reached from, and the edge kind.
     reached_from: uuid.UUID | None = None
     reached_via: str = ""
+    # The pool the hit was read through (`pools/{pool}`) and the publication's
+    # publisher; empty for own spaces.
+    pool: str = ""
+    publisher: str = ""
 
 
 @dataclass(frozen=True)
@@ -123,6 +139,21 @@ class RecallResult:
     hits: list[Hit]
     pending_index_items: int
     embedding_model: str
+
+
+class ReadYourWritesTimeout(Unavailable):
+    """READ_YOUR_WRITES could not be honoured within its wait: UNAVAILABLE with a
+    retry hint, never a silently stale answer."""
+
+    expected = True
+
+    def __init__(self, pending: int, waited_seconds: float) -> None:
+        self.pending = pending
+        super().__init__(
+            f"read-your-writes: {pending} recent write(s) of this tenant were not yet"
+            f" searchable after waiting {waited_seconds:.1f}s; retry the recall, or use"
+            " READ_CONSISTENCY_EVENTUAL to accept results that may miss them"
+        )
 
 
 def validate(q: RecallQuery) -> None:
@@ -133,8 +164,16 @@ def validate(q: RecallQuery) -> None:
         v.add("query", f"at most {MAX_QUERY_CHARS} characters")
     if not 0 <= q.k <= MAX_K:
         v.add("k", f"must be between 0 and {MAX_K}")
-    for i, space in enumerate(q.spaces):
+    # Spaces separate agents and users inside a tenant: a recall names the ones it
+    # reads, never "all of them" by leaving the list empty.
+    if not q.spaces and not q.pools:
+        v.add("spaces", "at least one space (or pool) is required")
+    elif len(q.spaces) > MAX_SPACES:
+        v.add("spaces", f"at most {MAX_SPACES} spaces")
+    for i, space in enumerate(q.spaces[: MAX_SPACES + 1]):
         check_space(v, f"spaces[{i}]", space)
+    if not math.isfinite(q.min_score):
+        v.add("min_score", "must be a finite number")
     if q.create_time_start and q.create_time_end and q.create_time_start >= q.create_time_end:
         v.add("filter.create_time_end", "must be after create_time_start")
     if q.graph is not None:
@@ -154,12 +193,21 @@ class AccessRecorder:
         self.db = db
         self.interval = interval
         self._pending: dict[str, dict[uuid.UUID, int]] = defaultdict(lambda: defaultdict(int))
+        # Recalls of pool publications by other members: (pool, publisher) -> n.
+        self._uses: dict[str, dict[tuple[str, str], int]] = defaultdict(lambda: defaultdict(int))
         self._flusher = BackgroundTask("access-recorder", self._loop)
 
     def record(self, tenant: str, ids: Sequence[uuid.UUID]) -> None:
         counts = self._pending[tenant]
         for memory_id in ids:
             counts[memory_id] += 1
+
+    def record_pool_uses(self, tenant: str, uses: Sequence[tuple[str, str]]) -> None:
+        """Counts the pool hits a recall returned: each raises its publisher's
+        `used_count` in that pool (see pools.model.trust_score)."""
+        counts = self._uses[tenant]
+        for use in uses:
+            counts[use] += 1
 
     def start(self) -> None:
         self._flusher.start()
@@ -177,6 +225,24 @@ class AccessRecorder:
                 log.exception("recording recall accesses failed")
 
     async def flush(self) -> None:
+        uses, self._uses = self._uses, defaultdict(lambda: defaultdict(int))
+        for tenant, by_publisher in uses.items():
+            keys = sorted(by_publisher)
+            async with self.db.tenant_tx(tenant) as conn:
+                await conn.execute(
+                    "INSERT INTO pool_trust AS t (tenant_id, pool_id, principal, used_count)"
+                    " SELECT %s, u.pool_id, u.principal, u.n"
+                    " FROM unnest(%s::text[], %s::text[], %s::bigint[]) AS u(pool_id, principal, n)"
+                    " WHERE EXISTS (SELECT 1 FROM pools WHERE pools.id = u.pool_id)"
+                    " ON CONFLICT (tenant_id, pool_id, principal) DO UPDATE"
+                    " SET used_count = t.used_count + EXCLUDED.used_count, update_time = now()",
+                    (
+                        tenant,
+                        [k[0] for k in keys],
+                        [k[1] for k in keys],
+                        [by_publisher[k] for k in keys],
+                    ),
+                )
         pending, self._pending = self._pending, defaultdict(lambda: defaultdict(int))
         for tenant, counts in pending.items():
             ids = list(counts)
@@ -206,9 +272,21 @@ class RecallService:
         if q.read_your_writes:
             budget = 5.0 if deadline is None else max(0.0, deadline - 0.05)
             pending = await self.worker.wait_until_indexed(tenant, budget)
+            if pending:
+                # Answering now could miss the caller's own writes: say so instead
+                # of returning hits that may be stale.
+                raise ReadYourWritesTimeout(pending, budget)
         hits = await self._ranked(tenant, q)
         if q.track_access and hits:
             self.access.record(tenant, [h.memory.id for h in hits])
+        if hits and q.pools:
+            uses = [
+                (h.pool[len("pools/") :], h.publisher)
+                for h in hits
+                if h.pool and h.publisher not in q.reader
+            ]
+            if uses:
+                self.access.record_pool_uses(tenant, uses)
         return RecallResult(hits, pending, self.embedder.name)
 
     async def near_duplicate(
@@ -307,15 +385,49 @@ class RecallService:
             created_after=q.create_time_start.timestamp() if q.create_time_start else None,
             created_before=q.create_time_end.timestamp() if q.create_time_end else None,
             min_evidence_level=min_rank or None,
+            pools=tuple(p.pool_id for p in q.pools),
+            # Code decisions live in spaces of their own: a recall that names no
+            # space is a conversation recall and never returns them.
+            excluded_space_prefixes=() if q.spaces else (DECISION_SPACES_PREFIX,),
         )
 
     async def _lexical_leg(
-        self, tenant: str, sparse: SparseVector, flt: IndexFilter, limit: int
+        self,
+        tenant: str,
+        sparse: SparseVector,
+        flt: IndexFilter,
+        limit: int,
+        pools: tuple[PoolScope, ...] = (),
     ) -> tuple[list[ScoredPoint], dict[uuid.UUID, dict[str, Any]]]:
         """The lexical leg's candidates, and their rows."""
         points = await self.index.search(tenant, None, sparse, flt, limit)
-        rows = await self._hydrate(tenant, [p.id for p in points]) if points else {}
+        rows = await self._rows(tenant, [p.id for p in points], pools) if points else {}
         return list(points), rows
+
+    def _rows(self, tenant: str, ids: list[uuid.UUID], pools: tuple[PoolScope, ...]) -> Any:
+        """The candidates' rows: `_hydrate`, or `_hydrate_pools` for a pool recall."""
+        if pools:
+            return self._hydrate_pools(tenant, ids, pools)
+        return self._hydrate(tenant, ids)
+
+    async def _hydrate_pools(
+        self, tenant: str, ids: list[uuid.UUID], pools: tuple[PoolScope, ...]
+    ) -> dict[uuid.UUID, dict[str, Any]]:
+        """`_hydrate`'s rows, each also with the pool the caller reads it through
+        (the one whose publisher it trusts most, among the pools where it is
+        PUBLISHED with a visibility the caller may read), that publisher and its
+        trust; in the same single round trip."""
+        rows = await self.db.tenant_read(
+            tenant,
+            _HYDRATE_POOLS,
+            (
+                store.uuid_array_literal(ids),
+                [p.pool_id for p in pools],
+                [",".join(p.visibilities) for p in pools],
+            ),
+            prepared_as="engram_recall_pool_candidates",
+        )
+        return {row["id"]: row for row in rows}
 
     async def _hydrate(self, tenant: str, ids: list[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
         """Candidates' rows by id, each with its forgetting settings (its space's
@@ -344,8 +456,11 @@ class RecallService:
         # at the same time (a candidate both legs found is read twice, which costs
         # less than waiting), else it reads only what the lexical leg did not bring.
         embedding = await self.embedder.begin_query(text)
+        pools = q.pools
         lexical = (
-            asyncio.ensure_future(self._lexical_leg(tenant, sparse, flt, limit)) if sparse else None
+            asyncio.ensure_future(self._lexical_leg(tenant, sparse, flt, limit, pools))
+            if sparse
+            else None
         )
         dense_rows: asyncio.Future[dict[uuid.UUID, dict[str, Any]]] | None = None
         try:
@@ -353,7 +468,7 @@ class RecallService:
             dense_points = await self.index.search(tenant, dense.tolist(), None, flt, limit)
             if lexical is not None and not lexical.done() and dense_points:
                 dense_rows = asyncio.ensure_future(
-                    self._hydrate(tenant, [p.id for p in dense_points])
+                    self._rows(tenant, [p.id for p in dense_points], pools)
                 )
             sparse_points, by_id = await lexical if lexical is not None else ([], {})
             if dense_rows is not None:
@@ -367,7 +482,7 @@ class RecallService:
             raise
         missing = [p.id for p in dense_points if p.id not in by_id]
         if missing:
-            by_id.update(await self._hydrate(tenant, missing))
+            by_id.update(await self._rows(tenant, missing, pools))
         if q.known_at is not None:
             by_id = await self._as_known_at(tenant, by_id, q.known_at)
         if q.valid_at is not None:
@@ -388,12 +503,25 @@ class RecallService:
         ranked: list[
             tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams]
         ] = []
+        own_spaces = frozenset(q.spaces)
+        own_prefixes = tuple(f"{s}/" for s in q.spaces) if q.include_subspaces else ()
         # Ranked straight from the rows, final scores only: the breakdown and the
         # memory are built for the k hits returned.
         for p in points:
             row = by_id.get(p.id)
             if row is None or row["status"] not in allowed:
                 continue  # purged, or its status changed after indexing
+            trust = 1.0
+            if pools:
+                space = row["space"]
+                if space in own_spaces or (own_prefixes and space.startswith(own_prefixes)):
+                    row["pool_id"] = None
+                elif row["pool_id"] is not None and row["status"] == "ACTIVE":
+                    trust = row["pool_trust"]
+                else:
+                    continue  # not in the caller's spaces, and no pool lets it read it
+            if not q.spaces and row["space"].startswith(DECISION_SPACES_PREFIX):
+                continue  # as the index filter, should the index lag behind
             slot_key = row["slot_key"]
             slot = 0.0
             if slot_key:
@@ -411,18 +539,13 @@ class RecallService:
             )
             policy = row["space_policy"]
             params = self._space_params(policy) if policy else self.params
-            final = final_score(fused[p.id], slot, signals, now, params)
+            final = final_score(fused[p.id], slot, signals, now, params) * trust
             if final >= q.min_score:
                 ranked.append((final, p, row, signals, slot, params))
         # Ties by id: a UUID's integer orders like its canonical string.
         ranked.sort(key=lambda t: (-t[0], t[1].id.int))
         hits = [
-            Hit(
-                _memory(row),
-                score(fused[p.id], slot, signals, now, params),
-                p.dense_rank,
-                p.sparse_rank,
-            )
+            _hit(row, score(fused[p.id], slot, signals, now, params), p)
             for _, p, row, signals, slot, params in ranked[: q.k or DEFAULT_K]
         ]
         if q.graph is not None and hits:
@@ -588,6 +711,49 @@ _HYDRATE = (
 )
 
 
+# The same, with the pool each candidate is read through (see `_hydrate`): the
+# caller's pools as two arrays, ids and the visibilities it may read in each.
+_HYDRATE_POOLS = (
+    "SELECT c.*, p.policy::text AS space_policy, pub.pool_id, pub.publisher,"
+    " pub.trust AS pool_trust"
+    f" FROM ({store.by_ids_sql(_CANDIDATE_COLUMNS)}) AS c LEFT JOIN LATERAL ("
+    "   SELECT policy FROM policies WHERE policies.space IN (c.space, '')"
+    "   ORDER BY policies.space DESC LIMIT 1) p ON true"
+    " LEFT JOIN LATERAL ("
+    "   SELECT x.pool_id, x.publisher,"
+    f"   {pool_model.trust_sql('pl.initial_trust', 't')} AS trust"
+    "     FROM publications x"
+    "     JOIN unnest(%s::text[], %s::text[]) AS w(pool_id, vis) ON w.pool_id = x.pool_id"
+    "     JOIN pools pl ON pl.id = x.pool_id"
+    "     LEFT JOIN pool_trust t ON t.pool_id = x.pool_id AND t.principal = x.publisher"
+    "    WHERE x.memory_id = c.id AND x.state = 'PUBLISHED'"
+    "      AND x.visibility = ANY(string_to_array(w.vis, ','))"
+    "    ORDER BY trust DESC, x.pool_id LIMIT 1) pub ON true"
+)
+
+
+def _hit(row: dict[str, Any], breakdown: Breakdown, p: ScoredPoint) -> Hit:
+    pool_id = row.get("pool_id")
+    trust = float(row.get("pool_trust") or 0.0)
+    if pool_id is None:
+        return Hit(_memory(row), breakdown, p.dense_rank, p.sparse_rank)
+    scaled = replace(
+        breakdown,
+        base_score=breakdown.base_score * trust,
+        evidence_delta=breakdown.evidence_delta * trust,
+        final=breakdown.final * trust,
+        trust=trust,
+    )
+    return Hit(
+        _memory(row),
+        scaled,
+        p.dense_rank,
+        p.sparse_rank,
+        pool=f"pools/{pool_id}",
+        publisher=row["publisher"],
+    )
+
+
 # Graph expansion's read: every edge of the given kinds touching the frontier, either
 # way, joined to the memory at the other end (its columns as the candidates' read).
 _NEIGHBOURS = (
@@ -610,8 +776,10 @@ def _valid_at(row: dict[str, Any], when: datetime) -> bool:
 
 
 def _in_spaces(space: str, q: RecallQuery) -> bool:
+    # A recall over pools alone reaches no neighbour outside them: graph expansion
+    # only follows edges into the caller's own spaces.
     if not q.spaces:
-        return True
+        return False
     if space in q.spaces:
         return True
     return q.include_subspaces and any(space.startswith(f"{s}/") for s in q.spaces)

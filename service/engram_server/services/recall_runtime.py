@@ -11,6 +11,8 @@ from engram_server.embeddings.factory import build_embedder
 from engram_server.platform.background import BackgroundTask
 from engram_server.platform.config import Settings
 from engram_server.platform.notify import Notifier
+from engram_server.platform.telemetry import tracing_enabled
+from engram_server.recall.neighbours import ContextParams
 from engram_server.recall.scoring import FusionMode, RankingParams
 from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker
 from engram_server.services.recall import AccessRecorder, RecallService
@@ -22,6 +24,16 @@ log = logging.getLogger(__name__)
 
 
 def build_index(settings: Settings) -> VectorIndex:
+    """The configured vector index; with tracing on, every engine call gets a span."""
+    index = _build_index(settings)
+    if tracing_enabled():
+        from engram_server.store.vectors.traced import TracedVectorIndex
+
+        return TracedVectorIndex(index, settings.vector_backend)
+    return index
+
+
+def _build_index(settings: Settings) -> VectorIndex:
     if settings.vector_backend == "edge":
         from engram_server.store.vectors.edge import EdgeVectorIndex
 
@@ -51,6 +63,13 @@ def ranking_params(settings: Settings) -> RankingParams:
     )
 
 
+def context_params(settings: Settings) -> ContextParams:
+    """Neighbour context of indexing (the server's worker and `engram reindex`)."""
+    return ContextParams(
+        settings.recall_context_dense_weight, settings.recall_context_lexical_weight
+    )
+
+
 @dataclass
 class RecallRuntime:
     settings: Settings
@@ -75,7 +94,13 @@ class RecallRuntime:
             PostgresEmbeddingCache(db),
             query_cache_size=settings.embedding_query_cache_size,
         )
-        worker = IndexWorker(db, index, embedder, settings.index_optimize_after_writes)
+        worker = IndexWorker(
+            db,
+            index,
+            embedder,
+            settings.index_optimize_after_writes,
+            context_params(settings),
+        )
         access = AccessRecorder(db)
         service = RecallService(db, index, embedder, worker, access, ranking_params(settings))
         return cls(settings, db, index, embedder, worker, access, service)
@@ -86,8 +111,9 @@ class RecallRuntime:
             await self.index.ensure_collection(self.embedder.dimension, self.embedder.name)
         except LayoutOutdated as outdated:
             await self._rebuild(outdated)
-        notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
-        self.worker.start()
+        if self.settings.index_worker:
+            notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
+            self.worker.start()
         self.access.start()
         self._warming.start()
 
@@ -115,7 +141,8 @@ class RecallRuntime:
 
     async def stop(self, notifier: Notifier) -> None:
         await self._warming.stop()
-        notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)
+        if self.settings.index_worker:
+            notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)
         await self.worker.stop()
         await self.access.stop()
         await self.index.close()

@@ -26,7 +26,7 @@ from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.embeddings.factory import build_embedder
 from engram_server.platform.config import Settings
 from engram_server.services.indexing import IndexWorker
-from engram_server.services.recall_runtime import build_index
+from engram_server.services.recall_runtime import build_index, context_params
 from engram_server.store.embedding_cache import PostgresEmbeddingCache
 from engram_server.store.postgres import Database
 
@@ -174,7 +174,7 @@ async def reindex(
         queued = await enqueue_all(db)
         pending = sum(queued.values())
         if drain_outbox:
-            worker = IndexWorker(db, target, embedder)
+            worker = IndexWorker(db, target, embedder, context=context_params(settings))
             pending = await drain(worker, queued, progress)
             if pending == 0:
                 # Build the approximate-search graphs now rather than on the

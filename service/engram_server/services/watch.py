@@ -14,8 +14,10 @@ from collections import defaultdict
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
-from engram_server.errors import InvalidArgument
+from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import AuditEntry, Memory, Status
+from engram_server.lifecycle.validation import check_space
+from engram_server.platform.observability import watch_streams
 from engram_server.store import memories as store
 from engram_server.store.postgres import Database
 
@@ -53,6 +55,9 @@ class TransitionHub:
                 del self._waiters[tenant_id]
 
 
+MAX_CURSOR = 2**63 - 1  # audit sequences are bigint
+
+
 def parse_cursor(cursor: str) -> int | None:
     if not cursor:
         return None
@@ -64,7 +69,18 @@ def parse_cursor(cursor: str) -> int | None:
         ) from exc
     if value < 0:
         raise InvalidArgument.field("cursor", "must not be negative")
+    if value > MAX_CURSOR:
+        raise InvalidArgument.field("cursor", "must be a cursor from a previous event, or 0")
     return value
+
+
+def validate_watch(space: str, cursor: str) -> None:
+    """Checks a watch request before the stream opens, so a bad one fails at once
+    instead of waiting for events that can never come."""
+    v = Violations()
+    check_space(v, "space", space, required=False)
+    v.raise_if_any()
+    parse_cursor(cursor)
 
 
 async def watch(
@@ -77,6 +93,7 @@ async def watch(
 ) -> AsyncIterator[TransitionEvent]:
     position = parse_cursor(cursor)
     wake = hub.subscribe(tenant)
+    watch_streams.add(1)
     try:
         if position is None:
             async with db.tenant_tx(tenant) as conn:
@@ -109,4 +126,5 @@ async def watch(
             except TimeoutError:
                 pass
     finally:
+        watch_streams.add(-1)
         hub.unsubscribe(tenant, wake)

@@ -22,6 +22,7 @@ from datetime import UTC, datetime
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.config import Settings
+from engram_server.platform.observability import session_messages, session_tokens
 from engram_server.recall.tokens import count_tokens, count_tokens_many
 from engram_server.store.redis import RedisStore
 from engram_server.store.working_memory import (
@@ -139,6 +140,11 @@ def _to_message(entry: StoredEntry) -> BufferedMessage:
     )
 
 
+def _record_size(result: AppendResult) -> None:
+    session_messages.record(result.buffered_messages)
+    session_tokens.record(result.buffered_tokens)
+
+
 def _result(outcome: AppendOutcome | None) -> AppendResult:
     if outcome is None:
         raise InvalidArgument.field("request_id", "was already used for a different request")
@@ -237,7 +243,9 @@ class WorkingMemory:
         item = self._item(
             space, session, message, request_id, fingerprint, await _count(message.content)
         )
-        return _result(await self.store.append(tenant_id, item, self._limits()))
+        result = _result(await self.store.append(tenant_id, item, self._limits()))
+        _record_size(result)
+        return result
 
     async def append_many(
         self, tenant_id: str, appends: Sequence[PendingAppend]
@@ -255,7 +263,9 @@ class WorkingMemory:
         results: list[AppendResult | InvalidArgument] = []
         for outcome in await self.store.append_many(tenant_id, items, self._limits()):
             try:
-                results.append(_result(outcome))
+                result = _result(outcome)
+                _record_size(result)
+                results.append(result)
             except InvalidArgument as exc:
                 results.append(exc)
         return results

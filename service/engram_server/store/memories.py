@@ -231,13 +231,23 @@ async def get_memory(
     return row_to_memory(row) if row else None
 
 
-async def find_live_by_hash(conn: Conn, space: str, hashes: Sequence[str]) -> dict[str, Memory]:
+async def find_live_by_hash(
+    conn: Conn, space: str, hashes: Sequence[str], dedup_key: str = ""
+) -> dict[str, Memory]:
+    """Live memories of `space` with these content hashes in one dedup scope
+    (`dedup_key`: "" for the whole space, see services.lifecycle.dedup_key)."""
     cur = await conn.execute(
         f"SELECT {MEMORY_COLUMNS} FROM memories WHERE space = %s AND content_hash = ANY(%s)"
-        " AND status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION')",
-        (space, list(hashes)),
+        " AND dedup_key = %s AND status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION')",
+        (space, list(hashes), dedup_key),
     )
     return {m.content_hash: m for m in map(row_to_memory, await cur.fetchall())}
+
+
+async def dedup_key_of(conn: Conn, memory_id: uuid.UUID) -> str:
+    cur = await conn.execute("SELECT dedup_key FROM memories WHERE id = %s", (memory_id,))
+    row = await cur.fetchone()
+    return str(row["dedup_key"]) if row else ""
 
 
 async def existing_ids(conn: Conn, ids: Iterable[uuid.UUID]) -> set[uuid.UUID]:
@@ -353,6 +363,8 @@ class NewMemory:
     superseded_by: uuid.UUID | None = None
     # The proposal's content hash when the caller already has it (it is not free).
     content_hash: str = ""
+    # Its dedup scope within the space ("" : the whole space).
+    dedup_key: str = ""
 
 
 # The first revision's snapshot: the row as the caller sent it (the insert's
@@ -375,13 +387,14 @@ WITH src AS (
       structured_content, source, agent, confidence, importance, evidence_level, tags,
       slot_key, topic, depends_on, status, create_time, update_time, expire_time,
       retraction_reason, content_hash, revision, superseded_by, validation_notes,
-      attributes, origin, valid_from, valid_to)
+      attributes, origin, valid_from, valid_to, dedup_key)
   SELECT %s, id, space, session, thread, kind, content, structured_content,
       source, agent, confidence, importance, evidence_level, tags, slot_key, topic,
       depends_on, status, now(), now(), expire_time, '', content_hash, 1,
-      superseded_by, validation_notes, attributes, coalesce(origin, ''), valid_from, valid_to
+      superseded_by, validation_notes, attributes, coalesce(origin, ''), valid_from, valid_to,
+      dedup_key
     FROM src ORDER BY ord
-  ON CONFLICT (tenant_id, space, content_hash)
+  ON CONFLICT (tenant_id, space, content_hash, dedup_key)
     WHERE status IN ('PROPOSED', 'ACTIVE', 'PENDING_CONFIRMATION') DO NOTHING
   RETURNING tenant_id, id, agent, revision, create_time, update_time
 ), rev AS (
@@ -419,6 +432,7 @@ def _insert_record(item: NewMemory) -> dict[str, Any]:
         "superseded_by": str(item.superseded_by) if item.superseded_by else None,
         "validation_notes": list(item.validation_notes),
         "attributes": p.attributes,
+        "dedup_key": item.dedup_key,
         "origin": p.origin.value,
         "valid_from": p.valid_from.isoformat() if p.valid_from else None,
         "valid_to": p.valid_to.isoformat() if p.valid_to else None,
@@ -547,15 +561,17 @@ async def delete_memories(conn: Conn, space: str, session: str) -> list[tuple[uu
     return [(r["id"], Status(r["status"])) for r in await cur.fetchall()]
 
 
-async def expire_due(conn: Conn, as_of: datetime, limit: int) -> list[Memory]:
+async def expire_due(conn: Conn, as_of: datetime, limit: int, space: str = "") -> list[Memory]:
+    """Expires ACTIVE memories due by `as_of` (of one space when `space` is given)."""
     cur = await conn.execute(
         f"""
         UPDATE memories SET status = 'EXPIRED', update_time = clock_timestamp()
          WHERE id IN (SELECT id FROM memories WHERE status = 'ACTIVE' AND expire_time <= %s
+                         AND (%s = '' OR space = %s)
                        ORDER BY expire_time, id LIMIT %s FOR UPDATE SKIP LOCKED)
         RETURNING {MEMORY_COLUMNS}
         """,
-        (as_of, limit),
+        (as_of, space, space, limit),
     )
     return [row_to_memory(r) for r in await cur.fetchall()]
 

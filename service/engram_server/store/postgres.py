@@ -34,6 +34,9 @@ from psycopg_pool import AsyncConnectionPool
 from engram_server.errors import Unavailable
 
 APP_ROLE = "engram_app"
+# What a caller reads when the database cannot be reached; the driver's text (host,
+# port) stays in the log through the exception's cause.
+DATABASE_UNAVAILABLE = "the database is unavailable; retry later"
 _tracer = trace.get_tracer("engram.store.postgres")
 
 Conn = psycopg.AsyncConnection[dict[str, Any]]
@@ -150,15 +153,12 @@ class Database:
         with _tracer.start_as_current_span("postgres.transaction") as span:
             span.set_attribute("db.system", "postgresql")
             span.set_attribute("engram.tenant", tenant_id)
-            try:
-                async with self.pool.connection() as conn:
-                    await conn.set_autocommit(True)
-                    try:
-                        return await self._read(conn, tenant_id, query, params, prepared_as)
-                    finally:
-                        await _restore(conn)
-            except psycopg.OperationalError as exc:
-                raise Unavailable(f"database unavailable: {exc}") from exc
+            async with self._connection() as conn:
+                await conn.set_autocommit(True)
+                try:
+                    return await self._read(conn, tenant_id, query, params, prepared_as)
+                finally:
+                    await _restore(conn)
 
     async def _read(
         self,
@@ -206,33 +206,47 @@ class Database:
     async def _transaction(
         self, begin: sql.Composable, setting: str, params: Sequence[Any], pipeline: bool
     ) -> AsyncIterator[Conn]:
-        try:
-            async with self.pool.connection() as conn:
-                await conn.set_autocommit(True)
-                try:
-                    if pipeline:
-                        async with conn.pipeline():
-                            await conn.execute(_BEGIN)
-                            await conn.execute(setting, params)
-                            yield conn
-                            await conn.execute(_COMMIT)
-                    else:
-                        await conn.execute(begin.as_string(conn), prepare=False)
+        async with self._connection() as conn:
+            await conn.set_autocommit(True)
+            try:
+                if pipeline:
+                    async with conn.pipeline():
+                        await conn.execute(_BEGIN)
+                        await conn.execute(setting, params)
                         yield conn
                         await conn.execute(_COMMIT)
-                finally:
-                    await _restore(conn)
-        except psycopg.OperationalError as exc:
-            raise Unavailable(f"database unavailable: {exc}") from exc
+                else:
+                    await conn.execute(begin.as_string(conn), prepare=False)
+                    yield conn
+                    await conn.execute(_COMMIT)
+            finally:
+                await _restore(conn)
 
     @asynccontextmanager
     async def unscoped(self) -> AsyncIterator[Conn]:
         """A connection with no tenant set (RLS then shows no tenant rows)."""
+        async with self._connection() as conn:
+            yield conn
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[Conn]:
+        """A pooled connection that is closed, not reused, after a database error.
+
+        A statement that failed (in the server, or in psycopg while binding its
+        parameters) can leave psycopg's cache of the statements it prepared on the
+        connection out of step with the server: the next caller, of any tenant,
+        would then execute a prepared statement the server no longer has. A closed
+        connection is dropped by the pool, which opens a fresh one in its place.
+        """
         try:
             async with self.pool.connection() as conn:
-                yield conn
+                try:
+                    yield conn
+                except psycopg.Error:
+                    await conn.close()
+                    raise
         except psycopg.OperationalError as exc:
-            raise Unavailable(f"database unavailable: {exc}") from exc
+            raise Unavailable(DATABASE_UNAVAILABLE) from exc
 
 
 async def _rows_after(conn: Conn, statement: str, skip: int = 2) -> list[dict[str, Any]]:

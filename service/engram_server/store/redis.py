@@ -14,6 +14,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from engram_server.errors import Unavailable
 
 KEY_ROOT = "engram"
+# What a caller reads when Redis cannot be reached (its address stays in the log).
+REDIS_UNAVAILABLE = "Redis is unavailable; retry later"
 
 
 # uvloop's words when redis-py writes to a connection the server has just closed
@@ -59,7 +61,7 @@ class RedisStore:
         except Exception as exc:
             if not is_unreachable(exc):
                 raise
-            raise Unavailable(f"redis unavailable: {exc}") from exc
+            raise Unavailable(REDIS_UNAVAILABLE) from exc
 
     async def purge_tenant(self, tenant_id: str) -> int:
         """Deletes every key of the tenant and returns how many there were."""
@@ -77,7 +79,7 @@ class RedisStore:
         except Exception as exc:
             if not is_unreachable(exc):
                 raise
-            raise Unavailable(f"redis unavailable: {exc}") from exc
+            raise Unavailable(REDIS_UNAVAILABLE) from exc
         return deleted
 
     async def close(self) -> None:

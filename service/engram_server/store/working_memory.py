@@ -242,7 +242,7 @@ async def _guard(op: Awaitable[T]) -> T:
         if not is_unreachable(exc):
             raise
         raise Unavailable(
-            f"working memory unavailable: Redis cannot be reached ({exc}); "
+            "working memory unavailable: Redis cannot be reached; "
             "nothing was buffered or changed, retry with the same request_id"
         ) from exc
 

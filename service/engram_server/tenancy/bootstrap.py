@@ -67,13 +67,26 @@ async def ensure_bootstrap_token(ctx: AppContext, token: str) -> None:
         auth.invalidate_key(BOOTSTRAP_TENANT, BOOTSTRAP_KEY_ID)
 
 
-async def ensure_dev_key(ctx: AppContext) -> str:
-    """Ensures tenant `dev`, mints a fresh key for it and returns the secret.
+async def ensure_dev_key(ctx: AppContext, keep: str | None = None) -> str:
+    """Ensures tenant `dev` and a dev key; returns its secret.
 
-    Only hashes are stored, so a secret cannot be printed twice: every start mints
-    a new dev key and deletes the dev keys of earlier starts (other keys of the
-    tenant are left alone).
+    `keep` is the secret printed by an earlier start (the caller stores it): while
+    it is still a live dev key it is returned unchanged. Otherwise (first start,
+    `--new-key`, a database reset) a fresh key is minted and the dev keys of
+    earlier starts are deleted (other keys of the tenant are left alone). Only
+    hashes are stored, so the database alone could never print a key again.
     """
+    async with ctx.db.platform_tx() as conn:
+        await tenants.ensure_tenant(conn, DEV_TENANT, "Development")
+        if keep:
+            found = await api_keys.lookup_by_secret(conn, keep)
+            if (
+                found is not None
+                and found.tenant_id == DEV_TENANT
+                and found.revoke_time is None
+                and found.expire_time is None
+            ):
+                return keep
     key_id = api_keys.new_key_id()
     secret = api_keys.new_secret(key_id)
     spec = ApiKeySpec(
@@ -84,7 +97,6 @@ async def ensure_dev_key(ctx: AppContext) -> str:
         expire_time=None,
     )
     async with ctx.db.platform_tx() as conn:
-        await tenants.ensure_tenant(conn, DEV_TENANT, "Development")
         replaced = await api_keys.delete_keys_named(conn, DEV_TENANT, DEV_KEY_DISPLAY_NAME)
         await api_keys.insert_key(conn, spec, key_id, secret)
     for old_key_id in replaced:

@@ -18,6 +18,7 @@ from datetime import datetime
 from engram_server.errors import FailedPrecondition, InvalidArgument, NotFound
 from engram_server.platform import auth
 from engram_server.platform.context import AppContext
+from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.principal import Principal
 from engram_server.store import api_keys, llm_config, tenants
 from engram_server.store.postgres import Conn
@@ -39,6 +40,8 @@ from engram_server.tenancy.updates import TenantUpdate, llm_view, merge_llm
 class AdminOperations:
     def __init__(self, ctx: AppContext) -> None:
         self._ctx = ctx
+        # A tenant's own LLM endpoint is a URL the tenant chose.
+        self._egress = EgressPolicy.from_settings(ctx.settings)
 
     @asynccontextmanager
     async def _tx(self, principal: Principal, tenant_id: str) -> AsyncIterator[Conn]:
@@ -86,7 +89,7 @@ class AdminOperations:
                 found = changed if changed is not None else found
             llm = await llm_config.read_config(conn, tenant_id)
             if update.llm_fields:
-                new_llm = merge_llm(llm, update)
+                new_llm = merge_llm(llm, update, self._egress.refusal)
                 if new_llm != llm:
                     await llm_config.write_config(conn, tenant_id, new_llm)
                 llm = new_llm

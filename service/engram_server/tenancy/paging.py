@@ -3,15 +3,15 @@
 A token is URL-safe base64 of a small JSON object: the query it belongs to and the
 sort key of the last item served. Binding the query means a token from one list
 (another tenant's keys, or with `show_revoked` flipped) is refused rather than
-silently skipping items.
+silently skipping items. Tokens are signed (`engram_server.page_tokens`): one the
+server did not issue is refused before it is parsed.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 
+from engram_server import page_tokens
 from engram_server.errors import InvalidArgument
 
 DEFAULT_PAGE_SIZE = 100
@@ -26,17 +26,17 @@ def page_size(requested: int, field_path: str = "page_size") -> int:
 
 def encode_token(query: str, after: list[str]) -> str:
     raw = json.dumps({"q": query, "a": after}, separators=(",", ":")).encode()
-    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    return page_tokens.seal(raw)
 
 
 def decode_token(token: str, query: str, field_path: str = "page_token") -> list[str] | None:
     """The sort key after which the page starts; None for the first page."""
     if not token:
         return None
+    raw = page_tokens.unseal(token, field_path)
     try:
-        raw = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4))
         data = json.loads(raw)
-    except (binascii.Error, ValueError) as exc:
+    except ValueError as exc:
         raise InvalidArgument.field(field_path, "is not a token from a previous response") from exc
     if not isinstance(data, dict) or data.get("q") != query:
         raise InvalidArgument.field(field_path, "does not belong to this list request")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engram_server.errors import InvalidArgument, Violations
@@ -128,10 +128,15 @@ def build_tenant_update(
     )
 
 
-def merge_llm(current: LLMConfig | None, update: TenantUpdate) -> LLMConfig | None:
+def merge_llm(
+    current: LLMConfig | None,
+    update: TenantUpdate,
+    url_refusal: Callable[[str], str | None] | None = None,
+) -> LLMConfig | None:
     """The tenant's LLM settings after `update` (None: none of its own).
 
-    Raises InvalidArgument naming `tenant.llm.<field>` when the result is unusable.
+    Raises InvalidArgument naming `tenant.llm.<field>` when the result is unusable,
+    or when `url_refusal` (the server's egress rule) refuses its base URL.
     """
     fields = update.llm_fields
     given = update.llm
@@ -155,6 +160,8 @@ def merge_llm(current: LLMConfig | None, update: TenantUpdate) -> LLMConfig | No
         errors.add("tenant.llm.provider", f"must be one of {', '.join(LLM_PROVIDERS)} or empty")
     if len(base_url) > _MAX_URL or (base_url and not _URL_PATTERN.fullmatch(base_url)):
         errors.add("tenant.llm.base_url", "must be an http(s) URL such as https://host/v1")
+    elif base_url and url_refusal is not None and (refused := url_refusal(base_url)) is not None:
+        errors.add("tenant.llm.base_url", refused)
     if not model:
         errors.add("tenant.llm.model", "is required with a provider")
     elif len(model) > _MAX_MODEL or any(c.isspace() for c in model):

@@ -705,3 +705,253 @@ class Usage(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Usage: _TypeAlias = Usage  # noqa: Y015
+
+@_typing.final
+class Group(_message.Message):
+    """A team: a named set of agent identities (or `apiKeys/{api_key}` for keys bound
+    to no agent) of one tenant. A group is a pool member like any principal, as
+    `groups/{group}`; each of its members holds the group's role in that pool.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    DISPLAY_NAME_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    MEMBERS_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    UPDATE_TIME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """Resource name: `groups/{group}`. Output only."""
+    display_name: _builtins.str
+    """Human-readable name."""
+    description: _builtins.str
+    """What the team is."""
+    @_builtins.property
+    def members(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The members, sorted. Output only: changed through AddGroupMember and
+        RemoveGroupMember.
+        """
+
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp:
+        """When it was created. Output only."""
+
+    @_builtins.property
+    def update_time(self) -> _timestamp_pb2.Timestamp:
+        """When it or its membership last changed. Output only."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        display_name: _builtins.str = ...,
+        description: _builtins.str = ...,
+        members: _abc.Iterable[_builtins.str] | None = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+        update_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "update_time", b"update_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "description", b"description", "display_name", b"display_name", "members", b"members", "name", b"name", "update_time", b"update_time"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Group: _TypeAlias = Group  # noqa: Y015
+
+@_typing.final
+class CreateGroupRequest(_message.Message):
+    """Request for CreateGroup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GROUP_ID_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    group_id: _builtins.str
+    """The id of the new group, becoming `groups/{group_id}`: 1-63 characters of
+    [a-z0-9-], starting with a letter. An existing id answers ALREADY_EXISTS.
+    Required.
+    """
+    request_id: _builtins.str
+    """Idempotency key."""
+    @_builtins.property
+    def group(self) -> Global___Group:
+        """The group: display_name, description."""
+
+    def __init__(
+        self,
+        *,
+        group_id: _builtins.str = ...,
+        group: Global___Group | None = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["group", b"group"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["group", b"group", "group_id", b"group_id", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateGroupRequest: _TypeAlias = CreateGroupRequest  # noqa: Y015
+
+@_typing.final
+class GetGroupRequest(_message.Message):
+    """Request for GetGroup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """`groups/{group}`. Required."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetGroupRequest: _TypeAlias = GetGroupRequest  # noqa: Y015
+
+@_typing.final
+class ListGroupsRequest(_message.Message):
+    """Request for ListGroups."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    page_size: _builtins.int
+    """Page size, 1-1000; 0 means 100."""
+    page_token: _builtins.str
+    """Token from a previous response."""
+    def __init__(
+        self,
+        *,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGroupsRequest: _TypeAlias = ListGroupsRequest  # noqa: Y015
+
+@_typing.final
+class ListGroupsResponse(_message.Message):
+    """Response for ListGroups."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GROUPS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """Token for the next page; empty on the last page."""
+    @_builtins.property
+    def groups(self) -> _containers.RepeatedCompositeFieldContainer[Global___Group]:
+        """The page of groups, by name."""
+
+    def __init__(
+        self,
+        *,
+        groups: _abc.Iterable[Global___Group] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["groups", b"groups", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListGroupsResponse: _TypeAlias = ListGroupsResponse  # noqa: Y015
+
+@_typing.final
+class AddGroupMemberRequest(_message.Message):
+    """Request for AddGroupMember."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GROUP_FIELD_NUMBER: _builtins.int
+    PRINCIPAL_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    group: _builtins.str
+    """`groups/{group}`. Required."""
+    principal: _builtins.str
+    """An agent identity, or `apiKeys/{api_key}`. Required; not a group."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    def __init__(
+        self,
+        *,
+        group: _builtins.str = ...,
+        principal: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["group", b"group", "principal", b"principal", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AddGroupMemberRequest: _TypeAlias = AddGroupMemberRequest  # noqa: Y015
+
+@_typing.final
+class RemoveGroupMemberRequest(_message.Message):
+    """Request for RemoveGroupMember."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GROUP_FIELD_NUMBER: _builtins.int
+    PRINCIPAL_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    group: _builtins.str
+    """`groups/{group}`. Required."""
+    principal: _builtins.str
+    """The member to remove. Required; NOT_FOUND when it is not a member."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    def __init__(
+        self,
+        *,
+        group: _builtins.str = ...,
+        principal: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["group", b"group", "principal", b"principal", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RemoveGroupMemberRequest: _TypeAlias = RemoveGroupMemberRequest  # noqa: Y015
+
+@_typing.final
+class DeleteGroupRequest(_message.Message):
+    """Request for DeleteGroup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """`groups/{group}`. Required."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeleteGroupRequest: _TypeAlias = DeleteGroupRequest  # noqa: Y015

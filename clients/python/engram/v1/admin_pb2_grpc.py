@@ -91,6 +91,36 @@ class AdminServiceStub:
                 request_serializer=engram_dot_v1_dot_admin__pb2.DeleteApiKeyRequest.SerializeToString,
                 response_deserializer=google_dot_protobuf_dot_empty__pb2.Empty.FromString,
                 _registered_method=True)
+        self.CreateGroup = channel.unary_unary(
+                '/engram.v1.AdminService/CreateGroup',
+                request_serializer=engram_dot_v1_dot_admin__pb2.CreateGroupRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_admin__pb2.Group.FromString,
+                _registered_method=True)
+        self.GetGroup = channel.unary_unary(
+                '/engram.v1.AdminService/GetGroup',
+                request_serializer=engram_dot_v1_dot_admin__pb2.GetGroupRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_admin__pb2.Group.FromString,
+                _registered_method=True)
+        self.ListGroups = channel.unary_unary(
+                '/engram.v1.AdminService/ListGroups',
+                request_serializer=engram_dot_v1_dot_admin__pb2.ListGroupsRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_admin__pb2.ListGroupsResponse.FromString,
+                _registered_method=True)
+        self.AddGroupMember = channel.unary_unary(
+                '/engram.v1.AdminService/AddGroupMember',
+                request_serializer=engram_dot_v1_dot_admin__pb2.AddGroupMemberRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_admin__pb2.Group.FromString,
+                _registered_method=True)
+        self.RemoveGroupMember = channel.unary_unary(
+                '/engram.v1.AdminService/RemoveGroupMember',
+                request_serializer=engram_dot_v1_dot_admin__pb2.RemoveGroupMemberRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_admin__pb2.Group.FromString,
+                _registered_method=True)
+        self.DeleteGroup = channel.unary_unary(
+                '/engram.v1.AdminService/DeleteGroup',
+                request_serializer=engram_dot_v1_dot_admin__pb2.DeleteGroupRequest.SerializeToString,
+                response_deserializer=google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+                _registered_method=True)
 
 
 class AdminServiceServicer:
@@ -175,6 +205,52 @@ class AdminServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateGroup(self, request, context):
+        """Creates a group of agent identities in the caller's tenant: a team that joins
+        or leaves a pool in one call (PoolMember.principal `groups/{group}`). Tenant
+        administrators only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetGroup(self, request, context):
+        """Gets a group with its members. Tenant administrators only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListGroups(self, request, context):
+        """Lists the tenant's groups, by name. Tenant administrators only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def AddGroupMember(self, request, context):
+        """Adds a principal to a group; its pool roles through the group apply at once.
+        Adding a member twice is a no-op. Tenant administrators only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RemoveGroupMember(self, request, context):
+        """Removes a principal from a group; its reads through the group's pool
+        memberships stop at once. Tenant administrators only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteGroup(self, request, context):
+        """Deletes a group and its pool memberships. Tenant administrators only.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_AdminServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -226,6 +302,36 @@ def add_AdminServiceServicer_to_server(servicer, server):
             'DeleteApiKey': grpc.unary_unary_rpc_method_handler(
                     servicer.DeleteApiKey,
                     request_deserializer=engram_dot_v1_dot_admin__pb2.DeleteApiKeyRequest.FromString,
+                    response_serializer=google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
+            ),
+            'CreateGroup': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateGroup,
+                    request_deserializer=engram_dot_v1_dot_admin__pb2.CreateGroupRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_admin__pb2.Group.SerializeToString,
+            ),
+            'GetGroup': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetGroup,
+                    request_deserializer=engram_dot_v1_dot_admin__pb2.GetGroupRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_admin__pb2.Group.SerializeToString,
+            ),
+            'ListGroups': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListGroups,
+                    request_deserializer=engram_dot_v1_dot_admin__pb2.ListGroupsRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_admin__pb2.ListGroupsResponse.SerializeToString,
+            ),
+            'AddGroupMember': grpc.unary_unary_rpc_method_handler(
+                    servicer.AddGroupMember,
+                    request_deserializer=engram_dot_v1_dot_admin__pb2.AddGroupMemberRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_admin__pb2.Group.SerializeToString,
+            ),
+            'RemoveGroupMember': grpc.unary_unary_rpc_method_handler(
+                    servicer.RemoveGroupMember,
+                    request_deserializer=engram_dot_v1_dot_admin__pb2.RemoveGroupMemberRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_admin__pb2.Group.SerializeToString,
+            ),
+            'DeleteGroup': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteGroup,
+                    request_deserializer=engram_dot_v1_dot_admin__pb2.DeleteGroupRequest.FromString,
                     response_serializer=google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
             ),
     }
@@ -504,6 +610,168 @@ class AdminService:
             target,
             '/engram.v1.AdminService/DeleteApiKey',
             engram_dot_v1_dot_admin__pb2.DeleteApiKeyRequest.SerializeToString,
+            google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateGroup(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.AdminService/CreateGroup',
+            engram_dot_v1_dot_admin__pb2.CreateGroupRequest.SerializeToString,
+            engram_dot_v1_dot_admin__pb2.Group.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetGroup(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.AdminService/GetGroup',
+            engram_dot_v1_dot_admin__pb2.GetGroupRequest.SerializeToString,
+            engram_dot_v1_dot_admin__pb2.Group.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListGroups(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.AdminService/ListGroups',
+            engram_dot_v1_dot_admin__pb2.ListGroupsRequest.SerializeToString,
+            engram_dot_v1_dot_admin__pb2.ListGroupsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def AddGroupMember(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.AdminService/AddGroupMember',
+            engram_dot_v1_dot_admin__pb2.AddGroupMemberRequest.SerializeToString,
+            engram_dot_v1_dot_admin__pb2.Group.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RemoveGroupMember(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.AdminService/RemoveGroupMember',
+            engram_dot_v1_dot_admin__pb2.RemoveGroupMemberRequest.SerializeToString,
+            engram_dot_v1_dot_admin__pb2.Group.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteGroup(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.AdminService/DeleteGroup',
+            engram_dot_v1_dot_admin__pb2.DeleteGroupRequest.SerializeToString,
             google_dot_protobuf_dot_empty__pb2.Empty.FromString,
             options,
             channel_credentials,

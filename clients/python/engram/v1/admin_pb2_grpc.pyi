@@ -65,6 +65,25 @@ class AdminServiceStub:
     """Reports a tenant's usage: memories by status, keys, audit entries, tokens."""
     DeleteApiKey: _grpc.UnaryUnaryMultiCallable[_admin_pb2.DeleteApiKeyRequest, _empty_pb2.Empty]
     """Deletes an API key record entirely (after revocation it only clutters lists)."""
+    CreateGroup: _grpc.UnaryUnaryMultiCallable[_admin_pb2.CreateGroupRequest, _admin_pb2.Group]
+    """Creates a group of agent identities in the caller's tenant: a team that joins
+    or leaves a pool in one call (PoolMember.principal `groups/{group}`). Tenant
+    administrators only.
+    """
+    GetGroup: _grpc.UnaryUnaryMultiCallable[_admin_pb2.GetGroupRequest, _admin_pb2.Group]
+    """Gets a group with its members. Tenant administrators only."""
+    ListGroups: _grpc.UnaryUnaryMultiCallable[_admin_pb2.ListGroupsRequest, _admin_pb2.ListGroupsResponse]
+    """Lists the tenant's groups, by name. Tenant administrators only."""
+    AddGroupMember: _grpc.UnaryUnaryMultiCallable[_admin_pb2.AddGroupMemberRequest, _admin_pb2.Group]
+    """Adds a principal to a group; its pool roles through the group apply at once.
+    Adding a member twice is a no-op. Tenant administrators only.
+    """
+    RemoveGroupMember: _grpc.UnaryUnaryMultiCallable[_admin_pb2.RemoveGroupMemberRequest, _admin_pb2.Group]
+    """Removes a principal from a group; its reads through the group's pool
+    memberships stop at once. Tenant administrators only.
+    """
+    DeleteGroup: _grpc.UnaryUnaryMultiCallable[_admin_pb2.DeleteGroupRequest, _empty_pb2.Empty]
+    """Deletes a group and its pool memberships. Tenant administrators only."""
 
 @_typing.type_check_only
 class AdminServiceAsyncStub(AdminServiceStub):
@@ -102,6 +121,25 @@ class AdminServiceAsyncStub(AdminServiceStub):
     """Reports a tenant's usage: memories by status, keys, audit entries, tokens."""
     DeleteApiKey: _aio.UnaryUnaryMultiCallable[_admin_pb2.DeleteApiKeyRequest, _empty_pb2.Empty]  # type: ignore[assignment]
     """Deletes an API key record entirely (after revocation it only clutters lists)."""
+    CreateGroup: _aio.UnaryUnaryMultiCallable[_admin_pb2.CreateGroupRequest, _admin_pb2.Group]  # type: ignore[assignment]
+    """Creates a group of agent identities in the caller's tenant: a team that joins
+    or leaves a pool in one call (PoolMember.principal `groups/{group}`). Tenant
+    administrators only.
+    """
+    GetGroup: _aio.UnaryUnaryMultiCallable[_admin_pb2.GetGroupRequest, _admin_pb2.Group]  # type: ignore[assignment]
+    """Gets a group with its members. Tenant administrators only."""
+    ListGroups: _aio.UnaryUnaryMultiCallable[_admin_pb2.ListGroupsRequest, _admin_pb2.ListGroupsResponse]  # type: ignore[assignment]
+    """Lists the tenant's groups, by name. Tenant administrators only."""
+    AddGroupMember: _aio.UnaryUnaryMultiCallable[_admin_pb2.AddGroupMemberRequest, _admin_pb2.Group]  # type: ignore[assignment]
+    """Adds a principal to a group; its pool roles through the group apply at once.
+    Adding a member twice is a no-op. Tenant administrators only.
+    """
+    RemoveGroupMember: _aio.UnaryUnaryMultiCallable[_admin_pb2.RemoveGroupMemberRequest, _admin_pb2.Group]  # type: ignore[assignment]
+    """Removes a principal from a group; its reads through the group's pool
+    memberships stop at once. Tenant administrators only.
+    """
+    DeleteGroup: _aio.UnaryUnaryMultiCallable[_admin_pb2.DeleteGroupRequest, _empty_pb2.Empty]  # type: ignore[assignment]
+    """Deletes a group and its pool memberships. Tenant administrators only."""
 
 class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
     """AdminService manages tenants, API keys and usage.
@@ -196,5 +234,60 @@ class AdminServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_empty_pb2.Empty, _abc.Awaitable[_empty_pb2.Empty]]:
         """Deletes an API key record entirely (after revocation it only clutters lists)."""
+
+    @_abc_1.abstractmethod
+    def CreateGroup(
+        self,
+        request: _admin_pb2.CreateGroupRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Group, _abc.Awaitable[_admin_pb2.Group]]:
+        """Creates a group of agent identities in the caller's tenant: a team that joins
+        or leaves a pool in one call (PoolMember.principal `groups/{group}`). Tenant
+        administrators only.
+        """
+
+    @_abc_1.abstractmethod
+    def GetGroup(
+        self,
+        request: _admin_pb2.GetGroupRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Group, _abc.Awaitable[_admin_pb2.Group]]:
+        """Gets a group with its members. Tenant administrators only."""
+
+    @_abc_1.abstractmethod
+    def ListGroups(
+        self,
+        request: _admin_pb2.ListGroupsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.ListGroupsResponse, _abc.Awaitable[_admin_pb2.ListGroupsResponse]]:
+        """Lists the tenant's groups, by name. Tenant administrators only."""
+
+    @_abc_1.abstractmethod
+    def AddGroupMember(
+        self,
+        request: _admin_pb2.AddGroupMemberRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Group, _abc.Awaitable[_admin_pb2.Group]]:
+        """Adds a principal to a group; its pool roles through the group apply at once.
+        Adding a member twice is a no-op. Tenant administrators only.
+        """
+
+    @_abc_1.abstractmethod
+    def RemoveGroupMember(
+        self,
+        request: _admin_pb2.RemoveGroupMemberRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_admin_pb2.Group, _abc.Awaitable[_admin_pb2.Group]]:
+        """Removes a principal from a group; its reads through the group's pool
+        memberships stop at once. Tenant administrators only.
+        """
+
+    @_abc_1.abstractmethod
+    def DeleteGroup(
+        self,
+        request: _admin_pb2.DeleteGroupRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_empty_pb2.Empty, _abc.Awaitable[_empty_pb2.Empty]]:
+        """Deletes a group and its pool memberships. Tenant administrators only."""
 
 def add_AdminServiceServicer_to_server(servicer: AdminServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

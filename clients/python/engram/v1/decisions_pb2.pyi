@@ -58,6 +58,70 @@ FILE_CHANGE_TYPE_COPIED: FileChangeType.ValueType  # 5
 """The file was copied from `old_path`."""
 Global___FileChangeType: _TypeAlias = FileChangeType  # noqa: Y015
 
+class _DecisionOutcome:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _DecisionOutcomeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DecisionOutcome.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    DECISION_OUTCOME_UNSPECIFIED: _DecisionOutcome.ValueType  # 0
+    """Nothing recorded yet."""
+    DECISION_OUTCOME_MET: _DecisionOutcome.ValueType  # 1
+    """The expectations were met."""
+    DECISION_OUTCOME_PARTIALLY_MET: _DecisionOutcome.ValueType  # 2
+    """Some were met, some not."""
+    DECISION_OUTCOME_MISSED: _DecisionOutcome.ValueType  # 3
+    """The expectations were missed: the decision did not work out."""
+
+class DecisionOutcome(_DecisionOutcome, metaclass=_DecisionOutcomeEnumTypeWrapper):
+    """What became of a decision's expectations."""
+
+DECISION_OUTCOME_UNSPECIFIED: DecisionOutcome.ValueType  # 0
+"""Nothing recorded yet."""
+DECISION_OUTCOME_MET: DecisionOutcome.ValueType  # 1
+"""The expectations were met."""
+DECISION_OUTCOME_PARTIALLY_MET: DecisionOutcome.ValueType  # 2
+"""Some were met, some not."""
+DECISION_OUTCOME_MISSED: DecisionOutcome.ValueType  # 3
+"""The expectations were missed: the decision did not work out."""
+Global___DecisionOutcome: _TypeAlias = DecisionOutcome  # noqa: Y015
+
+class _CommitDisposition:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _CommitDispositionEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_CommitDisposition.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    COMMIT_DISPOSITION_UNSPECIFIED: _CommitDisposition.ValueType  # 0
+    """Not set."""
+    COMMIT_DISPOSITION_DECISION: _CommitDisposition.ValueType  # 1
+    """It became a decision, or joined one (a rebased copy of an ingested commit)."""
+    COMMIT_DISPOSITION_NO_DECISION: _CommitDisposition.ValueType  # 2
+    """It holds no decision worth keeping; `reason` says why (a merge without its
+    own change, formatting only, a lockfile-only bump without a stated reason...).
+    """
+    COMMIT_DISPOSITION_ALREADY_INGESTED: _CommitDisposition.ValueType  # 3
+    """It was ingested before; nothing changed."""
+    COMMIT_DISPOSITION_INVALID: _CommitDisposition.ValueType  # 4
+    """Bad input; `violations` name the fields. Nothing of it was stored."""
+
+class CommitDisposition(_CommitDisposition, metaclass=_CommitDispositionEnumTypeWrapper):
+    """What IngestCommits did with one commit."""
+
+COMMIT_DISPOSITION_UNSPECIFIED: CommitDisposition.ValueType  # 0
+"""Not set."""
+COMMIT_DISPOSITION_DECISION: CommitDisposition.ValueType  # 1
+"""It became a decision, or joined one (a rebased copy of an ingested commit)."""
+COMMIT_DISPOSITION_NO_DECISION: CommitDisposition.ValueType  # 2
+"""It holds no decision worth keeping; `reason` says why (a merge without its
+own change, formatting only, a lockfile-only bump without a stated reason...).
+"""
+COMMIT_DISPOSITION_ALREADY_INGESTED: CommitDisposition.ValueType  # 3
+"""It was ingested before; nothing changed."""
+COMMIT_DISPOSITION_INVALID: CommitDisposition.ValueType  # 4
+"""Bad input; `violations` name the fields. Nothing of it was stored."""
+Global___CommitDisposition: _TypeAlias = CommitDisposition  # noqa: Y015
+
 class _AnchorMatch:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -407,6 +471,10 @@ class Decision(_message.Message):
     SUPERSEDED_BY_FIELD_NUMBER: _builtins.int
     AUTHOR_FIELD_NUMBER: _builtins.int
     TAGS_FIELD_NUMBER: _builtins.int
+    EXPECTATIONS_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    OUTCOME_HISTORY_FIELD_NUMBER: _builtins.int
+    ORIGIN_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Resource name: `decisions/{decision}`. Output only."""
     repository: _builtins.str
@@ -439,6 +507,12 @@ class Decision(_message.Message):
     author: _builtins.str
     """Who made it (commit author or stating agent; personal data redacted per
     policy).
+    """
+    outcome: Global___DecisionOutcome.ValueType
+    """The latest recorded outcome (RecordDecisionOutcome). Output only."""
+    origin: _builtins.str
+    """Where the decision was found: "commit_message", "session" or "statement".
+    Output only.
     """
     @_builtins.property
     def alternatives(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionAlternative]:
@@ -474,6 +548,16 @@ class Decision(_message.Message):
     def tags(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Labels."""
 
+    @_builtins.property
+    def expectations(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """What the decision was expected to bring (for decisions about work rather
+        than code: "p99 stays under 50 ms"). Set on create.
+        """
+
+    @_builtins.property
+    def outcome_history(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionOutcomeRecord]:
+        """Every recorded outcome, oldest first. Output only."""
+
     def __init__(
         self,
         *,
@@ -496,14 +580,176 @@ class Decision(_message.Message):
         superseded_by: _builtins.str = ...,
         author: _builtins.str = ...,
         tags: _abc.Iterable[_builtins.str] | None = ...,
+        expectations: _abc.Iterable[_builtins.str] | None = ...,
+        outcome: Global___DecisionOutcome.ValueType = ...,
+        outcome_history: _abc.Iterable[Global___DecisionOutcomeRecord] | None = ...,
+        origin: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "decision_time", b"decision_time", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["alternatives", b"alternatives", "anchors", b"anchors", "author", b"author", "commits", b"commits", "create_time", b"create_time", "decision_time", b"decision_time", "evidence", b"evidence", "memory", b"memory", "name", b"name", "question", b"question", "rationale", b"rationale", "repository", b"repository", "space", b"space", "statement", b"statement", "status", b"status", "superseded_by", b"superseded_by", "tags", b"tags", "title", b"title", "update_time", b"update_time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["alternatives", b"alternatives", "anchors", b"anchors", "author", b"author", "commits", b"commits", "create_time", b"create_time", "decision_time", b"decision_time", "evidence", b"evidence", "expectations", b"expectations", "memory", b"memory", "name", b"name", "origin", b"origin", "outcome", b"outcome", "outcome_history", b"outcome_history", "question", b"question", "rationale", b"rationale", "repository", b"repository", "space", b"space", "statement", b"statement", "status", b"status", "superseded_by", b"superseded_by", "tags", b"tags", "title", b"title", "update_time", b"update_time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___Decision: _TypeAlias = Decision  # noqa: Y015
+
+@_typing.final
+class DecisionOutcomeRecord(_message.Message):
+    """One observation of how a decision turned out."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    SUMMARY_FIELD_NUMBER: _builtins.int
+    EVIDENCE_FIELD_NUMBER: _builtins.int
+    RECORD_TIME_FIELD_NUMBER: _builtins.int
+    RECORDER_FIELD_NUMBER: _builtins.int
+    outcome: Global___DecisionOutcome.ValueType
+    """The outcome observed."""
+    summary: _builtins.str
+    """What happened, in a sentence or two."""
+    recorder: _builtins.str
+    """Who recorded it (the calling key's agent or key id). Output only."""
+    @_builtins.property
+    def evidence(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionEvidence]:
+        """Verbatim quotes that show it (measurements, incident notes)."""
+
+    @_builtins.property
+    def record_time(self) -> _timestamp_pb2.Timestamp:
+        """When it was recorded. Output only."""
+
+    def __init__(
+        self,
+        *,
+        outcome: Global___DecisionOutcome.ValueType = ...,
+        summary: _builtins.str = ...,
+        evidence: _abc.Iterable[Global___DecisionEvidence] | None = ...,
+        record_time: _timestamp_pb2.Timestamp | None = ...,
+        recorder: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["record_time", b"record_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["evidence", b"evidence", "outcome", b"outcome", "record_time", b"record_time", "recorder", b"recorder", "summary", b"summary"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DecisionOutcomeRecord: _TypeAlias = DecisionOutcomeRecord  # noqa: Y015
+
+@_typing.final
+class RecordDecisionOutcomeRequest(_message.Message):
+    """Request for RecordDecisionOutcome."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    OUTCOME_FIELD_NUMBER: _builtins.int
+    SUMMARY_FIELD_NUMBER: _builtins.int
+    EVIDENCE_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """`decisions/{decision}`. Required."""
+    outcome: Global___DecisionOutcome.ValueType
+    """The outcome observed. Required."""
+    summary: _builtins.str
+    """What happened. Required, at most 2000 characters."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    @_builtins.property
+    def evidence(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionEvidence]:
+        """Quotes that show it, at most 12."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        outcome: Global___DecisionOutcome.ValueType = ...,
+        summary: _builtins.str = ...,
+        evidence: _abc.Iterable[Global___DecisionEvidence] | None = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["evidence", b"evidence", "name", b"name", "outcome", b"outcome", "request_id", b"request_id", "summary", b"summary"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RecordDecisionOutcomeRequest: _TypeAlias = RecordDecisionOutcomeRequest  # noqa: Y015
+
+@_typing.final
+class IngestSessionRequest(_message.Message):
+    """Request for IngestSession."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SPACE_FIELD_NUMBER: _builtins.int
+    SESSION_FIELD_NUMBER: _builtins.int
+    REPOSITORY_FIELD_NUMBER: _builtins.int
+    DECISIONS_SPACE_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    space: _builtins.str
+    """The space of the session's working-memory buffer. Required."""
+    session: _builtins.str
+    """The session. Required."""
+    repository: _builtins.str
+    """The repository (or project) the decisions are about. Required."""
+    decisions_space: _builtins.str
+    """The space for the decision memories; empty means `decisions/{repository}`."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    def __init__(
+        self,
+        *,
+        space: _builtins.str = ...,
+        session: _builtins.str = ...,
+        repository: _builtins.str = ...,
+        decisions_space: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decisions_space", b"decisions_space", "repository", b"repository", "request_id", b"request_id", "session", b"session", "space", b"space"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___IngestSessionRequest: _TypeAlias = IngestSessionRequest  # noqa: Y015
+
+@_typing.final
+class IngestSessionResponse(_message.Message):
+    """Response for IngestSession."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DECISIONS_FIELD_NUMBER: _builtins.int
+    CREATED_DECISIONS_FIELD_NUMBER: _builtins.int
+    MESSAGES_FIELD_NUMBER: _builtins.int
+    PRIVACY_FINDINGS_FIELD_NUMBER: _builtins.int
+    created_decisions: _builtins.int
+    """Decisions newly created."""
+    messages: _builtins.int
+    """Messages read from the buffer."""
+    @_builtins.property
+    def decisions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Decision]:
+        """Decisions created or found again."""
+
+    @_builtins.property
+    def privacy_findings(self) -> _containers.RepeatedCompositeFieldContainer[_lifecycle_pb2.PrivacyFinding]:
+        """What the privacy boundary dropped or redacted."""
+
+    def __init__(
+        self,
+        *,
+        decisions: _abc.Iterable[Global___Decision] | None = ...,
+        created_decisions: _builtins.int = ...,
+        messages: _builtins.int = ...,
+        privacy_findings: _abc.Iterable[_lifecycle_pb2.PrivacyFinding] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_decisions", b"created_decisions", "decisions", b"decisions", "messages", b"messages", "privacy_findings", b"privacy_findings"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___IngestSessionResponse: _TypeAlias = IngestSessionResponse  # noqa: Y015
 
 @_typing.final
 class IngestCommitsRequest(_message.Message):
@@ -523,8 +769,9 @@ class IngestCommitsRequest(_message.Message):
     (`github.com/acme/api`). Required.
     """
     space: _builtins.str
-    """The space for the decision memories; empty means `code/{repository}`, kept
-    apart from conversation spaces.
+    """The space for the decision memories; empty means `decisions/{repository}`,
+    kept apart from conversation spaces (unscoped recall leaves `decisions/...`
+    spaces out).
     """
     use_llm: _builtins.bool
     """Use the configured LLM to mine decisions; otherwise a deterministic miner
@@ -570,6 +817,8 @@ class IngestCommitsResponse(_message.Message):
     CREATED_DECISIONS_FIELD_NUMBER: _builtins.int
     UPDATED_DECISIONS_FIELD_NUMBER: _builtins.int
     PRIVACY_FINDINGS_FIELD_NUMBER: _builtins.int
+    COMMITS_FIELD_NUMBER: _builtins.int
+    INVALID_COMMITS_FIELD_NUMBER: _builtins.int
     processed_commits: _builtins.int
     """Commits mined in this call."""
     skipped_commits: _builtins.int
@@ -580,6 +829,8 @@ class IngestCommitsResponse(_message.Message):
     """Decisions newly created."""
     updated_decisions: _builtins.int
     """Existing decisions that gained commits, anchors or evidence."""
+    invalid_commits: _builtins.int
+    """Commits refused for bad input (see `commits`); the others were ingested."""
     @_builtins.property
     def decisions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Decision]:
         """Decisions created or updated by this batch."""
@@ -587,6 +838,10 @@ class IngestCommitsResponse(_message.Message):
     @_builtins.property
     def privacy_findings(self) -> _containers.RepeatedCompositeFieldContainer[_lifecycle_pb2.PrivacyFinding]:
         """What the privacy boundary dropped or redacted (never the secret itself)."""
+
+    @_builtins.property
+    def commits(self) -> _containers.RepeatedCompositeFieldContainer[Global___IngestedCommit]:
+        """What became of each commit of the request, in request order."""
 
     def __init__(
         self,
@@ -598,14 +853,86 @@ class IngestCommitsResponse(_message.Message):
         created_decisions: _builtins.int = ...,
         updated_decisions: _builtins.int = ...,
         privacy_findings: _abc.Iterable[_lifecycle_pb2.PrivacyFinding] | None = ...,
+        commits: _abc.Iterable[Global___IngestedCommit] | None = ...,
+        invalid_commits: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commits_without_decision", b"commits_without_decision", "created_decisions", b"created_decisions", "decisions", b"decisions", "privacy_findings", b"privacy_findings", "processed_commits", b"processed_commits", "skipped_commits", b"skipped_commits", "updated_decisions", b"updated_decisions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commits", b"commits", "commits_without_decision", b"commits_without_decision", "created_decisions", b"created_decisions", "decisions", b"decisions", "invalid_commits", b"invalid_commits", "privacy_findings", b"privacy_findings", "processed_commits", b"processed_commits", "skipped_commits", b"skipped_commits", "updated_decisions", b"updated_decisions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___IngestCommitsResponse: _TypeAlias = IngestCommitsResponse  # noqa: Y015
+
+@_typing.final
+class CommitFieldViolation(_message.Message):
+    """One bad field of a commit."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    FIELD_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    field: _builtins.str
+    """The field path in the request (`commits[3].files[0].hunks[2].new_lines`)."""
+    description: _builtins.str
+    """What is wrong with it."""
+    def __init__(
+        self,
+        *,
+        field: _builtins.str = ...,
+        description: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["description", b"description", "field", b"field"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CommitFieldViolation: _TypeAlias = CommitFieldViolation  # noqa: Y015
+
+@_typing.final
+class IngestedCommit(_message.Message):
+    """The result for one commit of an IngestCommits request."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    INDEX_FIELD_NUMBER: _builtins.int
+    SHA_FIELD_NUMBER: _builtins.int
+    DISPOSITION_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
+    DECISION_FIELD_NUMBER: _builtins.int
+    VIOLATIONS_FIELD_NUMBER: _builtins.int
+    index: _builtins.int
+    """Position of the commit in the request."""
+    sha: _builtins.str
+    """The commit's sha, as sent."""
+    disposition: Global___CommitDisposition.ValueType
+    """What became of it."""
+    reason: _builtins.str
+    """Why it holds no decision, or why it was refused."""
+    decision: _builtins.str
+    """The decision it became or joined (`decisions/{decision}`)."""
+    @_builtins.property
+    def violations(self) -> _containers.RepeatedCompositeFieldContainer[Global___CommitFieldViolation]:
+        """For an INVALID commit: its bad fields."""
+
+    def __init__(
+        self,
+        *,
+        index: _builtins.int = ...,
+        sha: _builtins.str = ...,
+        disposition: Global___CommitDisposition.ValueType = ...,
+        reason: _builtins.str = ...,
+        decision: _builtins.str = ...,
+        violations: _abc.Iterable[Global___CommitFieldViolation] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "disposition", b"disposition", "index", b"index", "reason", b"reason", "sha", b"sha", "violations", b"violations"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___IngestedCommit: _TypeAlias = IngestedCommit  # noqa: Y015
 
 @_typing.final
 class CreateDecisionRequest(_message.Message):
@@ -618,7 +945,7 @@ class CreateDecisionRequest(_message.Message):
     SESSION_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     space: _builtins.str
-    """The space for the backing memory; empty means `code/{repository}`."""
+    """The space for the backing memory; empty means `decisions/{repository}`."""
     session: _builtins.str
     """The session the decision was stated in, if any; recorded on the backing
     memory.
@@ -680,6 +1007,7 @@ class ListDecisionsRequest(_message.Message):
     INCLUDE_SUPERSEDED_FIELD_NUMBER: _builtins.int
     PAGE_SIZE_FIELD_NUMBER: _builtins.int
     PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    OUTCOMES_FIELD_NUMBER: _builtins.int
     repository: _builtins.str
     """Only decisions about this repository."""
     path: _builtins.str
@@ -698,6 +1026,12 @@ class ListDecisionsRequest(_message.Message):
     def decision_time_end(self) -> _timestamp_pb2.Timestamp:
         """Only decisions made before this time."""
 
+    @_builtins.property
+    def outcomes(self) -> _containers.RepeatedScalarFieldContainer[Global___DecisionOutcome.ValueType]:
+        """Only decisions whose latest outcome is one of these ("which of our
+        decisions did not work out?": MISSED).
+        """
+
     def __init__(
         self,
         *,
@@ -708,10 +1042,11 @@ class ListDecisionsRequest(_message.Message):
         include_superseded: _builtins.bool = ...,
         page_size: _builtins.int = ...,
         page_token: _builtins.str = ...,
+        outcomes: _abc.Iterable[Global___DecisionOutcome.ValueType] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start", "include_superseded", b"include_superseded", "page_size", b"page_size", "page_token", b"page_token", "path", b"path", "repository", b"repository"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start", "include_superseded", b"include_superseded", "outcomes", b"outcomes", "page_size", b"page_size", "page_token", b"page_token", "path", b"path", "repository", b"repository"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -756,6 +1091,8 @@ class SearchDecisionsRequest(_message.Message):
     PATH_FIELD_NUMBER: _builtins.int
     K_FIELD_NUMBER: _builtins.int
     INCLUDE_SUPERSEDED_FIELD_NUMBER: _builtins.int
+    DECISION_TIME_START_FIELD_NUMBER: _builtins.int
+    DECISION_TIME_END_FIELD_NUMBER: _builtins.int
     query: _builtins.str
     """The question, in natural language. Required."""
     repository: _builtins.str
@@ -766,6 +1103,14 @@ class SearchDecisionsRequest(_message.Message):
     """Maximum results, 1-50; 0 means 10."""
     include_superseded: _builtins.bool
     """Also return reversed decisions (ranked below their replacements)."""
+    @_builtins.property
+    def decision_time_start(self) -> _timestamp_pb2.Timestamp:
+        """Only decisions made at or after this time."""
+
+    @_builtins.property
+    def decision_time_end(self) -> _timestamp_pb2.Timestamp:
+        """Only decisions made before this time."""
+
     def __init__(
         self,
         *,
@@ -774,10 +1119,12 @@ class SearchDecisionsRequest(_message.Message):
         path: _builtins.str = ...,
         k: _builtins.int = ...,
         include_superseded: _builtins.bool = ...,
+        decision_time_start: _timestamp_pb2.Timestamp | None = ...,
+        decision_time_end: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_superseded", b"include_superseded", "k", b"k", "path", b"path", "query", b"query", "repository", b"repository"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start", "include_superseded", b"include_superseded", "k", b"k", "path", b"path", "query", b"query", "repository", b"repository"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

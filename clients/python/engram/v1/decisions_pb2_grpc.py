@@ -44,7 +44,8 @@ class DecisionsServiceStub:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     def __init__(self, channel):
@@ -83,6 +84,16 @@ class DecisionsServiceStub:
                 request_serializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeRequest.SerializeToString,
                 response_deserializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeResponse.FromString,
                 _registered_method=True)
+        self.RecordDecisionOutcome = channel.unary_unary(
+                '/engram.v1.DecisionsService/RecordDecisionOutcome',
+                request_serializer=engram_dot_v1_dot_decisions__pb2.RecordDecisionOutcomeRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_decisions__pb2.Decision.FromString,
+                _registered_method=True)
+        self.IngestSession = channel.unary_unary(
+                '/engram.v1.DecisionsService/IngestSession',
+                request_serializer=engram_dot_v1_dot_decisions__pb2.IngestSessionRequest.SerializeToString,
+                response_deserializer=engram_dot_v1_dot_decisions__pb2.IngestSessionResponse.FromString,
+                _registered_method=True)
 
 
 class DecisionsServiceServicer:
@@ -104,7 +115,8 @@ class DecisionsServiceServicer:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     def IngestCommits(self, request, context):
@@ -152,6 +164,24 @@ class DecisionsServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def RecordDecisionOutcome(self, request, context):
+        """Records what actually happened after a decision: its expectations met,
+        partly met or missed, with evidence. The latest record is the decision's
+        `outcome`; every record is kept in `outcome_history`.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def IngestSession(self, request, context):
+        """Mines the decisions stated in a session's buffered conversation (working
+        memory) with the same extraction as commits; each decision has origin
+        "session" and quotes only what the conversation says.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_DecisionsServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -185,6 +215,16 @@ def add_DecisionsServiceServicer_to_server(servicer, server):
                     request_deserializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeRequest.FromString,
                     response_serializer=engram_dot_v1_dot_decisions__pb2.ExplainCodeResponse.SerializeToString,
             ),
+            'RecordDecisionOutcome': grpc.unary_unary_rpc_method_handler(
+                    servicer.RecordDecisionOutcome,
+                    request_deserializer=engram_dot_v1_dot_decisions__pb2.RecordDecisionOutcomeRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_decisions__pb2.Decision.SerializeToString,
+            ),
+            'IngestSession': grpc.unary_unary_rpc_method_handler(
+                    servicer.IngestSession,
+                    request_deserializer=engram_dot_v1_dot_decisions__pb2.IngestSessionRequest.FromString,
+                    response_serializer=engram_dot_v1_dot_decisions__pb2.IngestSessionResponse.SerializeToString,
+            ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
             'engram.v1.DecisionsService', rpc_method_handlers)
@@ -212,7 +252,8 @@ class DecisionsService:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     @staticmethod
@@ -367,6 +408,60 @@ class DecisionsService:
             '/engram.v1.DecisionsService/ExplainCode',
             engram_dot_v1_dot_decisions__pb2.ExplainCodeRequest.SerializeToString,
             engram_dot_v1_dot_decisions__pb2.ExplainCodeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RecordDecisionOutcome(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.DecisionsService/RecordDecisionOutcome',
+            engram_dot_v1_dot_decisions__pb2.RecordDecisionOutcomeRequest.SerializeToString,
+            engram_dot_v1_dot_decisions__pb2.Decision.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def IngestSession(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/engram.v1.DecisionsService/IngestSession',
+            engram_dot_v1_dot_decisions__pb2.IngestSessionRequest.SerializeToString,
+            engram_dot_v1_dot_decisions__pb2.IngestSessionResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -45,7 +45,8 @@ class DecisionsServiceStub:
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     @_typing.overload
@@ -70,6 +71,16 @@ class DecisionsServiceStub:
     """Answers "why is this code like this?" for a file, a line range or a symbol:
     the decisions anchored there, with their rationale and evidence.
     """
+    RecordDecisionOutcome: _grpc.UnaryUnaryMultiCallable[_decisions_pb2.RecordDecisionOutcomeRequest, _decisions_pb2.Decision]
+    """Records what actually happened after a decision: its expectations met,
+    partly met or missed, with evidence. The latest record is the decision's
+    `outcome`; every record is kept in `outcome_history`.
+    """
+    IngestSession: _grpc.UnaryUnaryMultiCallable[_decisions_pb2.IngestSessionRequest, _decisions_pb2.IngestSessionResponse]
+    """Mines the decisions stated in a session's buffered conversation (working
+    memory) with the same extraction as commits; each decision has origin
+    "session" and quotes only what the conversation says.
+    """
 
 @_typing.type_check_only
 class DecisionsServiceAsyncStub(DecisionsServiceStub):
@@ -91,7 +102,8 @@ class DecisionsServiceAsyncStub(DecisionsServiceStub):
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     def __init__(self, channel: _aio.Channel) -> None: ...
@@ -113,6 +125,16 @@ class DecisionsServiceAsyncStub(DecisionsServiceStub):
     """Answers "why is this code like this?" for a file, a line range or a symbol:
     the decisions anchored there, with their rationale and evidence.
     """
+    RecordDecisionOutcome: _aio.UnaryUnaryMultiCallable[_decisions_pb2.RecordDecisionOutcomeRequest, _decisions_pb2.Decision]  # type: ignore[assignment]
+    """Records what actually happened after a decision: its expectations met,
+    partly met or missed, with evidence. The latest record is the decision's
+    `outcome`; every record is kept in `outcome_history`.
+    """
+    IngestSession: _aio.UnaryUnaryMultiCallable[_decisions_pb2.IngestSessionRequest, _decisions_pb2.IngestSessionResponse]  # type: ignore[assignment]
+    """Mines the decisions stated in a session's buffered conversation (working
+    memory) with the same extraction as commits; each decision has origin
+    "session" and quotes only what the conversation says.
+    """
 
 class DecisionsServiceServicer(metaclass=_abc_1.ABCMeta):
     """DecisionsService is the "why" memory of a codebase. git records what changed,
@@ -133,7 +155,8 @@ class DecisionsServiceServicer(metaclass=_abc_1.ABCMeta):
     idempotent: a decision's identity does not depend on commit hashes, so
     re-ingesting a range, a rebase or a squash converges on the same records.
 
-    Scopes: IngestCommits and CreateDecision need `write`; the rest need `read`.
+    Scopes: IngestCommits, CreateDecision, RecordDecisionOutcome and IngestSession
+    need `write`; the rest need `read`.
     """
 
     @_abc_1.abstractmethod
@@ -188,6 +211,28 @@ class DecisionsServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_decisions_pb2.ExplainCodeResponse, _abc.Awaitable[_decisions_pb2.ExplainCodeResponse]]:
         """Answers "why is this code like this?" for a file, a line range or a symbol:
         the decisions anchored there, with their rationale and evidence.
+        """
+
+    @_abc_1.abstractmethod
+    def RecordDecisionOutcome(
+        self,
+        request: _decisions_pb2.RecordDecisionOutcomeRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_decisions_pb2.Decision, _abc.Awaitable[_decisions_pb2.Decision]]:
+        """Records what actually happened after a decision: its expectations met,
+        partly met or missed, with evidence. The latest record is the decision's
+        `outcome`; every record is kept in `outcome_history`.
+        """
+
+    @_abc_1.abstractmethod
+    def IngestSession(
+        self,
+        request: _decisions_pb2.IngestSessionRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_decisions_pb2.IngestSessionResponse, _abc.Awaitable[_decisions_pb2.IngestSessionResponse]]:
+        """Mines the decisions stated in a session's buffered conversation (working
+        memory) with the same extraction as commits; each decision has origin
+        "session" and quotes only what the conversation says.
         """
 
 def add_DecisionsServiceServicer_to_server(servicer: DecisionsServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -93,6 +93,34 @@ MEMORY_ORDER_UPDATE_TIME_DESC: MemoryOrder.ValueType  # 3
 """Most recently changed first."""
 Global___MemoryOrder: _TypeAlias = MemoryOrder  # noqa: Y015
 
+class _DedupScope:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _DedupScopeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DedupScope.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    DEDUP_SCOPE_UNSPECIFIED: _DedupScope.ValueType  # 0
+    """The default: the whole space."""
+    DEDUP_SCOPE_SPACE: _DedupScope.ValueType  # 1
+    """Identical content anywhere in the space is a duplicate."""
+    DEDUP_SCOPE_SESSION: _DedupScope.ValueType  # 2
+    """Identical content is a duplicate only within the same session."""
+    DEDUP_SCOPE_OFF: _DedupScope.ValueType  # 3
+    """Never deduplicated: every proposal is stored."""
+
+class DedupScope(_DedupScope, metaclass=_DedupScopeEnumTypeWrapper):
+    """Where a space's policy deduplicates identical live content."""
+
+DEDUP_SCOPE_UNSPECIFIED: DedupScope.ValueType  # 0
+"""The default: the whole space."""
+DEDUP_SCOPE_SPACE: DedupScope.ValueType  # 1
+"""Identical content anywhere in the space is a duplicate."""
+DEDUP_SCOPE_SESSION: DedupScope.ValueType  # 2
+"""Identical content is a duplicate only within the same session."""
+DEDUP_SCOPE_OFF: DedupScope.ValueType  # 3
+"""Never deduplicated: every proposal is stored."""
+Global___DedupScope: _TypeAlias = DedupScope  # noqa: Y015
+
 @_typing.final
 class MemoryProposal(_message.Message):
     """The fields a caller supplies when proposing a memory."""
@@ -557,8 +585,13 @@ class ReviseMemoryRequest(_message.Message):
     MEMORY_FIELD_NUMBER: _builtins.int
     UPDATE_MASK_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     request_id: _builtins.str
     """Idempotency key."""
+    reason: _builtins.str
+    """Why the memory was revised (at most 2048 characters); recorded as the reason
+    of the revision's audit entry. Optional.
+    """
     @_builtins.property
     def memory(self) -> _types_pb2.Memory:
         """The new values; `memory.name` selects the memory and `memory.etag` must be
@@ -578,10 +611,11 @@ class ReviseMemoryRequest(_message.Message):
         memory: _types_pb2.Memory | None = ...,
         update_mask: _field_mask_pb2.FieldMask | None = ...,
         request_id: _builtins.str = ...,
+        reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "update_mask", b"update_mask"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "request_id", b"request_id", "update_mask", b"update_mask"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["memory", b"memory", "reason", b"reason", "request_id", b"request_id", "update_mask", b"update_mask"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -629,8 +663,13 @@ class ExpireDueMemoriesRequest(_message.Message):
 
     AS_OF_FIELD_NUMBER: _builtins.int
     LIMIT_FIELD_NUMBER: _builtins.int
+    SPACE_FIELD_NUMBER: _builtins.int
     limit: _builtins.int
     """Maximum memories to expire in this call (default 1000, max 10000)."""
+    space: _builtins.str
+    """Only memories of this space (exactly; not its subspaces). Empty means every
+    space of the tenant.
+    """
     @_builtins.property
     def as_of(self) -> _timestamp_pb2.Timestamp:
         """Expire memories due at or before this time; unset means now."""
@@ -640,10 +679,11 @@ class ExpireDueMemoriesRequest(_message.Message):
         *,
         as_of: _timestamp_pb2.Timestamp | None = ...,
         limit: _builtins.int = ...,
+        space: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["as_of", b"as_of"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["as_of", b"as_of", "limit", b"limit"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["as_of", b"as_of", "limit", b"limit", "space", b"space"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1153,6 +1193,8 @@ class Policy(_message.Message):
     MIN_CORROBORATION_FIELD_NUMBER: _builtins.int
     ASSESS_ON_WRITE_FIELD_NUMBER: _builtins.int
     PINNED_SPACE_CLASS_FIELD_NUMBER: _builtins.int
+    SEQUENTIAL_VALIDATORS_FIELD_NUMBER: _builtins.int
+    DEDUP_SCOPE_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`policy` for the tenant default, `spaces/{space}/policy` for one space."""
     json_schema_critical: _builtins.bool
@@ -1189,6 +1231,19 @@ class Policy(_message.Message):
     """Pins the space's class ("canonical", "working" or "correspondence"): the
     profiler never relabels a pinned space and reports its observation as drift.
     Empty means observed.
+    """
+    sequential_validators: _builtins.bool
+    """Run the validators one at a time in their declared order (required_fields,
+    size_limit, confidence_threshold, json_schema, then the webhooks in list
+    order), stopping at the first critical failure: later validators (webhooks
+    in particular) are not called for a proposal that is rejected anyway. False
+    (the default) runs all of them, webhooks concurrently, and reports every
+    failure.
+    """
+    dedup_scope: Global___DedupScope.ValueType
+    """Where identical content counts as a duplicate (ProposeMemory answers
+    DUPLICATE with the live memory instead of storing it again). Unspecified
+    means DEDUP_SCOPE_SPACE.
     """
     @_builtins.property
     def json_schema(self) -> _struct_pb2.Struct:
@@ -1261,10 +1316,12 @@ class Policy(_message.Message):
         min_corroboration: _builtins.int = ...,
         assess_on_write: _builtins.bool = ...,
         pinned_space_class: _builtins.str = ...,
+        sequential_validators: _builtins.bool = ...,
+        dedup_scope: Global___DedupScope.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["evidence_weights", b"evidence_weights", "json_schema", b"json_schema", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["allowed_personal_data", b"allowed_personal_data", "assess_on_write", b"assess_on_write", "decay_exponents", b"decay_exponents", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "evidence_weights", b"evidence_weights", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "min_corroboration", b"min_corroboration", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "pinned_space_class", b"pinned_space_class", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["allowed_personal_data", b"allowed_personal_data", "assess_on_write", b"assess_on_write", "decay_exponents", b"decay_exponents", "dedup_scope", b"dedup_scope", "default_ttl_seconds", b"default_ttl_seconds", "etag", b"etag", "evidence_weights", b"evidence_weights", "json_schema", b"json_schema", "json_schema_critical", b"json_schema_critical", "max_content_bytes", b"max_content_bytes", "min_confidence", b"min_confidence", "min_confidence_critical", b"min_confidence_critical", "min_corroboration", b"min_corroboration", "name", b"name", "near_duplicate_threshold", b"near_duplicate_threshold", "pinned_space_class", b"pinned_space_class", "required_fields", b"required_fields", "retention_stability_hours", b"retention_stability_hours", "sequential_validators", b"sequential_validators", "update_time", b"update_time", "validator_timeout_ms", b"validator_timeout_ms", "webhooks", b"webhooks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

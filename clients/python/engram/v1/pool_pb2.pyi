@@ -6,6 +6,7 @@ isort:skip_file
 from collections import abc as _abc
 from engram.v1 import types_pb2 as _types_pb2
 from google.protobuf import descriptor as _descriptor
+from google.protobuf import duration_pb2 as _duration_pb2
 from google.protobuf import field_mask_pb2 as _field_mask_pb2
 from google.protobuf import message as _message
 from google.protobuf import timestamp_pb2 as _timestamp_pb2
@@ -339,6 +340,7 @@ class Pool(_message.Message):
     UPDATE_TIME_FIELD_NUMBER: _builtins.int
     ETAG_FIELD_NUMBER: _builtins.int
     LABELS_FIELD_NUMBER: _builtins.int
+    QUICK_INVALIDATION_WINDOW_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Resource name: `pools/{pool}`. Output only."""
     display_name: _builtins.str
@@ -377,6 +379,13 @@ class Pool(_message.Message):
     def labels(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Free-form labels for the caller's own use."""
 
+    @_builtins.property
+    def quick_invalidation_window(self) -> _duration_pb2.Duration:
+        """A publication whose memory is retracted or superseded within this long of
+        being published counts against its publisher's trust; unset or zero means
+        24 hours.
+        """
+
     def __init__(
         self,
         *,
@@ -393,10 +402,11 @@ class Pool(_message.Message):
         update_time: _timestamp_pb2.Timestamp | None = ...,
         etag: _builtins.str = ...,
         labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        quick_invalidation_window: _duration_pb2.Duration | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "gate", b"gate", "update_time", b"update_time"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "gate", b"gate", "quick_invalidation_window", b"quick_invalidation_window", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "creator", b"creator", "default_visibility", b"default_visibility", "description", b"description", "display_name", b"display_name", "etag", b"etag", "gate", b"gate", "initial_trust", b"initial_trust", "labels", b"labels", "member_count", b"member_count", "name", b"name", "publication_count", b"publication_count", "update_time", b"update_time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "creator", b"creator", "default_visibility", b"default_visibility", "description", b"description", "display_name", b"display_name", "etag", b"etag", "gate", b"gate", "initial_trust", b"initial_trust", "labels", b"labels", "member_count", b"member_count", "name", b"name", "publication_count", b"publication_count", "quick_invalidation_window", b"quick_invalidation_window", "update_time", b"update_time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -533,7 +543,7 @@ class UpdatePoolRequest(_message.Message):
     @_builtins.property
     def update_mask(self) -> _field_mask_pb2.FieldMask:
         """Fields to change: any of display_name, description, gate, default_visibility,
-        initial_trust, labels. Required and non-empty.
+        initial_trust, labels, quick_invalidation_window. Required and non-empty.
         """
 
     def __init__(
@@ -774,7 +784,9 @@ class GateFinding(_message.Message):
     MESSAGE_FIELD_NUMBER: _builtins.int
     rule: _builtins.str
     """The rule: "min_utility", "allowed_kinds", "review_below_evidence_level",
-    "review_below_trust", "require_review" or "memory_status".
+    "review_below_trust", "require_review", "memory_status" or "privacy" (the
+    memory carries a credential or personal data, re-checked on publishing
+    without its space's allowances).
     """
     refuses: _builtins.bool
     """Whether it refuses (true) or holds for review (false)."""
@@ -1286,7 +1298,10 @@ class SlotDelta(_message.Message):
     """The topic channel of the publication behind the change."""
     @_builtins.property
     def old_memory(self) -> _types_pb2.Memory:
-        """What the slot held before (REPLACE, REMOVE), as it was then."""
+        """What the slot held before (REPLACE, REMOVE): that memory's identity (name,
+        space, slot key, revision, status, etag). Its content is what an earlier
+        delta sent; it is not sent twice.
+        """
 
     @_builtins.property
     def new_memory(self) -> _types_pb2.Memory:

@@ -53,11 +53,13 @@ class PoolServiceStub:
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
-    TENANT visibility is readable by anyone in the tenant with the `read` scope,
-    through GetPublication and pool recall (never through sync, topics or
-    listings). Tenant administrators (scope `admin`) may manage any pool of their
-    tenant but read its memories only as members.
+    not members get NOT_FOUND for the pool (never a hint that it exists) and
+    members whose role is too low PERMISSION_DENIED, with one exception: a
+    publication with TENANT visibility is readable by anyone in the tenant with
+    the `read` scope, through GetPublication and pool recall (never through sync,
+    topics or listings). Tenant administrators (scope `admin`) may manage any pool
+    of their tenant (get, list, update, delete, members, trust) but read its
+    memories only as members.
 
     Scopes: reads need `read`; publishing, reviewing and managing pools and
     members need `write`, on top of the pool role each RPC names.
@@ -150,11 +152,13 @@ class PoolServiceAsyncStub(PoolServiceStub):
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
-    TENANT visibility is readable by anyone in the tenant with the `read` scope,
-    through GetPublication and pool recall (never through sync, topics or
-    listings). Tenant administrators (scope `admin`) may manage any pool of their
-    tenant but read its memories only as members.
+    not members get NOT_FOUND for the pool (never a hint that it exists) and
+    members whose role is too low PERMISSION_DENIED, with one exception: a
+    publication with TENANT visibility is readable by anyone in the tenant with
+    the `read` scope, through GetPublication and pool recall (never through sync,
+    topics or listings). Tenant administrators (scope `admin`) may manage any pool
+    of their tenant (get, list, update, delete, members, trust) but read its
+    memories only as members.
 
     Scopes: reads need `read`; publishing, reviewing and managing pools and
     members need `write`, on top of the pool role each RPC names.
@@ -243,11 +247,13 @@ class PoolServiceServicer(metaclass=_abc_1.ABCMeta):
     caller's current membership, so removing a member takes effect at once (its
     open streams end with PERMISSION_DENIED). Recall over a pool
     (RecallService.Recall with `pools`) applies the same check. Callers that are
-    not members get PERMISSION_DENIED, with one exception: a publication with
-    TENANT visibility is readable by anyone in the tenant with the `read` scope,
-    through GetPublication and pool recall (never through sync, topics or
-    listings). Tenant administrators (scope `admin`) may manage any pool of their
-    tenant but read its memories only as members.
+    not members get NOT_FOUND for the pool (never a hint that it exists) and
+    members whose role is too low PERMISSION_DENIED, with one exception: a
+    publication with TENANT visibility is readable by anyone in the tenant with
+    the `read` scope, through GetPublication and pool recall (never through sync,
+    topics or listings). Tenant administrators (scope `admin`) may manage any pool
+    of their tenant (get, list, update, delete, members, trust) but read its
+    memories only as members.
 
     Scopes: reads need `read`; publishing, reviewing and managing pools and
     members need `write`, on top of the pool role each RPC names.

@@ -20,6 +20,7 @@ from engram_server.platform.interceptors.deadline import DeadlineInterceptor
 from engram_server.platform.interceptors.errors import ErrorMappingInterceptor
 from engram_server.platform.interceptors.guard import CallGuard
 from engram_server.platform.interceptors.ratelimit import RateLimitInterceptor
+from engram_server.platform.observability import RpcObserver
 from engram_server.platform.scopes import ScopeTable
 from engram_server.platform.telemetry import server_tracing_interceptor, tracing_enabled
 
@@ -54,5 +55,6 @@ def server_interceptors(
             AuthenticationInterceptor(Authenticator(ctx.db, ctx.settings.auth_cache_seconds)),
             ScopeInterceptor(scopes),
             rate_limit,
+            RpcObserver(ctx.settings),
         ),
     ]

@@ -9,7 +9,9 @@ same effects, around the handler in one wrapper.
 
 from __future__ import annotations
 
+import asyncio
 import inspect
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -23,6 +25,7 @@ from engram_server.platform.interceptors.authorization import ScopeInterceptor
 from engram_server.platform.interceptors.deadline import refuse_if_expired
 from engram_server.platform.interceptors.errors import abort_with
 from engram_server.platform.interceptors.ratelimit import RateLimitInterceptor
+from engram_server.platform.observability import RpcObserver
 from engram_server.platform.principal import reset_principal, set_principal
 from engram_server.platform.scopes import is_public
 
@@ -35,10 +38,14 @@ class CallGuard(grpc.aio.ServerInterceptor):
         authentication: AuthenticationInterceptor,
         scopes: ScopeInterceptor,
         rate_limit: RateLimitInterceptor,
+        observer: RpcObserver | None = None,
     ) -> None:
         self._authentication = authentication
         self._scopes = scopes
         self._rate_limit = rate_limit
+        # Metrics and the access log of every authenticated RPC (health and
+        # reflection are not observed: probes would drown the log).
+        self._observer = observer
 
     async def intercept_service(
         self,
@@ -64,14 +71,19 @@ class CallGuard(grpc.aio.ServerInterceptor):
         """The hot path (unary calls) as one plain coroutine, no context managers."""
         method = details.method
         public = is_public(method)
+        observer = None if public else self._observer
 
         async def guarded(request: Any, context: grpc.aio.ServicerContext[Any, Any]) -> Any:
+            started = time.perf_counter()
+            tenant = ""
+            code = grpc.StatusCode.OK
             try:
                 await refuse_if_expired(context)
                 if public:
                     result = behavior(request, context)
                     return (await result) if inspect.isawaitable(result) else result
                 principal = await self._authentication.authenticate(details)
+                tenant = principal.tenant_id
                 token = set_principal(principal)
                 try:
                     self._scopes.check(method, principal)
@@ -82,9 +94,26 @@ class CallGuard(grpc.aio.ServerInterceptor):
                     with suppress(ValueError):
                         reset_principal(token)
             except grpc.aio.AbortError:
+                code = _code_of(context)
                 raise  # the handler (or the deadline check) already chose the status
+            except asyncio.CancelledError:
+                code = grpc.StatusCode.CANCELLED
+                raise
             except Exception as exc:
-                await abort_with(method, context, exc)
+                try:
+                    await abort_with(method, context, exc)
+                finally:
+                    code = _code_of(context)
+            finally:
+                if observer is not None:
+                    observer.finish(
+                        method,
+                        code,
+                        started,
+                        tenant,
+                        request,
+                        details.invocation_metadata,
+                    )
 
         return guarded
 
@@ -93,12 +122,17 @@ class CallGuard(grpc.aio.ServerInterceptor):
         self, details: grpc.HandlerCallDetails, context: grpc.aio.ServicerContext[Any, Any]
     ) -> AsyncIterator[None]:
         """The same steps around a streaming call."""
+        observer = None if is_public(details.method) else self._observer
+        started = time.perf_counter()
+        tenant = ""
+        code = grpc.StatusCode.OK
         try:
             await refuse_if_expired(context)
             if is_public(details.method):
                 yield
                 return
             principal = await self._authentication.authenticate(details)
+            tenant = principal.tenant_id
             token = set_principal(principal)
             try:
                 self._scopes.check(details.method, principal)
@@ -110,6 +144,35 @@ class CallGuard(grpc.aio.ServerInterceptor):
                 with suppress(ValueError):
                     reset_principal(token)
         except grpc.aio.AbortError:
+            code = _code_of(context)
+            raise
+        except (asyncio.CancelledError, GeneratorExit):
+            code = grpc.StatusCode.CANCELLED
             raise
         except Exception as exc:
-            await abort_with(details.method, context, exc)
+            try:
+                await abort_with(details.method, context, exc)
+            finally:
+                code = _code_of(context)
+        finally:
+            if observer is not None:
+                observer.finish(
+                    details.method,
+                    code,
+                    started,
+                    tenant,
+                    None,
+                    details.invocation_metadata,
+                )
+
+
+def _code_of(context: grpc.aio.ServicerContext[Any, Any]) -> grpc.StatusCode:
+    """The status a call ended with after an abort (UNKNOWN if none was set)."""
+    code = context.code()
+    if isinstance(code, grpc.StatusCode):
+        return code
+    if isinstance(code, int):
+        for candidate in grpc.StatusCode:
+            if candidate.value[0] == code:
+                return candidate
+    return grpc.StatusCode.UNKNOWN

@@ -33,7 +33,7 @@ DENSE_VECTOR = "dense"
 SPARSE_VECTOR = "bm25"
 TENANT_FIELD = "tenant"
 # Keyword payload fields with an index; `space` also has a prefix index.
-KEYWORD_FIELDS = ("space", "status", "kind", "tags", "topic", "session", "slot_key")
+KEYWORD_FIELDS = ("space", "status", "kind", "tags", "topic", "session", "slot_key", "pools")
 FLOAT_FIELDS = ("create_time",)
 INTEGER_FIELDS = ("evidence_level",)
 # Bumped when the collection layout changes in a way that needs a reindex.
@@ -130,7 +130,13 @@ class IndexFilter:
     created_before: float | None = None
     min_evidence_level: int | None = None
     ids: Sequence[uuid.UUID] = ()
+    # Pools whose published memories also match: they join `spaces` and
+    # `space_prefixes` in their OR group (the payload lists a memory's pools).
+    pools: Sequence[str] = ()
     payload_match: Mapping[str, str | int] = field(default_factory=dict)
+    # Spaces starting with one of these are left out (decision spaces, from a
+    # recall that did not name them).
+    excluded_space_prefixes: Sequence[str] = ()
 
 
 DEFAULT_FILTER = IndexFilter()
@@ -187,7 +193,14 @@ class AnyOf:
     conditions: tuple[Condition, ...]
 
 
-Condition = Match | MatchAnyOf | Prefix | Range | IdIn | AnyOf
+@dataclass(frozen=True, slots=True)
+class NoneOf:
+    """None of the conditions holds."""
+
+    conditions: tuple[Condition, ...]
+
+
+Condition = Match | MatchAnyOf | Prefix | Range | IdIn | AnyOf | NoneOf
 
 
 def check_tenant(tenant_id: str) -> str:
@@ -205,6 +218,8 @@ def scoped_conditions(tenant_id: str, flt: IndexFilter = DEFAULT_FILTER) -> list
     conditions: list[Condition] = [tenant_condition(tenant_id)]
     space_group: list[Condition] = [Match("space", s) for s in flt.spaces]
     space_group += [Prefix("space", p) for p in flt.space_prefixes]
+    if flt.pools:
+        space_group.append(MatchAnyOf("pools", tuple(flt.pools)))
     if len(space_group) == 1:
         conditions.append(space_group[0])
     elif space_group:
@@ -227,6 +242,8 @@ def scoped_conditions(tenant_id: str, flt: IndexFilter = DEFAULT_FILTER) -> list
     if flt.ids:
         conditions.append(IdIn(tuple(flt.ids)))
     conditions += [Match(key, value) for key, value in flt.payload_match.items()]
+    if flt.excluded_space_prefixes:
+        conditions.append(NoneOf(tuple(Prefix("space", p) for p in flt.excluded_space_prefixes)))
     return conditions
 
 
@@ -285,9 +302,12 @@ def _best_rank(hit: ScoredPoint) -> tuple[int, int]:
     return (min(dense, sparse), 0 if dense <= sparse else 1)
 
 
-def memory_payload(memory: Memory) -> dict[str, Any]:
-    """The filterable fields of a memory, in the form the index stores them."""
+def memory_payload(memory: Memory, pools: Sequence[str] = ()) -> dict[str, Any]:
+    """The filterable fields of a memory, in the form the index stores them;
+    `pools` are the pools it is published in (a hint for pool recall, which
+    checks every candidate's publication in PostgreSQL)."""
     return {
+        "pools": sorted(pools),
         "space": memory.space,
         "status": str(memory.status),
         "kind": str(memory.kind),

@@ -61,6 +61,7 @@ from engram_server.store.vectors.base import (
     LayoutOutdated,
     Match,
     MatchAnyOf,
+    NoneOf,
     Prefix,
     Range,
     ScoredPoint,
@@ -604,6 +605,8 @@ def _condition(condition: Condition) -> Any:
         )
     if isinstance(condition, IdIn):
         return qe.HasIdCondition(set(condition.ids))
+    if isinstance(condition, NoneOf):
+        return qe.Filter(must_not=[_condition(c) for c in condition.conditions])
     return qe.Filter(should=[_condition(c) for c in condition.conditions])
 
 

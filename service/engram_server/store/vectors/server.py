@@ -35,6 +35,7 @@ from engram_server.store.vectors.base import (
     LayoutOutdated,
     Match,
     MatchAnyOf,
+    NoneOf,
     Prefix,
     Range,
     ScoredPoint,
@@ -326,6 +327,8 @@ def _condition(condition: Condition) -> qm.Condition:
         )
     if isinstance(condition, IdIn):
         return qm.HasIdCondition(has_id=[str(i) for i in condition.ids])
+    if isinstance(condition, NoneOf):
+        return qm.Filter(must_not=[_condition(c) for c in condition.conditions])
     return qm.Filter(should=[_condition(c) for c in condition.conditions])
 
 

@@ -1,0 +1,104 @@
+package dev.engram.client;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.engram.v1.LifecycleServiceGrpc;
+import dev.engram.v1.MemoryProposal;
+import dev.engram.v1.ProposalOutcome;
+import dev.engram.v1.ProposalResult;
+import dev.engram.v1.ProposeMemoryRequest;
+import dev.engram.v1.ProposeMemoryResponse;
+import dev.engram.v1.RecallRequest;
+import io.grpc.Grpc;
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.stub.StreamObserver;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+class EngramClientTest {
+  /** A LifecycleService that answers UNAVAILABLE twice, then accepts. */
+  static final class Flaky extends LifecycleServiceGrpc.LifecycleServiceImplBase {
+    final List<String> requestIds = new CopyOnWriteArrayList<>();
+    final List<String> keys = new CopyOnWriteArrayList<>();
+
+    @Override
+    public void proposeMemory(ProposeMemoryRequest request, StreamObserver<ProposeMemoryResponse> response) {
+      requestIds.add(request.getRequestId());
+      if (requestIds.size() < 3) {
+        response.onError(Status.UNAVAILABLE.withDescription("shedding").asRuntimeException());
+        return;
+      }
+      response.onNext(ProposeMemoryResponse.newBuilder()
+          .setResult(ProposalResult.newBuilder().setOutcome(ProposalOutcome.PROPOSAL_OUTCOME_ACCEPTED))
+          .build());
+      response.onCompleted();
+    }
+  }
+
+  @Test
+  void unavailableIsRetriedWithTheSameGeneratedRequestId() throws Exception {
+    Flaky flaky = new Flaky();
+    Server server = Grpc.newServerBuilderForPort(0, InsecureServerCredentials.create())
+        .addService(flaky)
+        .build()
+        .start();
+    try (EngramClient client = EngramClient.builder()
+        .address("127.0.0.1:" + server.getPort())
+        .apiKey("k")
+        .retry(3, Duration.ofMillis(1), Duration.ofMillis(2), 2)
+        .build()) {
+      ProposalResult result = client.propose(
+          MemoryProposal.newBuilder().setSpace("s").setContent("c").setConfidence(1).build());
+      assertEquals(ProposalOutcome.PROPOSAL_OUTCOME_ACCEPTED, result.getOutcome());
+    } finally {
+      server.shutdownNow();
+    }
+    assertEquals(3, flaky.requestIds.size());
+    assertEquals(1, flaky.requestIds.stream().distinct().count());
+    UUID.fromString(flaky.requestIds.get(0));
+  }
+
+  @Test
+  void aRepeatedRequestIdReturnsTheFirstOutcome() {
+    try (EngramClient client = EngramClient.builder().address(TestServer.address()).apiKey(TestServer.key("A")).build()) {
+      String id = "java-" + UUID.randomUUID();
+      MemoryProposal p = MemoryProposal.newBuilder()
+          .setSpace("clients/java-ids-" + id.substring(5, 13)).setContent("Idempotent write.").setConfidence(1).build();
+      ProposalResult first = client.propose(p, id);
+      ProposalResult again = client.propose(p, id);
+      assertEquals(ProposalOutcome.PROPOSAL_OUTCOME_ACCEPTED, again.getOutcome());
+      assertEquals(first.getMemory().getName(), again.getMemory().getName());
+    }
+  }
+
+  @Test
+  void withoutAKeyACallIsUnauthenticated() {
+    try (EngramClient client = EngramClient.builder().address(TestServer.address()).apiKey("").build()) {
+      assertThrows(EngramException.Unauthenticated.class, () -> client.get("00000000-0000-0000-0000-000000000000"));
+    }
+  }
+
+  @Test
+  void anotherTenantsMemoryIsNotFound() {
+    try (EngramClient client = EngramClient.builder().address(TestServer.address()).apiKey(TestServer.key("B")).build()) {
+      assertThrows(EngramException.NotFound.class, () -> client.get("00000000-0000-0000-0000-000000000000"));
+    }
+  }
+
+  @Test
+  void badInputOnAGeneratedStubNamesTheField() {
+    try (EngramClient client = EngramClient.builder().address(TestServer.address()).apiKey(TestServer.key("A")).build()) {
+      EngramException.InvalidArgument e = assertThrows(EngramException.InvalidArgument.class,
+          () -> EngramClient.call(() -> client.recall().recall(RecallRequest.newBuilder().addSpaces("s").build())));
+      assertEquals("INVALID_ARGUMENT", e.codeName());
+      assertTrue(e.fields().contains("query"), e.fieldViolations().toString());
+    }
+  }
+}

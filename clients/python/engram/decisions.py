@@ -1,0 +1,548 @@
+"""DecisionsService in the SDK: mixins of `engram.Client` and `engram.AsyncClient`.
+
+    client.ingest_commits("github.com/acme/api", commits)       # engram.v1 Commit messages
+    client.explain_code("github.com/acme/api", "svc/rerank.py", lines=(40, 52))
+    client.search_decisions("why is the executor single-worker?")
+    client.create_decision("ops/runbooks", "Move backups to 02:00", "They collided with billing")
+    client.record_decision_outcome(name, "MISSED", "Billing moved too")
+    for d in client.list_decisions(repository="ops/runbooks", outcomes=["MISSED"]): ...
+
+Results are the API's own messages (`engram.v1.decisions_pb2`); every field is
+documented in `protos/engram/v1/decisions.proto`. Writes send a request id (yours,
+or one generated per call), so the SDK's retries on UNAVAILABLE never write twice.
+`engram.cli.gitlog`-style readers (the `engram decisions ingest` command) build
+the commits from a local repository.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any, cast
+
+from engram import _convert as c
+from engram import _requests, errors
+from engram._base import rpc
+from engram.v1 import decisions_pb2, decisions_pb2_grpc
+
+__all__ = ["AsyncDecisionsMixin", "DecisionsMixin"]
+
+
+def _outcome(value: Any, field: str) -> decisions_pb2.DecisionOutcome.ValueType:
+    """MET, PARTIALLY_MET or MISSED (any case, with or without the prefix), or a number."""
+    number = c.proto_enum_in(decisions_pb2.DecisionOutcome, "DECISION_OUTCOME_", value, field)
+    return decisions_pb2.DecisionOutcome.ValueType(number)
+
+
+def _decision_name(name: Any, field: str = "name") -> str:
+    text = c.text_in(name, field)
+    return text if text.startswith("decisions/") else f"decisions/{text}"
+
+
+def _lines(lines: Any) -> decisions_pb2.LineRange | None:
+    if lines is None:
+        return None
+    if isinstance(lines, int) and not isinstance(lines, bool):
+        lines = (lines, lines)
+    if not (isinstance(lines, tuple | list) and len(lines) == 2):
+        raise errors.invalid_argument(
+            "lines", f"expected a line number or a (start, end) pair, got {lines!r:.40}"
+        )
+    return c.fill(decisions_pb2.LineRange(), "lines.", start_line=lines[0], end_line=lines[1])
+
+
+def _list(values: Any, field: str) -> list[Any]:
+    if isinstance(values, str | bytes) or not isinstance(values, Iterable):
+        raise errors.invalid_argument(field, f"expected a list, got {type(values).__name__}")
+    return list(values)
+
+
+def _evidence(values: Any, field: str) -> list[decisions_pb2.DecisionEvidence]:
+    return [
+        q
+        if isinstance(q, decisions_pb2.DecisionEvidence)
+        else c.fill(decisions_pb2.DecisionEvidence(), f"{field}[{i}].", quote=q)
+        for i, q in enumerate(_list(values, field))
+    ]
+
+
+def _alternatives(values: Any) -> list[decisions_pb2.DecisionAlternative]:
+    out = []
+    for i, a in enumerate(_list(values, "decision.alternatives")):
+        prefix = f"decision.alternatives[{i}]."
+        if isinstance(a, decisions_pb2.DecisionAlternative):
+            out.append(a)
+        elif isinstance(a, str):
+            out.append(c.fill(decisions_pb2.DecisionAlternative(), prefix, description=a))
+        elif isinstance(a, tuple | list) and len(a) == 2:
+            out.append(
+                c.fill(
+                    decisions_pb2.DecisionAlternative(),
+                    prefix,
+                    description=a[0],
+                    reason_rejected=a[1],
+                )
+            )
+        else:
+            raise errors.invalid_argument(
+                prefix.rstrip("."),
+                f"expected a description or a (description, why rejected) pair, got {a!r:.40}",
+            )
+    return out
+
+
+class _Requests:
+    @staticmethod
+    def ingest(
+        repository: Any, commits: Any, space: Any, reprocess: Any, request_id: Any
+    ) -> decisions_pb2.IngestCommitsRequest:
+        return c.fill(
+            decisions_pb2.IngestCommitsRequest(),
+            repository=repository,
+            space=space,
+            commits=_list(commits, "commits"),
+            reprocess=reprocess,
+            request_id=_requests.request_id(request_id),
+        )
+
+    @staticmethod
+    def create(
+        repository: Any,
+        title: Any,
+        rationale: Any,
+        fields: dict[str, Any],
+        space: Any,
+        session: Any,
+        request_id: Any,
+    ) -> decisions_pb2.CreateDecisionRequest:
+        fields = dict(fields)
+        alternatives = _alternatives(fields.pop("alternatives", ()))
+        evidence = _evidence(fields.pop("evidence", ()), "decision.evidence")
+        decision = c.fill(
+            decisions_pb2.Decision(),
+            "decision.",
+            repository=repository,
+            title=title,
+            rationale=rationale,
+            alternatives=alternatives,
+            evidence=evidence,
+            **fields,
+        )
+        return c.fill(
+            decisions_pb2.CreateDecisionRequest(),
+            decision=decision,
+            space=space,
+            session=session,
+            request_id=_requests.request_id(request_id),
+        )
+
+    @staticmethod
+    def get(name: Any) -> decisions_pb2.GetDecisionRequest:
+        return decisions_pb2.GetDecisionRequest(name=_decision_name(name))
+
+    @staticmethod
+    def list(
+        repository: Any,
+        path: Any,
+        start: Any,
+        end: Any,
+        include_superseded: Any,
+        outcomes: Any,
+        page_size: Any,
+    ) -> decisions_pb2.ListDecisionsRequest:
+        return c.fill(
+            decisions_pb2.ListDecisionsRequest(),
+            repository=repository,
+            path=path,
+            decision_time_start=start,
+            decision_time_end=end,
+            include_superseded=include_superseded,
+            outcomes=[
+                _outcome(o, f"outcomes[{i}]") for i, o in enumerate(_list(outcomes, "outcomes"))
+            ],
+            page_size=page_size,
+        )
+
+    @staticmethod
+    def search(
+        query: Any,
+        repository: Any,
+        path: Any,
+        k: Any,
+        include_superseded: Any,
+        start: Any,
+        end: Any,
+    ) -> decisions_pb2.SearchDecisionsRequest:
+        return c.fill(
+            decisions_pb2.SearchDecisionsRequest(),
+            query=query,
+            repository=repository,
+            path=path,
+            k=k,
+            include_superseded=include_superseded,
+            decision_time_start=start,
+            decision_time_end=end,
+        )
+
+    @staticmethod
+    def explain(
+        repository: Any,
+        path: Any,
+        lines: Any,
+        symbol: Any,
+        revision: Any,
+        question: Any,
+        k: Any,
+        include_superseded: Any,
+        token_budget: Any,
+    ) -> decisions_pb2.ExplainCodeRequest:
+        return c.fill(
+            decisions_pb2.ExplainCodeRequest(),
+            repository=repository,
+            path=path,
+            lines=_lines(lines),
+            symbol=symbol,
+            revision=revision,
+            question=question,
+            k=k,
+            include_superseded=include_superseded,
+            token_budget=token_budget,
+        )
+
+    @staticmethod
+    def outcome(
+        name: Any, outcome: Any, summary: Any, evidence: Any, request_id: Any
+    ) -> decisions_pb2.RecordDecisionOutcomeRequest:
+        return c.fill(
+            decisions_pb2.RecordDecisionOutcomeRequest(),
+            name=_decision_name(name),
+            outcome=_outcome(outcome, "outcome"),
+            summary=summary,
+            evidence=_evidence(evidence, "evidence"),
+            request_id=_requests.request_id(request_id),
+        )
+
+    @staticmethod
+    def session(
+        space: Any, session: Any, repository: Any, decisions_space: Any, request_id: Any
+    ) -> decisions_pb2.IngestSessionRequest:
+        return c.fill(
+            decisions_pb2.IngestSessionRequest(),
+            space=space,
+            session=session,
+            repository=repository,
+            decisions_space=decisions_space,
+            request_id=_requests.request_id(request_id),
+        )
+
+
+class DecisionsMixin:
+    """DecisionsService methods of `engram.Client`."""
+
+    @property
+    def _transport_(self) -> Any:
+        # The client's own transport (set by its __init__); not re-declared here,
+        # so the client keeps its precise type for it.
+        return cast(Any, self)._transport
+
+    @property
+    def _decisions(self) -> decisions_pb2_grpc.DecisionsServiceStub:
+        stub: decisions_pb2_grpc.DecisionsServiceStub | None = self.__dict__.get("_decisions_stub")
+        if stub is None:
+            stub = decisions_pb2_grpc.DecisionsServiceStub(cast(Any, self)._channel)
+            self.__dict__["_decisions_stub"] = stub
+        return stub
+
+    @rpc("engram.v1.DecisionsService.IngestCommits")
+    def ingest_commits(
+        self,
+        repository: str,
+        commits: Iterable[decisions_pb2.Commit],
+        *,
+        space: str = "",
+        reprocess: bool = False,
+        request_id: str | None = None,
+    ) -> decisions_pb2.IngestCommitsResponse:
+        """Mines up to 500 commits; re-sending ingested ones changes nothing."""
+        request = _Requests.ingest(repository, commits, space, reprocess, request_id)
+        response: decisions_pb2.IngestCommitsResponse = self._transport_.unary(
+            self._decisions.IngestCommits, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.CreateDecision")
+    def create_decision(
+        self,
+        repository: str,
+        title: str,
+        rationale: str,
+        *,
+        space: str = "",
+        session: str = "",
+        request_id: str | None = None,
+        **fields: Any,
+    ) -> decisions_pb2.Decision:
+        """Records a stated decision. `fields`: statement, question, alternatives
+        (strings or (option, why rejected) pairs), evidence (quotes), anchors
+        (CodeAnchor messages), expectations, tags, author, decision_time."""
+        request = _Requests.create(repository, title, rationale, fields, space, session, request_id)
+        response: decisions_pb2.Decision = self._transport_.unary(
+            self._decisions.CreateDecision, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.GetDecision")
+    def get_decision(self, name: str) -> decisions_pb2.Decision:
+        request = _Requests.get(name)
+        response: decisions_pb2.Decision = self._transport_.unary(
+            self._decisions.GetDecision, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.ListDecisions")
+    def list_decisions(
+        self,
+        *,
+        repository: str = "",
+        path: str = "",
+        start: datetime | None = None,
+        end: datetime | None = None,
+        include_superseded: bool = False,
+        outcomes: Sequence[str | int] = (),
+        page_size: int = 0,
+    ) -> Iterator[decisions_pb2.Decision]:
+        """Every matching decision, newest first, fetching pages as needed."""
+        request = _Requests.list(
+            repository, path, start, end, include_superseded, outcomes, page_size
+        )
+        result: Iterator[decisions_pb2.Decision] = self._transport_.pages(
+            self._decisions.ListDecisions, request, lambda r: r.decisions
+        )
+        return result
+
+    @rpc("engram.v1.DecisionsService.SearchDecisions")
+    def search_decisions(
+        self,
+        query: str,
+        *,
+        repository: str = "",
+        path: str = "",
+        k: int = 0,
+        include_superseded: bool = False,
+        start: datetime | None = None,
+        end: datetime | None = None,
+    ) -> decisions_pb2.SearchDecisionsResponse:
+        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
+        response: decisions_pb2.SearchDecisionsResponse = self._transport_.unary(
+            self._decisions.SearchDecisions, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.ExplainCode")
+    def explain_code(
+        self,
+        repository: str,
+        path: str,
+        *,
+        lines: tuple[int, int] | int | None = None,
+        symbol: str = "",
+        revision: str = "",
+        question: str = "",
+        k: int = 0,
+        include_superseded: bool = False,
+        token_budget: int = 0,
+    ) -> decisions_pb2.ExplainCodeResponse:
+        """Why is this code like this? `.context` is a prompt-ready Markdown block."""
+        request = _Requests.explain(
+            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
+        )
+        response: decisions_pb2.ExplainCodeResponse = self._transport_.unary(
+            self._decisions.ExplainCode, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.RecordDecisionOutcome")
+    def record_decision_outcome(
+        self,
+        name: str,
+        outcome: str | int,
+        summary: str,
+        *,
+        evidence: Sequence[str] = (),
+        request_id: str | None = None,
+    ) -> decisions_pb2.Decision:
+        """Attaches what happened (MET, PARTIALLY_MET, MISSED) to a decision."""
+        request = _Requests.outcome(name, outcome, summary, evidence, request_id)
+        response: decisions_pb2.Decision = self._transport_.unary(
+            self._decisions.RecordDecisionOutcome, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.IngestSession")
+    def ingest_session(
+        self,
+        space: str,
+        session: str,
+        repository: str,
+        *,
+        decisions_space: str = "",
+        request_id: str | None = None,
+    ) -> decisions_pb2.IngestSessionResponse:
+        """Mines the decisions stated in a session's buffered conversation."""
+        request = _Requests.session(space, session, repository, decisions_space, request_id)
+        response: decisions_pb2.IngestSessionResponse = self._transport_.unary(
+            self._decisions.IngestSession, request, retryable=True
+        )
+        return response
+
+
+class AsyncDecisionsMixin:
+    """DecisionsService methods of `engram.AsyncClient` (coroutines)."""
+
+    @property
+    def _transport_(self) -> Any:
+        # The client's own transport (set by its __init__); not re-declared here,
+        # so the client keeps its precise type for it.
+        return cast(Any, self)._transport
+
+    @property
+    def _decisions(self) -> decisions_pb2_grpc.DecisionsServiceStub:
+        stub: decisions_pb2_grpc.DecisionsServiceStub | None = self.__dict__.get("_decisions_stub")
+        if stub is None:
+            stub = decisions_pb2_grpc.DecisionsServiceStub(cast(Any, self)._channel)
+            self.__dict__["_decisions_stub"] = stub
+        return stub
+
+    @rpc("engram.v1.DecisionsService.IngestCommits")
+    async def ingest_commits(
+        self,
+        repository: str,
+        commits: Iterable[decisions_pb2.Commit],
+        *,
+        space: str = "",
+        reprocess: bool = False,
+        request_id: str | None = None,
+    ) -> decisions_pb2.IngestCommitsResponse:
+        request = _Requests.ingest(repository, commits, space, reprocess, request_id)
+        response: decisions_pb2.IngestCommitsResponse = await self._transport_.unary(
+            self._decisions.IngestCommits, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.CreateDecision")
+    async def create_decision(
+        self,
+        repository: str,
+        title: str,
+        rationale: str,
+        *,
+        space: str = "",
+        session: str = "",
+        request_id: str | None = None,
+        **fields: Any,
+    ) -> decisions_pb2.Decision:
+        request = _Requests.create(repository, title, rationale, fields, space, session, request_id)
+        response: decisions_pb2.Decision = await self._transport_.unary(
+            self._decisions.CreateDecision, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.GetDecision")
+    async def get_decision(self, name: str) -> decisions_pb2.Decision:
+        request = _Requests.get(name)
+        response: decisions_pb2.Decision = await self._transport_.unary(
+            self._decisions.GetDecision, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.ListDecisions")
+    def list_decisions(
+        self,
+        *,
+        repository: str = "",
+        path: str = "",
+        start: datetime | None = None,
+        end: datetime | None = None,
+        include_superseded: bool = False,
+        outcomes: Sequence[str | int] = (),
+        page_size: int = 0,
+    ) -> AsyncIterator[decisions_pb2.Decision]:
+        request = _Requests.list(
+            repository, path, start, end, include_superseded, outcomes, page_size
+        )
+        result: AsyncIterator[decisions_pb2.Decision] = self._transport_.pages(
+            self._decisions.ListDecisions, request, lambda r: r.decisions
+        )
+        return result
+
+    @rpc("engram.v1.DecisionsService.SearchDecisions")
+    async def search_decisions(
+        self,
+        query: str,
+        *,
+        repository: str = "",
+        path: str = "",
+        k: int = 0,
+        include_superseded: bool = False,
+        start: datetime | None = None,
+        end: datetime | None = None,
+    ) -> decisions_pb2.SearchDecisionsResponse:
+        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
+        response: decisions_pb2.SearchDecisionsResponse = await self._transport_.unary(
+            self._decisions.SearchDecisions, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.ExplainCode")
+    async def explain_code(
+        self,
+        repository: str,
+        path: str,
+        *,
+        lines: tuple[int, int] | int | None = None,
+        symbol: str = "",
+        revision: str = "",
+        question: str = "",
+        k: int = 0,
+        include_superseded: bool = False,
+        token_budget: int = 0,
+    ) -> decisions_pb2.ExplainCodeResponse:
+        request = _Requests.explain(
+            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
+        )
+        response: decisions_pb2.ExplainCodeResponse = await self._transport_.unary(
+            self._decisions.ExplainCode, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.RecordDecisionOutcome")
+    async def record_decision_outcome(
+        self,
+        name: str,
+        outcome: str | int,
+        summary: str,
+        *,
+        evidence: Sequence[str] = (),
+        request_id: str | None = None,
+    ) -> decisions_pb2.Decision:
+        request = _Requests.outcome(name, outcome, summary, evidence, request_id)
+        response: decisions_pb2.Decision = await self._transport_.unary(
+            self._decisions.RecordDecisionOutcome, request, retryable=True
+        )
+        return response
+
+    @rpc("engram.v1.DecisionsService.IngestSession")
+    async def ingest_session(
+        self,
+        space: str,
+        session: str,
+        repository: str,
+        *,
+        decisions_space: str = "",
+        request_id: str | None = None,
+    ) -> decisions_pb2.IngestSessionResponse:
+        request = _Requests.session(space, session, repository, decisions_space, request_id)
+        response: decisions_pb2.IngestSessionResponse = await self._transport_.unary(
+            self._decisions.IngestSession, request, retryable=True
+        )
+        return response

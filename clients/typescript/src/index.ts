@@ -1,0 +1,11 @@
+export { EngramClient, DEFAULT_ADDRESS, memoryName } from "./client.js";
+export type { EngramClientOptions, RetryOptions, WriteOptions } from "./client.js";
+export * from "./errors.js";
+export * from "./gen/engram/v1/types_pb.js";
+export * from "./gen/engram/v1/lifecycle_pb.js";
+export * from "./gen/engram/v1/recall_pb.js";
+export * from "./gen/engram/v1/admin_pb.js";
+export * from "./gen/engram/v1/pool_pb.js";
+export * from "./gen/engram/v1/evidence_pb.js";
+export * from "./gen/engram/v1/decisions_pb.js";
+export { Code } from "@connectrpc/connect";

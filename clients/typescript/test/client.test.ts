@@ -1,0 +1,115 @@
+// The client's conventions, beyond the shared scenario.
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import { randomUUID } from "node:crypto";
+import type { Interceptor } from "@connectrpc/connect";
+import {
+  EngramClient,
+  InvalidArgumentError,
+  NotFoundError,
+  UnauthenticatedError,
+  UnavailableError,
+  ProposalOutcome,
+  ProposeMemoryRequestSchema,
+} from "../src/index.js";
+import { create } from "@bufbuild/protobuf";
+import { startServer, type TestServer } from "./server.js";
+
+let server: TestServer;
+
+before(async () => {
+  server = await startServer();
+});
+
+after(() => server?.stop());
+
+/** A port nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+test("UNAVAILABLE is retried with the same generated request id", async () => {
+  const seen: string[] = [];
+  const record: Interceptor = (next) => (req) => {
+    seen.push((req.message as { requestId?: string }).requestId ?? "");
+    return next(req);
+  };
+  const client = new EngramClient({
+    address: `127.0.0.1:${await closedPort()}`,
+    apiKey: "unused",
+    retry: { maxAttempts: 3, initialBackoffMs: 1, maxBackoffMs: 2 },
+    interceptors: [record],
+  });
+  try {
+    await assert.rejects(client.propose({ space: "s", content: "c", confidence: 1 }), UnavailableError);
+    // The generated clients follow the same conventions, on a copy of the message.
+    const request = create(ProposeMemoryRequestSchema, { proposal: { space: "s", content: "c", confidence: 1 } });
+    await assert.rejects(client.lifecycle.proposeMemory(request), UnavailableError);
+    assert.equal(request.requestId, "");
+  } finally {
+    client.close();
+  }
+  assert.equal(seen.length, 6);
+  assert.match(seen[0], /^[0-9a-f-]{36}$/);
+  assert.equal(new Set(seen.slice(0, 3)).size, 1);
+  assert.equal(new Set(seen.slice(3)).size, 1);
+  assert.notEqual(seen[0], seen[3]);
+});
+
+test("a caller's request id is kept, and repeating it returns the first outcome", async () => {
+  const client = new EngramClient({ address: server.address, apiKey: server.tenants.A.key });
+  try {
+    const space = `clients/typescript-ids-${Date.now()}`;
+    const requestId = `ts-${randomUUID()}`;
+    const first = await client.propose({ space, content: "Idempotent write.", confidence: 1 }, { requestId });
+    const again = await client.propose({ space, content: "Idempotent write.", confidence: 1 }, { requestId });
+    assert.equal(first.outcome, ProposalOutcome.ACCEPTED);
+    assert.equal(again.outcome, ProposalOutcome.ACCEPTED);
+    assert.equal(again.memory?.name, first.memory?.name);
+  } finally {
+    client.close();
+  }
+});
+
+test("address and key come from ENGRAM_ADDRESS and ENGRAM_API_KEY", async () => {
+  process.env.ENGRAM_ADDRESS = server.address;
+  process.env.ENGRAM_API_KEY = server.tenants.B.key;
+  const client = new EngramClient();
+  try {
+    assert.equal(client.address, server.address);
+    await assert.rejects(client.get("memories/00000000-0000-0000-0000-000000000000"), NotFoundError);
+  } finally {
+    delete process.env.ENGRAM_ADDRESS;
+    delete process.env.ENGRAM_API_KEY;
+    client.close();
+  }
+});
+
+test("without a key a call is UNAUTHENTICATED", async () => {
+  const client = new EngramClient({ address: server.address, apiKey: "" });
+  try {
+    await assert.rejects(client.get("memories/00000000-0000-0000-0000-000000000000"), UnauthenticatedError);
+  } finally {
+    client.close();
+  }
+});
+
+test("bad input raises InvalidArgumentError naming the field, on the raw service clients too", async () => {
+  const client = new EngramClient({ address: server.address, apiKey: server.tenants.A.key });
+  try {
+    const error = await client.recallService.recall({ query: "", spaces: ["s"] }).then(
+      () => assert.fail("expected an error"),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof InvalidArgumentError);
+    assert.equal(error.codeName, "INVALID_ARGUMENT");
+    assert.ok(error.fields.includes("query"), JSON.stringify(error.fieldViolations));
+  } finally {
+    client.close();
+  }
+});

@@ -1,0 +1,357 @@
+"""Offline lab for Recall's ranking levers on REALTALK (dev split by default).
+
+Rebuilds Recall's ranking in process with the server's own parts (the lexical
+analyzer and BM25 document weights, per-tenant IDF, the MiniLM embedder with the
+index and query kernels the server uses, the candidate depth and linear fusion
+of `recall/scoring.py`) so that a lever can be measured in seconds rather than
+through a full `engram eval realtalk` run. The memory signals (importance,
+retention, recency) are left out: on an imported history every memory has the
+same ones, which scale every candidate's score alike.
+
+    .venv/bin/python eval/lab/realtalk_lab.py [--split dev|report|all] [--grid]
+
+Embeddings are cached under $TMPDIR/engram-lab (text-keyed), never committed.
+The figures it prints are what the ablation table in docs/recall-quality.md
+reports; the server-side figures come from `engram eval realtalk`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import itertools
+import os
+import re
+import sys
+import tempfile
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "service"))
+
+from engram_server.embeddings.minilm import MiniLMEmbedder
+from engram_server.evaluation import dataset, metrics, realtalk
+from engram_server.evaluation.bm25 import BM25
+from engram_server.evaluation.dataset import Conversation
+from engram_server.lexical.analyzer import analyze
+from engram_server.lexical.sparse import DEFAULT_BM25
+from engram_server.store.vectors.term_stats import bm25_idf
+
+CACHE = Path(os.environ.get("ENGRAM_LAB_CACHE") or Path(tempfile.gettempdir()) / "engram-lab")
+OWN_DATASET = Path(__file__).resolve().parents[1] / "datasets" / "conversations.jsonl"
+CANDIDATES = 40  # max(CANDIDATES_PER_LEG, 4k) at k = 10
+
+
+class Vectors:
+    """MiniLM vectors by text, cached on disk."""
+
+    def __init__(self) -> None:
+        # One run at a time on this thread: the pooled runs are niced, and starve
+        # on a busy machine.
+        self.model = MiniLMEmbedder(batch_threads=1)
+        CACHE.mkdir(exist_ok=True)
+        self.path = CACHE / "vectors.npz"
+        self.known: dict[str, np.ndarray] = {}
+        if self.path.exists():
+            data = np.load(self.path)
+            self.known = {k: data[k] for k in data.files}
+        self.dirty = False
+
+    @staticmethod
+    def key(kind: str, text: str) -> str:
+        return kind + hashlib.sha1(text.encode()).hexdigest()
+
+    def docs(self, texts: Sequence[str]) -> np.ndarray:
+        todo = [t for t in dict.fromkeys(texts) if self.key("d", t) not in self.known]
+        for offset in range(0, len(todo), 256):
+            chunk = todo[offset : offset + 256]
+            for text, row in zip(chunk, self.model.embed_sync(chunk), strict=True):
+                self.known[self.key("d", text)] = row
+            self.dirty = True
+            print(f"  embedded {offset + len(chunk)}/{len(todo)}", file=sys.stderr)
+        return np.stack([self.known[self.key("d", t)] for t in texts])
+
+    def query(self, text: str) -> np.ndarray:
+        key = self.key("q", text)
+        if key not in self.known:
+            self.known[key] = self.model.embed_query_sync(text)
+            self.dirty = True
+        return self.known[key]
+
+    def save(self) -> None:
+        if self.dirty:
+            np.savez(self.path, **self.known)
+            self.dirty = False
+
+
+@dataclass(frozen=True)
+class Lever:
+    """One configuration of the ranking."""
+
+    name: str
+    dense_weight: float = 0.8
+    lexical_weight: float = 0.2
+    dense_context: str = "none"  # none | text1 | text2 | mix
+    context_mix: float = 0.5  # with dense_context="mix": weight of the previous turn's vector
+    lexical_context: float = 0.0  # weight of the neighbours' terms in the lexical vector
+    lexical_norm: str = "max"  # max | none
+    dense_norm: str = "abs"  # abs (cosine as is) | minmax (over the candidates)
+    strip_speaker: bool = False  # embed the text without its "SPEAKER: " prefix
+    speaker_boost: float = 0.0  # added when the query names the turn's speaker
+    prf: int = 0  # second pass: expand the query with the top-n hits' rare terms
+    prf_weight: float = 0.5
+
+
+SPEAKER = re.compile(r"^([^:]{1,40}):\s")
+
+
+def previous_in_session(conv: Conversation, n: int) -> list[list[int]]:
+    out: list[list[int]] = []
+    for i, turn in enumerate(conv.turns):
+        prev: list[int] = []
+        j = i - 1
+        while j >= 0 and len(prev) < n and conv.turns[j].session == turn.session:
+            prev.insert(0, j)
+            j -= 1
+        out.append(prev)
+    return out
+
+
+class Index:
+    """One conversation (one tenant) indexed under one lever."""
+
+    def __init__(self, conv: Conversation, lever: Lever, vectors: Vectors) -> None:
+        self.conv = conv
+        self.lever = lever
+        texts = [t.text for t in conv.turns]
+        bodies = [SPEAKER.sub("", t) if lever.strip_speaker else t for t in texts]
+        self.speakers = [(m.group(1).lower() if (m := SPEAKER.match(t)) else "") for t in texts]
+        prev1 = previous_in_session(conv, 1)
+        prev2 = previous_in_session(conv, 2)
+        if lever.dense_context == "text1":
+            dense_texts = [
+                "\n".join([bodies[j] for j in p] + [b]) for p, b in zip(prev1, bodies, strict=True)
+            ]
+        elif lever.dense_context == "text2":
+            dense_texts = [
+                "\n".join([bodies[j] for j in p] + [b]) for p, b in zip(prev2, bodies, strict=True)
+            ]
+        else:
+            dense_texts = bodies
+        dense = vectors.docs(dense_texts)
+        if lever.dense_context == "mix":
+            own = dense.copy()
+            for i, p in enumerate(prev1):
+                if p:
+                    dense[i] = own[i] + lever.context_mix * own[p[0]]
+            dense /= np.linalg.norm(dense, axis=1, keepdims=True)
+        self.dense = dense
+        # Lexical: BM25 tf part per document; context terms at a reduced weight.
+        self.doc_weights: list[dict[str, float]] = []
+        df: Counter[str] = Counter()
+        for i, text in enumerate(texts):
+            weights: dict[str, float] = {}
+            vec = _tf(analyze(text))
+            for term, w in vec.items():
+                weights[term] = w
+            if lever.lexical_context > 0:
+                for j in prev1[i]:
+                    for term, w in _tf(analyze(texts[j])).items():
+                        weights[term] = weights.get(term, 0.0) + lever.lexical_context * w
+            self.doc_weights.append(weights)
+            df.update(weights.keys())
+        self.idf = {term: bm25_idf(len(texts), n) for term, n in df.items()}
+        self.postings: dict[str, list[tuple[int, float]]] = defaultdict(list)
+        for i, weights in enumerate(self.doc_weights):
+            for term, w in weights.items():
+                self.postings[term].append((i, w))
+        names = Counter(s for s in self.speakers if s)
+        self.speaker_names = {s: {p for p in re.split(r"\W+", s) if len(p) > 2} for s in names}
+
+    def lexical(self, terms: Sequence[str], weights: dict[str, float] | None = None) -> np.ndarray:
+        scores = np.zeros(len(self.conv.turns))
+        for term in dict.fromkeys(terms):
+            idf = self.idf.get(term)
+            if idf is None:
+                continue
+            q = weights.get(term, 1.0) if weights else 1.0
+            for i, w in self.postings[term]:
+                scores[i] += q * idf * w
+        return scores
+
+    def rank(self, question: str, vectors: Vectors) -> list[str]:
+        lever = self.lever
+        qv = vectors.query(question)
+        dense = self.dense @ qv
+        terms = analyze(question)
+        lexical = self.lexical(terms)
+        order = self._fuse(dense, lexical, question)
+        if lever.prf:
+            top = order[: lever.prf]
+            extra: Counter[str] = Counter()
+            for i in top:
+                for term in self.doc_weights[i]:
+                    if term not in terms:
+                        extra[term] += self.idf.get(term, 0.0)
+            expansion = [t for t, _ in extra.most_common(10)]
+            weights = {t: lever.prf_weight for t in expansion}
+            lexical2 = lexical + self.lexical(expansion, weights)
+            centroid = self.dense[top].mean(axis=0)
+            qv2 = qv + lever.prf_weight * centroid / np.linalg.norm(centroid)
+            qv2 /= np.linalg.norm(qv2)
+            order = self._fuse(self.dense @ qv2, lexical2, question)
+        return [self.conv.turns[i].id for i in order]
+
+    def _fuse(self, dense: np.ndarray, lexical: np.ndarray, question: str) -> list[int]:
+        lever = self.lever
+        d_top = np.argsort(-dense, kind="stable")[:CANDIDATES]
+        l_nonzero = np.flatnonzero(lexical > 0)
+        l_top = l_nonzero[np.argsort(-lexical[l_nonzero], kind="stable")][:CANDIDATES]
+        candidates = list(dict.fromkeys([*d_top.tolist(), *l_top.tolist()]))
+        in_lexical = set(l_top.tolist())
+        in_dense = set(d_top.tolist())
+        max_lex = max((lexical[i] for i in in_lexical), default=0.0)
+        dense_values = [dense[i] for i in in_dense]
+        d_low, d_high = min(dense_values, default=0.0), max(dense_values, default=1.0)
+        q_words = {w.lower() for w in re.findall(r"\w+", question)}
+        named = {s for s, parts in self.speaker_names.items() if parts & q_words}
+        scored = []
+        for i in candidates:
+            d = min(1.0, max(0.0, dense[i])) if i in in_dense else 0.0
+            if lever.dense_norm == "minmax" and i in in_dense:
+                d = (dense[i] - d_low) / (d_high - d_low) if d_high > d_low else 1.0
+            lx = lexical[i] if i in in_lexical else 0.0
+            if lever.lexical_norm == "max":
+                lx = lx / max_lex if max_lex > 0 else 0.0
+            s = lever.dense_weight * d + lever.lexical_weight * lx
+            if lever.speaker_boost and named and self.speakers[i] in named:
+                s += lever.speaker_boost
+            scored.append((-s, i))
+        scored.sort()
+        return [i for _, i in scored]
+
+
+def _tf(terms: Sequence[str]) -> dict[str, float]:
+    """`lexical.sparse.document_vector`'s weights, keyed by term instead of its id."""
+    k1, b, avg = DEFAULT_BM25.k1, DEFAULT_BM25.b, DEFAULT_BM25.avg_len
+    norm = k1 * (1.0 - b + b * len(terms) / avg)
+    return {t: tf * (k1 + 1.0) / (tf + norm) for t, tf in Counter(terms).items()}
+
+
+@dataclass
+class Score:
+    r10: list[float]
+    rr: list[float]
+    cats: list[str]
+
+
+def evaluate(
+    convs: Sequence[Conversation], rank: Callable[[Conversation, str], list[str]]
+) -> Score:
+    s = Score([], [], [])
+    for conv in convs:
+        for q in conv.questions:
+            ranked = list(dict.fromkeys(rank(conv, q.text)))[:10]
+            s.r10.append(metrics.recall_at_k(ranked, q.answers, 10))
+            s.rr.append(metrics.reciprocal_rank(ranked, q.answers))
+            s.cats.append(q.category)
+    return s
+
+
+def summarise(name: str, s: Score, base: Score | None = None) -> str:
+    cells = [f"{name:34s}", f"R@10 {np.mean(s.r10):.3f}", f"MRR {np.mean(s.rr):.3f}"]
+    for cat in sorted(set(s.cats)):
+        idx = [i for i, c in enumerate(s.cats) if c == cat]
+        cells.append(f"{cat[:6]} {np.mean([s.r10[i] for i in idx]):.3f}")
+    if base is not None:
+        low, high = metrics.paired_bootstrap_ci(s.r10, base.r10, resamples=1000)
+        cells.append(f"dR@10 [{low:+.3f},{high:+.3f}]")
+    return "  ".join(cells)
+
+
+LEVERS = [
+    Lever("today (0.8/0.2)"),
+    Lever("dense 0.4 / lexical 0.6", 0.4, 0.6),
+    Lever("0.4/0.6 + ctx mix 0.2", 0.4, 0.6, dense_context="mix", context_mix=0.2),
+    Lever("0.4/0.6 + ctx lexical 0.3", 0.4, 0.6, lexical_context=0.3),
+    Lever(
+        "0.4/0.6 + ctx mix 0.2 + lexical 0.3",
+        0.4,
+        0.6,
+        dense_context="mix",
+        context_mix=0.2,
+        lexical_context=0.3,
+    ),
+    Lever("0.6/0.4", 0.6, 0.4),
+    Lever("minmax dense 0.5/0.5", 0.5, 0.5, dense_norm="minmax"),
+    Lever("minmax dense 0.6/0.4", 0.6, 0.4, dense_norm="minmax"),
+    Lever("minmax dense 0.4/0.6", 0.4, 0.6, dense_norm="minmax"),
+    Lever("0.6/0.4 + ctx mix 0.2", 0.6, 0.4, dense_context="mix", context_mix=0.2),
+    Lever("0.6/0.4 + ctx lexical 0.15", 0.6, 0.4, lexical_context=0.15),
+    Lever("0.5/0.5 + ctx mix 0.1", 0.5, 0.5, dense_context="mix", context_mix=0.1),
+    Lever("0.5/0.5 + ctx lexical 0.15", 0.5, 0.5, lexical_context=0.15),
+    Lever("0.4/0.6 + speaker boost 0.05", 0.4, 0.6, speaker_boost=0.05),
+    Lever("0.4/0.6 + prf 3", 0.4, 0.6, prf=3, prf_weight=0.3),
+    Lever("dense 0.6 / lexical 0.4", 0.6, 0.4),
+    Lever("dense 0.5 / lexical 0.5", 0.5, 0.5),
+    Lever("ctx: text of previous turn", dense_context="text1"),
+    Lever("ctx: text of 2 previous turns", dense_context="text2"),
+    Lever("ctx: vector mix 0.5", dense_context="mix"),
+    Lever("ctx: lexical 0.5", lexical_context=0.5),
+    Lever("speaker stripped from dense", strip_speaker=True),
+    Lever("speaker boost 0.05", speaker_boost=0.05),
+    Lever("prf 3", prf=3),
+]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--split", default="dev")
+    parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--only", help="regex of lever names to run")
+    parser.add_argument(
+        "--own", type=int, help="the first N conversations of the shipped dataset instead"
+    )
+    args = parser.parse_args()
+    if args.own:
+        convs = dataset.load(OWN_DATASET)[: args.own]
+    else:
+        loaded = realtalk.load(realtalk.directory(os.environ.get(realtalk.ENV_DIR)))
+        convs = loaded.split(args.split)
+    vectors = Vectors()
+    bm25 = {c.id: BM25([(t.id, t.text) for t in c.turns]) for c in convs}
+    base = evaluate(convs, lambda c, q: bm25[c.id].search(q, 10))
+    print(summarise("BM25 baseline", base))
+    levers = LEVERS
+    if args.grid:
+        levers = [
+            Lever(
+                f"d{dw:.2f} ctx={ctx} mix={mix} lc={lc}",
+                dw,
+                round(1 - dw, 2),
+                dense_context=ctx,
+                context_mix=mix,
+                lexical_context=lc,
+            )
+            for dw, ctx, mix, lc in itertools.product(
+                (0.3, 0.4, 0.5), ("none", "mix"), (0.2, 0.35), (0.0, 0.3)
+            )
+            if ctx == "mix" or mix == 0.2
+        ]
+    if args.only:
+        levers = [lv for lv in levers if re.search(args.only, lv.name)]
+    for lever in levers:
+        indexes = {c.id: Index(c, lever, vectors) for c in convs}
+        vectors.save()
+        s = evaluate(convs, lambda c, q, built=indexes: built[c.id].rank(q, vectors))
+        print(summarise(lever.name, s, base), flush=True)
+    vectors.save()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

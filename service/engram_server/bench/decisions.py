@@ -1,0 +1,291 @@
+"""`engram bench decisions`: mining throughput and answer latency on a large history.
+
+    engram bench decisions [--commits 10000] [--queries 200] [--address ... --api-key ...]
+
+A synthetic repository of --commits commits is written with `git fast-import`
+(files edited a few lines at a time, renames, messages with and without stated
+reasons, formatting and lockfile commits, reverts). Then, timed:
+
+- the floor: the client alone reading the history (`git log` with rename
+  detection and zero-context hunks, parsed into Commit messages);
+- ingestion, client and server together: the same read, sent in batches of
+  --batch-size to IngestCommits (deterministic miner) until the last reply;
+- after the index has caught up, ExplainCode (a file and a line range at HEAD)
+  and SearchDecisions (a question built from a commit's subject words), p50 and
+  p99 over --queries calls each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from engram_server.bench import harness
+from engram_server.bench.stats import Latency
+
+DEFAULT_OUT = Path("bench/results/decisions.json")
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+GOAL_COMMITS_PER_SECOND = 150.0
+
+_VERBS = ["Cache", "Retry", "Guard", "Batch", "Limit", "Split", "Inline", "Validate", "Stream"]
+_NOUNS = ["config", "parser", "index", "session", "upload", "query", "token", "report", "queue"]
+_REASONS = [
+    "because the {n} was re-read on every request",
+    "so that a slow {n} does not block the loop",
+    "to avoid a race between two writers of the {n}",
+    "since the {n} grew past 10 MB in production",
+    "instead of a global lock around the {n}",
+]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--address", help="a running server; default: start one")
+    parser.add_argument("--api-key", help="with --address: a platform-admin key")
+    parser.add_argument("--database-url", default=DEFAULT_PG_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--commits", type=int, default=10_000)
+    parser.add_argument("--files", type=int, default=300)
+    parser.add_argument("--batch-size", type=int, default=250)
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--index-timeout", type=float, default=3600.0)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--quiet", action="store_true")
+
+
+def run_command(args: argparse.Namespace) -> int:
+    report = asyncio.run(run(args))
+    harness.write_results(args.out, report, markdown(report))
+    return 0
+
+
+def _say(args: argparse.Namespace, start: float, message: str) -> None:
+    if not args.quiet:
+        print(f"[{time.perf_counter() - start:7.1f}s] {message}", flush=True)
+
+
+def write_history(path: Path, commits: int, files: int, seed: int) -> tuple[list[str], list[str]]:
+    """A repository of `commits` commits made with git fast-import; returns the
+    subjects of the commits (oldest first) and the source files at HEAD."""
+    rng = random.Random(seed)
+    path.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "-b", "main", str(path)], check=True)
+    contents = {
+        f"src/mod{i:03d}/file{i:03d}.py": [f"line {j}" for j in range(60)] for i in range(files)
+    }
+    names = list(contents)
+    stream: list[bytes] = []
+    subjects: list[str] = []
+    when = 1_600_000_000
+    for n in range(commits):
+        when += rng.randint(60, 3600)
+        kind = rng.random()
+        verb, noun = rng.choice(_VERBS), rng.choice(_NOUNS)
+        ops: list[str] = []
+        if n == 0:
+            subject, body = "Add the initial modules", ""
+            for name in names:
+                data = ("\n".join(contents[name]) + "\n").encode()
+                ops.append(f"M 100644 inline {name}\ndata {len(data)}\n" + data.decode())
+        elif kind < 0.05:
+            subject, body = f"Format the {noun} module", ""
+        elif kind < 0.08:
+            subject, body = "Bump dependencies", ""
+            ops.append("M 100644 inline Cargo.lock\ndata <<EOF\n" + f"lock {n}\n" + "EOF\n")
+        elif kind < 0.10 and len(names) > 10:
+            old = rng.choice(names)
+            new = old.replace(".py", f"_r{n}.py")
+            names[names.index(old)] = new
+            contents[new] = contents.pop(old)
+            subject, body = f"Rename {Path(old).name} to {Path(new).name}", ""
+            ops.append(f"R {old} {new}\n")
+        else:
+            subject = f"{verb} the {noun} in {rng.choice(names).split('/')[1]}"
+            reason = rng.choice(_REASONS).format(n=noun)
+            measured = f"Measured {rng.randint(2, 90)} ms p50 before. Closes #{n}"
+            body = f"{reason.capitalize()}.\n\n{measured}"
+        if n and (not ops or kind >= 0.10):
+            for name in rng.sample(names, k=rng.randint(1, 3)):
+                lines = contents[name]
+                at = rng.randrange(len(lines))
+                if rng.random() < 0.5:
+                    lines.insert(at, f"# {verb.lower()} {noun} {n}")
+                else:
+                    lines[at] = f"{verb.lower()}_{noun} = {n}"
+                data = ("\n".join(lines) + "\n").encode()
+                ops.append(f"M 100644 inline {name}\ndata {len(data)}\n" + data.decode())
+        subjects.append(subject)
+        message = (subject + ("\n\n" + body if body else "") + "\n").encode()
+        header = (
+            f"commit refs/heads/main\nmark :{n + 1}\n"
+            f"author Dev <dev@example.com> {when} +0000\n"
+            f"committer Dev <dev@example.com> {when} +0000\n"
+            f"data {len(message)}\n"
+        ).encode()
+        parent = f"from :{n}\n".encode() if n else b""
+        stream.append(header + message + parent + "".join(ops).encode() + b"\n")
+    subprocess.run(
+        ["git", "-C", str(path), "fast-import", "--quiet"], input=b"".join(stream), check=True
+    )
+    subprocess.run(["git", "-C", str(path), "checkout", "-q", "main"], check=True)
+    return subjects, names
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    import contextlib
+
+    from engram.v1 import decisions_pb2, decisions_pb2_grpc
+
+    from engram_server.cli import gitlog
+    from engram_server.evaluation.remote import RemoteEngram
+
+    start = time.perf_counter()
+    load_before = harness.load_average()
+    rng = random.Random(args.seed)
+    report: dict[str, Any] = {"commits": args.commits, "files": args.files}
+    with contextlib.ExitStack() as stack:
+        tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="engram-bench-")))
+        repo = tmp / "repo"
+        t0 = time.perf_counter()
+        subjects, paths = write_history(repo, args.commits, args.files, args.seed)
+        _say(args, start, f"wrote {args.commits} commits in {time.perf_counter() - t0:.1f}s")
+
+        t0 = time.perf_counter()
+        read = sum(1 for _ in gitlog.read_commits(str(repo), "HEAD"))
+        floor = time.perf_counter() - t0
+        _say(args, start, f"floor: read {read} commits in {floor:.1f}s")
+
+        if args.address:
+            address, key = args.address, args.api_key or ""
+        else:
+            database_url = harness.create_database(args.database_url, "engram_bench")
+            stack.callback(harness.drop_database, args.database_url, database_url)
+            server = harness.SpawnedServer(database_url, args.redis_url)
+            server.start()
+            stack.callback(server.stop)
+            await server.wait_serving()
+            address, key = server.address, server.bootstrap_token
+        remote = RemoteEngram(address, key, 300.0)
+        await remote.create_tenant()
+        stub = decisions_pb2_grpc.DecisionsServiceStub(remote.channel)
+        metadata = remote._metadata
+        created = 0
+        t0 = time.perf_counter()
+        batch: list[decisions_pb2.Commit] = []
+
+        async def send(items: list[decisions_pb2.Commit]) -> int:
+            response = await stub.IngestCommits(
+                decisions_pb2.IngestCommitsRequest(repository="bench/synthetic", commits=items),
+                metadata=metadata,
+                timeout=600,
+            )
+            return int(response.created_decisions)
+
+        for commit in gitlog.read_commits(str(repo), "HEAD"):
+            batch.append(commit)
+            if len(batch) >= args.batch_size:
+                created += await send(batch)
+                batch = []
+        if batch:
+            created += await send(batch)
+        ingest = time.perf_counter() - t0
+        rate = args.commits / ingest
+        _say(args, start, f"ingested in {ingest:.1f}s ({rate:.0f}/s), {created} decisions")
+
+        t0 = time.perf_counter()
+        caught_up = True
+        try:
+            await remote.wait_indexed(args.index_timeout, lambda m: _say(args, start, m))
+        except TimeoutError as pending:
+            # Measured anyway, and reported as such: SearchDecisions then searches
+            # the part of the history indexed so far, beside the indexing work.
+            caught_up = False
+            _say(args, start, f"{pending}; measuring anyway")
+        index_seconds = time.perf_counter() - t0
+
+        head = gitlog.head(str(repo))
+        explain: list[float] = []
+        search: list[float] = []
+        for _ in range(args.queries):
+            line = rng.randint(1, 60)
+            t1 = time.perf_counter()
+            await stub.ExplainCode(
+                decisions_pb2.ExplainCodeRequest(
+                    repository="bench/synthetic",
+                    path=rng.choice(paths),
+                    lines=decisions_pb2.LineRange(start_line=line, end_line=line + 3),
+                    revision=head,
+                ),
+                metadata=metadata,
+                timeout=60,
+            )
+            explain.append(time.perf_counter() - t1)
+            words = rng.choice(subjects).lower().split()
+            t1 = time.perf_counter()
+            await stub.SearchDecisions(
+                decisions_pb2.SearchDecisionsRequest(
+                    query=f"why do we {' '.join(words[:4])}?", repository="bench/synthetic"
+                ),
+                metadata=metadata,
+                timeout=60,
+            )
+            search.append(time.perf_counter() - t1)
+        await remote.delete_tenant()
+        await remote.close()
+    report.update(
+        {
+            "machine": harness.machine_facts(args.database_url, load_before),
+            "git_commit": harness.git_commit(),
+            "decisions_created": created,
+            "floor_read_seconds": round(floor, 2),
+            "floor_commits_per_second": round(args.commits / floor, 1),
+            "ingest_seconds": round(ingest, 2),
+            "ingest_commits_per_second": round(rate, 1),
+            "ratio_to_floor": round(ingest / floor, 2),
+            "goal_commits_per_second": GOAL_COMMITS_PER_SECOND,
+            "index_seconds": round(index_seconds, 1),
+            "index_caught_up": caught_up,
+            "explain_code": Latency.of(explain).to_json(),
+            "search_decisions": Latency.of(search).to_json(),
+            "queries": args.queries,
+        }
+    )
+    return report
+
+
+def markdown(report: dict[str, Any]) -> str:
+    e, s = report["explain_code"], report["search_decisions"]
+    return "\n".join(
+        [
+            "# Decisions benchmark",
+            "",
+            f"Synthetic history of {report['commits']} commits over {report['files']} files"
+            f" ({report['decisions_created']} decisions); `engram bench decisions`.",
+            "",
+            "| figure | value |",
+            "|---|---:|",
+            f"| floor: client reads the history (git log -M -U0, parsed) |"
+            f" {report['floor_commits_per_second']:.0f} commits/s |",
+            f"| ingestion, client and server together | {report['ingest_commits_per_second']:.0f}"
+            f" commits/s (goal {report['goal_commits_per_second']:.0f}) |",
+            f"| ratio to the floor (time) | {report['ratio_to_floor']}x |",
+            f"| index caught up after ingestion | {report['index_seconds']} s"
+            + ("" if report["index_caught_up"] else " (had not: queries ran beside indexing)")
+            + " |",
+            f"| ExplainCode p50 / p99 | {e['p50_ms']:.1f} / {e['p99_ms']:.1f} ms |",
+            f"| SearchDecisions p50 / p99 | {s['p50_ms']:.1f} / {s['p99_ms']:.1f} ms |",
+            "",
+            f"{report['queries']} queries of each kind; machine: {report['machine']['cpu_count']}"
+            f" cores, {report['machine']['cpu_model']}, load average before / after"
+            f" {report['machine']['load_average']['before'][0]:.1f} /"
+            f" {report['machine']['load_average']['after'][0]:.1f}.",
+            "",
+        ]
+    )

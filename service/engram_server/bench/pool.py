@@ -1,0 +1,427 @@
+"""`engram bench pool`: slot-delta sync against full re-sync, delivery latency, and
+pool recall side by side with plain recall.
+
+Sync bytes: one pool of `--slots` slots, filled once; then `--rounds` rounds, each
+rewriting `--churn` of the slots (a newer memory of the slot published; the old
+one is superseded in its home space and withdrawn from the pool at once). A
+follower syncs after every round (every `--sync-every` seconds) twice: from its
+cursor (the deltas), and from an empty cursor (a full re-sync of the pool). Bytes
+are the serialized SyncPoolResponse messages it receives. ai-knot reports delta
+transfer under 15 % of full sync.
+
+Delivery latency: a member follows the pool (SyncPool with `follow`) while a
+writer publishes `--deliveries` memories one at a time; latency is the delta's
+arrival at the follower minus its `commit_time` (one machine, one clock).
+
+Recall: `--recall-size` memories in one space, every one of them published to a
+pool; the same questions alternate between a plain Recall over the space and a
+pool Recall (`pools`, no spaces) by another member. The issue's goal: pool recall
+p50 within 1.3x of plain recall over the same number of memories.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import grpc
+import grpc.aio
+from engram.v1 import (
+    admin_pb2,
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    pool_pb2,
+    pool_pb2_grpc,
+    recall_pb2,
+    recall_pb2_grpc,
+)
+
+from engram_server import __version__
+from engram_server.bench import corpus, harness
+from engram_server.bench.engram_side import EngramSide
+from engram_server.bench.recall import distinct_questions
+from engram_server.bench.stats import Latency
+
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
+DEFAULT_OUT = "bench/results/pool.json"
+RECALL_RATIO_GOAL = 1.3
+DELTA_RATIO_GOAL = 0.15
+
+
+@dataclass(frozen=True)
+class Options:
+    address: str
+    api_key: str
+    database_url: str
+    redis_url: str
+    slots: int
+    rounds: int
+    churn: float
+    sync_every: float
+    deliveries: int
+    recall_size: int
+    questions: int
+    out: Path
+    seed: int
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--address", help="a running server; default: start one")
+    parser.add_argument("--api-key", help="with --address: a platform-admin key")
+    parser.add_argument("--database-url", default=DEFAULT_PG_URL, help="PostgreSQL superuser URL")
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--slots", type=int, default=300, help="slots in the churned pool")
+    parser.add_argument("--rounds", type=int, default=10, help="churn rounds (one sync each)")
+    parser.add_argument("--churn", type=float, default=0.1, help="share of slots per round")
+    parser.add_argument("--sync-every", type=float, default=0.5, help="seconds between syncs")
+    parser.add_argument("--deliveries", type=int, default=200, help="publications followed")
+    parser.add_argument("--recall-size", type=int, default=2000, help="memories recalled over")
+    parser.add_argument("--questions", type=int, default=200, help="timed questions per mode")
+    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
+    parser.add_argument("--seed", type=int, default=7)
+
+
+def options_from(args: argparse.Namespace) -> Options:
+    if args.address and not args.api_key:
+        raise ValueError("--address needs --api-key (a platform-admin key)")
+    if not 0 < args.churn <= 1:
+        raise ValueError("--churn must be in (0, 1]")
+    return Options(
+        address=args.address or "",
+        api_key=args.api_key or "",
+        database_url=args.database_url,
+        redis_url=args.redis_url,
+        slots=args.slots,
+        rounds=args.rounds,
+        churn=args.churn,
+        sync_every=args.sync_every,
+        deliveries=args.deliveries,
+        recall_size=args.recall_size,
+        questions=args.questions,
+        out=Path(args.out),
+        seed=args.seed,
+    )
+
+
+def run_command(args: argparse.Namespace) -> int:
+    options = options_from(args)
+    report = asyncio.run(run(options))
+    harness.write_results(options.out, report, markdown(report))
+    return 0
+
+
+def _say(start: float, message: str) -> None:
+    print(f"[{time.monotonic() - start:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+class _Agent:
+    """A key of the bench tenant bound to an agent identity."""
+
+    def __init__(self, channel: grpc.aio.Channel, secret: str) -> None:
+        self.metadata = (("authorization", f"Bearer {secret}"),)
+        self.pool = pool_pb2_grpc.PoolServiceStub(channel)
+        self.lifecycle = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+        self.recall = recall_pb2_grpc.RecallServiceStub(channel)
+
+
+async def _agent(side: EngramSide, tenant_id: str, admin_md: Any, name: str) -> _Agent:
+    created = await side.admin.CreateApiKey(
+        admin_pb2.CreateApiKeyRequest(
+            parent=f"tenants/{tenant_id}",
+            api_key=admin_pb2.ApiKey(scopes=["read", "write"], agent=name),
+        ),
+        metadata=admin_md,
+    )
+    return _Agent(side.channel, created.secret)
+
+
+async def _sync_bytes(agent: _Agent, pool: str, cursor: str) -> tuple[int, int, str]:
+    """(bytes, deltas, cursor after the catch-up)."""
+    total = 0
+    deltas = 0
+    async for message in agent.pool.SyncPool(
+        pool_pb2.SyncPoolRequest(pool=pool, cursor=cursor), metadata=agent.metadata
+    ):
+        total += message.ByteSize()
+        cursor = message.cursor
+        if message.caught_up:
+            break
+        deltas += 1
+    return total, deltas, cursor
+
+
+async def _write(agent: _Agent, pool: str, space: str, content: str, slot: str) -> None:
+    result = await agent.lifecycle.ProposeMemory(
+        lifecycle_pb2.ProposeMemoryRequest(
+            proposal=lifecycle_pb2.MemoryProposal(
+                space=space, content=content, confidence=0.9, importance=0.8, slot_key=slot
+            )
+        ),
+        metadata=agent.metadata,
+    )
+    await agent.pool.PublishMemory(
+        pool_pb2.PublishMemoryRequest(pool=pool, memory=result.result.memory.name),
+        metadata=agent.metadata,
+    )
+
+
+async def sync_benchmark(o: Options, writer: _Agent, follower: _Agent, pool: str) -> dict[str, Any]:
+    import random
+
+    rng = random.Random(o.seed)
+    texts = corpus.memories(f"pool-sync-{o.seed}", o.slots * (o.rounds + 2))
+    text = iter(texts)
+    for i in range(o.slots):
+        await _write(writer, pool, "sync", next(text), f"entity-{i}::fact")
+    _, _, cursor = await _sync_bytes(follower, pool, "")
+    delta_bytes = full_bytes = delta_count = full_count = 0
+    per_round = max(1, int(o.slots * o.churn))
+    for _ in range(o.rounds):
+        for i in rng.sample(range(o.slots), per_round):
+            await _write(writer, pool, "sync", next(text), f"entity-{i}::fact")
+        await asyncio.sleep(o.sync_every)
+        b, n, cursor = await _sync_bytes(follower, pool, cursor)
+        delta_bytes += b
+        delta_count += n
+        b, n, _ = await _sync_bytes(follower, pool, "")
+        full_bytes += b
+        full_count += n
+    return {
+        "slots": o.slots,
+        "rounds": o.rounds,
+        "rewritten_per_round": per_round,
+        "delta_bytes": delta_bytes,
+        "full_bytes": full_bytes,
+        "delta_messages": delta_count,
+        "full_messages": full_count,
+        "ratio": delta_bytes / full_bytes if full_bytes else 0.0,
+    }
+
+
+async def delivery_benchmark(
+    o: Options, writer: _Agent, follower: _Agent, pool: str
+) -> dict[str, Any]:
+    latencies: list[float] = []
+    caught_up = asyncio.Event()
+    all_in = asyncio.Event()
+    texts = corpus.memories(f"pool-deliver-{o.seed}", o.deliveries)
+
+    async def follow() -> None:
+        async for message in follower.pool.SyncPool(
+            pool_pb2.SyncPoolRequest(pool=pool, follow=True), metadata=follower.metadata
+        ):
+            if message.caught_up:
+                caught_up.set()
+                continue
+            if caught_up.is_set():
+                now = time.time()
+                committed = message.delta.commit_time.ToDatetime(UTC).timestamp()
+                latencies.append(now - committed)
+                if len(latencies) >= o.deliveries:
+                    all_in.set()
+
+    task = asyncio.create_task(follow())
+    try:
+        await asyncio.wait_for(caught_up.wait(), 30)
+        for i, content in enumerate(texts):
+            await _write(writer, pool, "deliver", content, f"delivery-{i}::fact")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(all_in.wait(), 10)
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+            await task
+    stats = Latency.of(latencies or [0.0])
+    return {"deliveries": o.deliveries, "received": len(latencies), **stats.to_json()}
+
+
+async def recall_benchmark(
+    o: Options, writer: _Agent, reader: _Agent, pool: str, tenant_md: Any, side: EngramSide
+) -> dict[str, Any]:
+    texts = corpus.memories(f"pool-recall-{o.seed}", o.recall_size)
+    for start in range(0, len(texts), 250):
+        response = await writer.lifecycle.BatchProposeMemories(
+            lifecycle_pb2.BatchProposeMemoriesRequest(
+                proposals=[
+                    lifecycle_pb2.MemoryProposal(
+                        space="kb", content=t, confidence=0.9, importance=0.8
+                    )
+                    for t in texts[start : start + 250]
+                ]
+            ),
+            metadata=writer.metadata,
+        )
+        for r in response.results:
+            await writer.pool.PublishMemory(
+                pool_pb2.PublishMemoryRequest(pool=pool, memory=r.memory.name),
+                metadata=writer.metadata,
+            )
+    await side.wait_indexed(600)
+    questions = distinct_questions(f"pool-q-{o.seed}", 2 * o.questions + 20)
+    plain: list[float] = []
+    pooled: list[float] = []
+    for i in range(o.questions + 10):
+        a, b = questions[2 * i], questions[2 * i + 1]
+        t0 = time.perf_counter()
+        await reader.recall.Recall(
+            recall_pb2.RecallRequest(query=a, spaces=["kb"], k=10, skip_access_tracking=True),
+            metadata=reader.metadata,
+        )
+        t1 = time.perf_counter()
+        await reader.recall.Recall(
+            recall_pb2.RecallRequest(query=b, pools=[pool], k=10, skip_access_tracking=True),
+            metadata=reader.metadata,
+        )
+        t2 = time.perf_counter()
+        if i >= 10:  # warm-up
+            plain.append(t1 - t0)
+            pooled.append(t2 - t1)
+    p, q = Latency.of(plain), Latency.of(pooled)
+    return {
+        "memories": o.recall_size,
+        "questions": o.questions,
+        "plain": p.to_json(),
+        "pool": q.to_json(),
+        "ratio_p50": q.p50_ms / p.p50_ms if p.p50_ms else 0.0,
+        "ratio_p99": q.p99_ms / p.p99_ms if p.p99_ms else 0.0,
+    }
+
+
+async def run(o: Options) -> dict[str, Any]:
+    start = time.monotonic()
+    load_before = harness.load_average()
+    server = None
+    database_url = ""
+    address, key = o.address, o.api_key
+    if not address:
+        database_url = harness.create_database(o.database_url, "engram_bench_pool")
+        server = harness.SpawnedServer(database_url, o.redis_url)
+        server.start()
+        await server.wait_serving()
+        address, key = server.address, server.bootstrap_token
+    side = EngramSide(address, key)
+    try:
+        tenant = await side.new_tenant("pool")
+        admin_md = side._admin_metadata
+        writer = await _agent(side, tenant.tenant_id, admin_md, "bench/writer")
+        follower = await _agent(side, tenant.tenant_id, admin_md, "bench/follower")
+        for pool_id in ("churn", "live", "recall"):
+            await writer.pool.CreatePool(
+                pool_pb2.CreatePoolRequest(
+                    pool_id=pool_id, pool=pool_pb2.Pool(display_name=pool_id)
+                ),
+                metadata=writer.metadata,
+            )
+            await writer.pool.AddPoolMember(
+                pool_pb2.AddPoolMemberRequest(
+                    parent=f"pools/{pool_id}",
+                    member=pool_pb2.PoolMember(
+                        principal="bench/follower", role=pool_pb2.POOL_ROLE_READER
+                    ),
+                ),
+                metadata=writer.metadata,
+            )
+        _say(start, "sync: churn workload")
+        sync = await sync_benchmark(o, writer, follower, "pools/churn")
+        _say(start, f"sync: delta/full = {sync['ratio']:.3f}; delivery latency")
+        delivery = await delivery_benchmark(o, writer, follower, "pools/live")
+        _say(start, "recall: loading and publishing")
+        recall = await recall_benchmark(o, writer, follower, "pools/recall", tenant.metadata, side)
+        _say(start, f"recall: pool/plain p50 = {recall['ratio_p50']:.2f}")
+        if server is None:
+            await side.delete_tenants()
+    finally:
+        await side.close()
+        if server is not None:
+            server.stop()
+            harness.drop_database(o.database_url, database_url)
+    return {
+        "benchmark": "pool",
+        "run_time": datetime.now(UTC).isoformat(timespec="seconds"),
+        "engram_version": __version__,
+        "commit": harness.git_commit(),
+        "machine": harness.machine_facts(o.database_url, load_before),
+        "options": {
+            "slots": o.slots,
+            "rounds": o.rounds,
+            "churn": o.churn,
+            "sync_every_seconds": o.sync_every,
+            "deliveries": o.deliveries,
+            "recall_size": o.recall_size,
+            "questions": o.questions,
+        },
+        "sync": sync,
+        "delivery": delivery,
+        "recall": recall,
+        "goals": [
+            {
+                "goal": "delta sync bytes vs full re-sync",
+                "target": f"< {DELTA_RATIO_GOAL:.0%} (ai-knot's figure)",
+                "measured": round(sync["ratio"], 4),
+                "met": sync["ratio"] < DELTA_RATIO_GOAL,
+            },
+            {
+                "goal": "pool recall p50 vs plain recall p50",
+                "target": f"<= {RECALL_RATIO_GOAL}x (issue: at 100k)",
+                "measured": round(recall["ratio_p50"], 3),
+                "met": recall["ratio_p50"] <= RECALL_RATIO_GOAL,
+                "size": o.recall_size,
+            },
+        ],
+    }
+
+
+def markdown(r: dict[str, Any]) -> str:
+    s, d, c, m = r["sync"], r["delivery"], r["recall"], r["machine"]
+    lines = [
+        "# Engram pool benchmark",
+        "",
+        f"Run {r['run_time']} on {m.get('cpu_count', '?')} cores ({m.get('cpu_model', '')}),"
+        f" Python {m.get('python', '')}, Engram {r['engram_version']} at {r['commit']}.",
+        "Load average (1 min) before / after: "
+        f"{m['load_average']['before'][0]:.2f} / {m['load_average']['after'][0]:.2f}.",
+        "",
+        "## Slot-delta sync against full re-sync",
+        "",
+        f"{s['slots']} slots, {s['rounds']} rounds rewriting {s['rewritten_per_round']} slots each;"
+        " the follower syncs after every round from its cursor, and again from an empty cursor.",
+        "",
+        "| delta bytes | full re-sync bytes | ratio | delta messages | full messages |",
+        "|---:|---:|---:|---:|---:|",
+        f"| {s['delta_bytes']:,} | {s['full_bytes']:,} | {s['ratio']:.1%} |"
+        f" {s['delta_messages']:,} | {s['full_messages']:,} |",
+        "",
+        "## Commit-to-delivery latency (a following member)",
+        "",
+        "| deliveries | received | p50 | p99 |",
+        "|---:|---:|---:|---:|",
+        f"| {d['deliveries']} | {d['received']} | {d['p50_ms']:.2f} ms | {d['p99_ms']:.2f} ms |",
+        "",
+        "## Pool recall beside plain recall",
+        "",
+        f"{c['memories']:,} memories in one space, all published to a pool; {c['questions']}"
+        " questions per mode, alternating.",
+        "",
+        "| mode | p50 | p99 |",
+        "|---|---:|---:|",
+        f"| plain Recall (spaces) | {c['plain']['p50_ms']:.2f} ms"
+        f" | {c['plain']['p99_ms']:.2f} ms |",
+        f"| pool Recall (pools) | {c['pool']['p50_ms']:.2f} ms | {c['pool']['p99_ms']:.2f} ms |",
+        f"| ratio | {c['ratio_p50']:.2f}x | {c['ratio_p99']:.2f}x |",
+        "",
+        "| goal | target | measured | met |",
+        "|---|---|---:|---|",
+    ]
+    for g in r["goals"]:
+        lines.append(
+            f"| {g['goal']} | {g['target']} | {g['measured']} | {'yes' if g['met'] else 'no'} |"
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,382 @@
+"""`engram decisions`: mine a repository's history, ask why code is like it is.
+
+engram decisions ingest [PATH] [--range A..B] [--repository NAME]
+                                           read git history, send it in batches
+engram decisions ingest-session SPACE SESSION --repository NAME
+                                           mine a session's buffered conversation
+engram decisions explain PATH [--lines 40-52] [--symbol NAME]
+                                           why is this code like this?
+engram decisions search QUESTION           decisions that answer a question
+engram decisions get NAME | list           read decisions
+engram decisions create --repository R --title T --rationale W
+engram decisions outcome NAME --outcome MISSED --summary TEXT
+
+The server never reads a repository: `ingest` runs git here (log with rename
+detection and zero-context hunks) and sends what it read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from collections.abc import Iterator
+
+from engram.errors import InvalidArgument
+from engram.v1 import decisions_pb2
+from google.protobuf import json_format
+
+from engram_server.cli import common
+from engram_server.cli.common import Commands, UsageError
+
+DEFAULT_BATCH = 200
+
+
+def register(commands: Commands[argparse.ArgumentParser], parent: argparse.ArgumentParser) -> None:
+    top = commands.add_parser("decisions", help="git-mined decisions: why code is like it is")
+    sub = top.add_subparsers(dest="decisions_command", metavar="COMMAND", required=True)
+
+    p = sub.add_parser(
+        "ingest",
+        help="mine a local repository's history into decisions",
+        description=(
+            "Reads the history of the repository at PATH (default: .) with git and sends it "
+            "in batches to IngestCommits. Re-running a range costs nothing and changes "
+            "nothing; a rebased history joins the decisions it already has. Exit status 2 "
+            "when git cannot resolve the range."
+        ),
+        parents=[parent],
+    )
+    p.add_argument("path", nargs="?", default=".", help="the repository (default: .)")
+    p.add_argument("--range", default="HEAD", help="revision range, e.g. v1.0..HEAD")
+    p.add_argument("--repository", help="its name (default: from the origin remote)")
+    p.add_argument("--space", default="", help="decision space (default: decisions/<name>)")
+    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="commits per call")
+    p.add_argument("--reprocess", action="store_true", help="mine ingested commits again")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, summary only")
+    p.set_defaults(handler=ingest)
+
+    p = sub.add_parser(
+        "ingest-session", help="mine decisions from a session's buffer", parents=[parent]
+    )
+    p.add_argument("space")
+    p.add_argument("session")
+    p.add_argument("--repository", required=True, help="the repository or project they concern")
+    p.add_argument("--decisions-space", default="")
+    p.set_defaults(handler=ingest_session)
+
+    p = sub.add_parser("explain", help="why is this code like this?", parents=[parent])
+    p.add_argument("path", help="file path relative to the repository root")
+    p.add_argument("--repository", help="repository name (default: from the origin remote of .)")
+    p.add_argument("--lines", help="line or range: 40 or 40-52")
+    p.add_argument("--symbol", default="", help="function or class")
+    p.add_argument(
+        "--revision", default="", help="commit the lines refer to (default: HEAD of --repo-path)"
+    )
+    p.add_argument("--repo-path", default=".", help="local checkout for the defaults")
+    p.add_argument("--question", default="")
+    p.add_argument("-k", type=int, default=0)
+    p.add_argument("--include-superseded", action="store_true")
+    p.add_argument("--budget", type=int, default=0, help="token budget of the context")
+    p.set_defaults(handler=explain)
+
+    p = sub.add_parser("search", help="decisions that answer a question", parents=[parent])
+    p.add_argument("query")
+    p.add_argument("--repository", default="")
+    p.add_argument("--path", default="")
+    p.add_argument("-k", type=int, default=0)
+    p.add_argument("--include-superseded", action="store_true")
+    p.set_defaults(handler=search)
+
+    p = sub.add_parser("get", help="one decision", parents=[parent])
+    p.add_argument("name")
+    p.set_defaults(handler=get)
+
+    p = sub.add_parser("list", help="decisions, newest first", parents=[parent])
+    p.add_argument("--repository", default="")
+    p.add_argument("--path", default="")
+    p.add_argument("--outcome", action="append", default=[], help="MET, PARTIALLY_MET, MISSED")
+    p.add_argument("--include-superseded", action="store_true")
+    p.add_argument("--limit", type=int, default=50)
+    p.set_defaults(handler=list_decisions)
+
+    p = sub.add_parser("create", help="record a decision stated explicitly", parents=[parent])
+    p.add_argument("--repository", required=True)
+    p.add_argument("--title", required=True)
+    p.add_argument("--rationale", required=True)
+    p.add_argument("--statement", default="")
+    p.add_argument("--alternative", action="append", default=[])
+    p.add_argument("--expectation", action="append", default=[])
+    p.add_argument("--evidence", action="append", default=[], help="a verbatim quote")
+    p.set_defaults(handler=create)
+
+    p = sub.add_parser("outcome", help="record how a decision turned out", parents=[parent])
+    p.add_argument("name")
+    p.add_argument("--outcome", required=True, help="MET, PARTIALLY_MET or MISSED")
+    p.add_argument("--summary", required=True)
+    p.add_argument("--evidence", action="append", default=[])
+    p.set_defaults(handler=outcome)
+
+
+def batches(
+    commits: Iterator[decisions_pb2.Commit], size: int
+) -> Iterator[list[decisions_pb2.Commit]]:
+    batch: list[decisions_pb2.Commit] = []
+    for commit in commits:
+        batch.append(commit)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
+
+
+def ingest(args: argparse.Namespace) -> int:
+    from engram_server.cli import gitlog
+
+    if not 1 <= args.batch_size <= 500:
+        raise UsageError("--batch-size must be between 1 and 500")
+    try:
+        total = gitlog.check_range(args.path, args.range)
+        repository = args.repository or gitlog.repository_name(args.path)
+    except gitlog.GitError as error:
+        raise UsageError(f"cannot read {args.range!r} in {args.path}: {error}") from error
+    out = common.output(args)
+    counts: collections.Counter[str] = collections.Counter()
+    reasons: collections.Counter[str] = collections.Counter()
+    created: list[tuple[str, str]] = []
+    done = 0
+    started = time.monotonic()
+    show_progress = not args.quiet and not args.json and sys.stderr.isatty()
+    with common.make_client(args) as client:
+        for batch in batches(gitlog.read_commits(args.path, args.range), args.batch_size):
+            response = client.ingest_commits(
+                repository, batch, space=args.space, reprocess=args.reprocess
+            )
+            done += len(batch)
+            counts.update(
+                processed=response.processed_commits,
+                skipped=response.skipped_commits,
+                without_decision=response.commits_without_decision,
+                created=response.created_decisions,
+                updated=response.updated_decisions,
+                invalid=response.invalid_commits,
+            )
+            for c in response.commits:
+                if c.disposition == decisions_pb2.COMMIT_DISPOSITION_NO_DECISION:
+                    reasons[c.reason] += 1
+                elif c.disposition == decisions_pb2.COMMIT_DISPOSITION_INVALID:
+                    fields = "; ".join(f"{v.field}: {v.description}" for v in c.violations)
+                    print(f"refused {c.sha[:12]}: {fields}", file=sys.stderr)
+            by_name = {d.name: d for d in response.decisions}
+            for c in response.commits:
+                d = by_name.pop(c.decision, None)
+                if d is not None and c.disposition == decisions_pb2.COMMIT_DISPOSITION_DECISION:
+                    created.append((c.sha[:12], d.title))
+                    if args.json:
+                        out.item(json_format.MessageToDict(d))
+            if show_progress:
+                _progress(done, total, started)
+    if show_progress:
+        print(file=sys.stderr)
+    if not args.json:
+        for sha, title in created:
+            out.line(f"{sha}  {title}")
+        elapsed = max(time.monotonic() - started, 1e-9)
+        out.line(
+            f"{repository}: {done} commits read in {elapsed:.1f}s ({done / elapsed:.0f}/s):"
+            f" {counts['created']} decisions created, {counts['updated']} updated,"
+            f" {counts['without_decision']} commits without a decision,"
+            f" {counts['skipped']} already ingested, {counts['invalid']} refused"
+        )
+        for reason, n in reasons.most_common(8):
+            out.line(f"  skipped {n:5d}: {reason}")
+    return 1 if counts["invalid"] else 0
+
+
+def _progress(done: int, total: int, started: float) -> None:
+    width = 30
+    filled = int(width * done / total) if total else width
+    rate = done / max(time.monotonic() - started, 1e-9)
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} ({rate:.0f}/s)")
+    sys.stderr.flush()
+
+
+def _default_repository(args: argparse.Namespace) -> str:
+    if args.repository:
+        return str(args.repository)
+    from engram_server.cli import gitlog
+
+    try:
+        return gitlog.repository_name(args.repo_path)
+    except gitlog.GitError as error:
+        raise UsageError(f"--repository is needed outside a git checkout ({error})") from error
+
+
+def _lines(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    start, _, end = text.partition("-")
+    try:
+        return (int(start), int(end or start))
+    except ValueError as exc:
+        raise UsageError(f"--lines must look like 40 or 40-52, not {text!r}") from exc
+
+
+def explain(args: argparse.Namespace) -> int:
+    repository = _default_repository(args)
+    revision = args.revision
+    if not revision and not args.repository:
+        from engram_server.cli import gitlog
+
+        try:
+            revision = gitlog.head(args.repo_path)
+        except gitlog.GitError:
+            revision = ""
+    with common.make_client(args) as client:
+        response = client.explain_code(
+            repository,
+            args.path,
+            lines=_lines(args.lines),
+            symbol=args.symbol,
+            revision=revision,
+            question=args.question,
+            k=args.k,
+            include_superseded=args.include_superseded,
+            token_budget=args.budget,
+        )
+    out = common.output(args)
+    if args.json:
+        out.item(json_format.MessageToDict(response))
+    else:
+        out.line(response.context or "No recorded decision explains this code.")
+    return 0
+
+
+def search(args: argparse.Namespace) -> int:
+    with common.make_client(args) as client:
+        response = client.search_decisions(
+            args.query,
+            repository=args.repository,
+            path=args.path,
+            k=args.k,
+            include_superseded=args.include_superseded,
+        )
+    out = common.output(args)
+    for hit in response.hits:
+        if args.json:
+            out.item(json_format.MessageToDict(hit))
+        else:
+            d = hit.decision
+            commits = ", ".join(c[:12] for c in d.commits[:3])
+            out.line(f"{hit.score:7.3f}  {d.title}  [{commits}]  {d.name}")
+            if d.rationale:
+                out.line(f"         why: {d.rationale[:200]}")
+    return 0
+
+
+def _show(args: argparse.Namespace, d: decisions_pb2.Decision) -> None:
+    out = common.output(args)
+    if args.json:
+        out.item(json_format.MessageToDict(d))
+        return
+    out.line(f"{d.name}  {d.title}")
+    for label, value in (
+        ("decision", d.statement),
+        ("why", d.rationale),
+        ("status", decisions_status(d)),
+        ("commits", ", ".join(d.commits)),
+    ):
+        if value:
+            out.line(f"  {label}: {value}")
+    for e in d.evidence:
+        out.line(f"  evidence: {' '.join(e.quote.split())}")
+    for a in d.anchors[:10]:
+        lines = f":{a.lines.start_line}-{a.lines.end_line}" if a.HasField("lines") else ""
+        out.line(f"  anchor: {a.path}{lines} {a.symbol}".rstrip())
+
+
+def decisions_status(d: decisions_pb2.Decision) -> str:
+    from engram.v1 import types_pb2
+
+    status = types_pb2.MemoryStatus.Name(d.status).removeprefix("MEMORY_STATUS_")
+    if d.superseded_by:
+        status += f" by {d.superseded_by}"
+    if d.outcome:
+        status += ", outcome " + decisions_pb2.DecisionOutcome.Name(d.outcome).removeprefix(
+            "DECISION_OUTCOME_"
+        )
+    return status
+
+
+def get(args: argparse.Namespace) -> int:
+    with common.make_client(args) as client:
+        _show(args, client.get_decision(args.name))
+    return 0
+
+
+def list_decisions(args: argparse.Namespace) -> int:
+    shown = 0
+    with common.make_client(args) as client:
+        for d in client.list_decisions(
+            repository=args.repository,
+            path=args.path,
+            outcomes=args.outcome,
+            include_superseded=args.include_superseded,
+            page_size=min(max(args.limit, 1), 1000),
+        ):
+            _show(args, d)
+            shown += 1
+            if shown >= args.limit:
+                break
+    return 0
+
+
+def create(args: argparse.Namespace) -> int:
+    with common.make_client(args) as client:
+        d = client.create_decision(
+            args.repository,
+            args.title,
+            args.rationale,
+            statement=args.statement,
+            alternatives=args.alternative,
+            expectations=args.expectation,
+            evidence=args.evidence,
+        )
+    _show(args, d)
+    return 0
+
+
+def outcome(args: argparse.Namespace) -> int:
+    with common.make_client(args) as client:
+        try:
+            d = client.record_decision_outcome(
+                args.name, args.outcome, args.summary, evidence=args.evidence
+            )
+        except InvalidArgument as error:
+            if error.fields != ["outcome"]:
+                raise
+            raise UsageError(
+                f"unknown outcome {args.outcome!r}: use MET, PARTIALLY_MET or MISSED"
+            ) from error
+    _show(args, d)
+    return 0
+
+
+def ingest_session(args: argparse.Namespace) -> int:
+    with common.make_client(args) as client:
+        response = client.ingest_session(
+            args.space, args.session, args.repository, decisions_space=args.decisions_space
+        )
+    out = common.output(args)
+    if args.json:
+        out.item(json_format.MessageToDict(response))
+        return 0
+    for d in response.decisions:
+        out.line(f"{d.name}  {d.title}")
+    out.line(
+        f"{response.messages} messages read, {response.created_decisions} decisions created,"
+        f" {len(response.decisions) - response.created_decisions} found again"
+    )
+    return 0

@@ -1,0 +1,233 @@
+"""Reads a local git history into `engram.v1.Commit` messages (client side).
+
+One `git log` run streams every commit of a range oldest first with its message,
+times, parents and refs, and its zero-context patch with rename detection (`-M`):
+the hunk headers give the changed line ranges on both sides and the enclosing
+section (`@@ -40,2 +40,5 @@ def rerank_async(`), from which added and deleted
+line counts follow. Merges carry no patch of their own (git prints none by
+default), so they arrive without files. Only comment lines added by a hunk are
+sent as its excerpt (they are where rationale lives in code); code itself
+never leaves the machine.
+
+The server never reads a repository: this module is all the git access there is.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterator
+from datetime import datetime
+from pathlib import Path
+
+from engram.v1 import decisions_pb2
+
+# Each commit starts with a marker line; its header fields end with NUL + STX.
+_START = "\x01engram-commit\x01\n"
+_FORMAT = "%x01engram-commit%x01%n%H%x00%P%x00%an%x00%aI%x00%cn%x00%cI%x00%D%x00%B%x00%x02"
+_HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
+_COMMENT = re.compile(r"^\s*(?:#|//|/\*|\*|--|;;|\"\"\"|''')")
+MAX_EXCERPT = 1024
+MAX_HUNKS = 200
+MAX_FILES = 1000
+
+
+class GitError(Exception):
+    """git could not do what was asked (not a repository, an unknown range)."""
+
+
+def _git(path: str, *args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", path, *args], capture_output=True, text=True, check=False
+        )
+    except FileNotFoundError as exc:
+        raise GitError("git is not installed (or not on PATH)") from exc
+    if done.returncode != 0:
+        raise GitError(done.stderr.strip() or f"git {' '.join(args)} failed")
+    return done.stdout
+
+
+def check_range(path: str, revision_range: str) -> int:
+    """How many commits `revision_range` holds; GitError with git's reason if it
+    cannot be resolved (or `path` is not a repository)."""
+    _git(path, "rev-parse", "--git-dir")
+    for end in re.split(r"\.\.\.?", revision_range):
+        if end:
+            try:
+                _git(path, "rev-parse", "--verify", "--quiet", f"{end}^{{commit}}")
+            except GitError as exc:
+                raise GitError(f"unknown revision {end!r} in range {revision_range!r}") from exc
+    return int(_git(path, "rev-list", "--count", revision_range).strip() or 0)
+
+
+def head(path: str) -> str:
+    return _git(path, "rev-parse", "HEAD").strip()
+
+
+def repository_name(path: str) -> str:
+    """A stable name from the origin remote (`github.com/acme/api`), else the
+    directory's name."""
+    try:
+        url = _git(path, "remote", "get-url", "origin").strip()
+    except GitError:
+        url = ""
+    name = ""
+    if url:
+        url = re.sub(r"\.git$", "", url.rstrip("/"))
+        scp = re.match(r"^[\w.-]+@([\w.-]+):(.+)$", url)
+        if scp:
+            name = f"{scp.group(1)}/{scp.group(2)}"
+        else:
+            name = re.sub(r"^[a-z+]+://(?:[^@/]+@)?", "", url)
+    if not name:
+        top = _git(path, "rev-parse", "--show-toplevel").strip()
+        name = Path(top).name
+    name = re.sub(r"[^A-Za-z0-9._/:-]+", "-", name).strip("/")
+    return re.sub(r"/{2,}", "/", name)[:200] or "repository"
+
+
+def read_commits(path: str, revision_range: str = "HEAD") -> Iterator[decisions_pb2.Commit]:
+    """The commits of `revision_range`, oldest first, as they stream out of git."""
+    args = [
+        "git",
+        "-C",
+        path,
+        "-c",
+        "core.quotepath=off",
+        "log",
+        "--reverse",
+        "-M",
+        "-U0",
+        "--no-color",
+        "--no-ext-diff",
+        "--patch",
+        f"--format={_FORMAT}",
+        revision_range,
+    ]
+    with subprocess.Popen(
+        args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace"
+    ) as proc:
+        assert proc.stdout is not None
+        buffer: list[str] = []
+        for line in proc.stdout:
+            if line.startswith(_START):
+                if buffer:
+                    yield _parse("".join(buffer))
+                buffer = [line]
+            else:
+                buffer.append(line)
+        if buffer:
+            yield _parse("".join(buffer))
+        proc.wait()
+        if proc.returncode != 0:
+            assert proc.stderr is not None
+            raise GitError(proc.stderr.read().strip() or "git log failed")
+
+
+def _parse(chunk: str) -> decisions_pb2.Commit:
+    header, _, patch = chunk[len(_START) :].partition("\x00\x02")
+    fields = header.split("\x00")
+    sha, parents, author, author_time, committer, commit_time, refs, message = fields[:8]
+    commit = decisions_pb2.Commit(
+        sha=sha,
+        parents=parents.split(),
+        author_name=author,
+        committer_name=committer,
+        message=message.rstrip("\n") + "\n",
+        refs=[r.strip() for r in refs.split(",") if r.strip()],
+    )
+    commit.author_time.FromDatetime(datetime.fromisoformat(author_time))
+    commit.commit_time.FromDatetime(datetime.fromisoformat(commit_time))
+    for f in _files(patch):
+        if len(commit.files) >= MAX_FILES:
+            break
+        commit.files.append(f)
+    return commit
+
+
+def _files(patch: str) -> Iterator[decisions_pb2.FileChange]:
+    current: decisions_pb2.FileChange | None = None
+    hunk: decisions_pb2.DiffHunk | None = None
+    excerpt: list[str] = []
+
+    def close_hunk() -> None:
+        nonlocal hunk, excerpt
+        if hunk is not None and excerpt:
+            hunk.excerpt = "".join(excerpt)[:MAX_EXCERPT]
+        hunk, excerpt = None, []
+
+    for line in patch.splitlines(keepends=True):
+        if line.startswith("diff --git "):
+            close_hunk()
+            if current is not None:
+                yield current
+            a, b = _diff_paths(line)
+            current = decisions_pb2.FileChange(
+                path=b, change_type=decisions_pb2.FILE_CHANGE_TYPE_MODIFIED
+            )
+            current.old_path = a if a != b else ""
+            continue
+        if current is None:
+            continue
+        if hunk is None and not line.startswith("@@"):
+            _file_header(current, line)
+            continue
+        match = _HUNK.match(line.rstrip("\n"))
+        if match:
+            close_hunk()
+            if len(current.hunks) >= MAX_HUNKS:
+                continue
+            old_start, old_count, new_start, new_count = (
+                int(match.group(1)),
+                int(match.group(2) or 1) if match.group(2) != "0" else 0,
+                int(match.group(3)),
+                int(match.group(4) or 1) if match.group(4) != "0" else 0,
+            )
+            hunk = current.hunks.add(section=match.group(5).strip()[:200])
+            if old_count:
+                hunk.old_lines.start_line = old_start
+                hunk.old_lines.end_line = old_start + old_count - 1
+            if new_count:
+                hunk.new_lines.start_line = new_start
+                hunk.new_lines.end_line = new_start + new_count - 1
+            current.additions += new_count
+            current.deletions += old_count
+            continue
+        if hunk is not None and line.startswith("+") and _COMMENT.match(line[1:]):
+            if sum(len(x) for x in excerpt) < MAX_EXCERPT:
+                excerpt.append(line)
+    close_hunk()
+    if current is not None:
+        yield current
+
+
+def _diff_paths(line: str) -> tuple[str, str]:
+    rest = line[len("diff --git ") :].rstrip("\n")
+    # "a/<path> b/<path>": split at the " b/" that makes both halves equal in
+    # length when the path did not change, else at the last " b/".
+    half = (len(rest) - 1) // 2
+    if rest[half : half + 3] == " b/" and rest[2:half] == rest[half + 3 :]:
+        return rest[2:half], rest[half + 3 :]
+    at = rest.rfind(" b/")
+    return rest[2:at], rest[at + 3 :]
+
+
+def _file_header(f: decisions_pb2.FileChange, line: str) -> None:
+    text = line.rstrip("\n")
+    if text.startswith("new file mode"):
+        f.change_type = decisions_pb2.FILE_CHANGE_TYPE_ADDED
+    elif text.startswith("deleted file mode"):
+        f.change_type = decisions_pb2.FILE_CHANGE_TYPE_DELETED
+    elif text.startswith("rename from "):
+        f.change_type = decisions_pb2.FILE_CHANGE_TYPE_RENAMED
+        f.old_path = text[len("rename from ") :]
+    elif text.startswith("rename to "):
+        f.path = text[len("rename to ") :]
+    elif text.startswith("copy from "):
+        f.change_type = decisions_pb2.FILE_CHANGE_TYPE_COPIED
+        f.old_path = text[len("copy from ") :]
+    elif text.startswith("copy to "):
+        f.path = text[len("copy to ") :]
+    elif text.startswith("Binary files ") or text.startswith("GIT binary patch"):
+        f.binary = True

@@ -1,0 +1,184 @@
+"""Answering: lexicographic fusion of the query legs and the Markdown context.
+
+Three legs find decisions: the anchor leg (recorded facts: this decision touched
+these lines or this file), the semantic leg (hybrid recall over decision text)
+and the evidence bridge (the question names an identifier that a decision's
+title or quotes contain). They are fused lexicographically: first by how the
+decision is tied to the code (lines, then file, then meaning), only then by
+score, so an anchor fact always outranks a similarity. A reversed decision is
+returned only with its replacement, ranked right below it.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import IntEnum
+
+from engram_server.decisions.model import Anchor, Decision
+
+
+class Match(IntEnum):
+    """How a decision was tied to the question; lower ranks first."""
+
+    LINES = 1
+    FILE = 2
+    SEMANTIC = 3
+
+
+@dataclass
+class Candidate:
+    decision: Decision
+    match: Match
+    score: float
+    matched_anchors: list[Anchor] = field(default_factory=list)
+    replacement: Decision | None = None
+
+
+def fuse(
+    candidates: Sequence[Candidate],
+    k: int,
+    replacements: dict[uuid.UUID, Decision],
+    include_superseded: bool,
+) -> list[Candidate]:
+    """Best first: by match class, then score, then newer decision, then name.
+
+    Each decision appears once, in its best class (its anchor-leg entry beats its
+    semantic one; the scores of two entries in one class add). A SUPERSEDED
+    decision is dropped unless `include_superseded`; kept, it carries its
+    replacement, which is placed right above it (added in the same class when no
+    leg found it)."""
+    best: dict[uuid.UUID, Candidate] = {}
+    for c in candidates:
+        held = best.get(c.decision.id)
+        if held is None or c.match < held.match:
+            best[c.decision.id] = Candidate(
+                c.decision, c.match, c.score, list(c.matched_anchors), c.replacement
+            )
+        elif c.match == held.match:
+            held.score += c.score
+            held.matched_anchors.extend(
+                a for a in c.matched_anchors if a not in held.matched_anchors
+            )
+    ranked = sorted(best.values(), key=_order)
+    out: list[Candidate] = []
+    placed: set[uuid.UUID] = set()
+    for c in ranked:
+        if c.decision.id in placed:
+            continue
+        if c.decision.status == "SUPERSEDED":
+            if not include_superseded:
+                continue
+            replacement = _live_replacement(c.decision, replacements)
+            c.replacement = replacement
+            if replacement is not None and replacement.id not in placed:
+                held = best.get(replacement.id)
+                out.append(held if held is not None else Candidate(replacement, c.match, c.score))
+                placed.add(replacement.id)
+        out.append(c)
+        placed.add(c.decision.id)
+    return out[:k]
+
+
+def _order(c: Candidate) -> tuple[int, float, float, str]:
+    return (int(c.match), -c.score, -c.decision.decision_time.timestamp(), str(c.decision.id))
+
+
+def _live_replacement(
+    decision: Decision, replacements: dict[uuid.UUID, Decision]
+) -> Decision | None:
+    """The decision that replaced `decision` (followed to the end of the chain,
+    to the first one that is not itself reversed)."""
+    current = decision
+    seen = {decision.id}
+    while current.superseded_by is not None and current.superseded_by not in seen:
+        nxt = replacements.get(current.superseded_by)
+        if nxt is None:
+            break
+        seen.add(nxt.id)
+        if nxt.status != "SUPERSEDED":
+            return nxt
+        current = nxt
+    return replacements.get(decision.superseded_by) if decision.superseded_by else None
+
+
+# -- the inject-ready block -------------------------------------------------------------
+
+DEFAULT_TOKEN_BUDGET = 1500
+_MATCH_NOTE = {
+    Match.LINES: "anchored on these lines",
+    Match.FILE: "anchored in this file",
+    Match.SEMANTIC: "related by meaning",
+}
+
+
+def render_context(
+    candidates: Sequence[Candidate],
+    heading: str,
+    budget: int,
+    count: Callable[[str], int],
+) -> tuple[str, int]:
+    """Markdown for a prompt: each decision with its rationale, evidence quotes,
+    alternatives, anchors and commits, best first, never over `budget` tokens.
+    A decision that does not fit whole is cut to its title and rationale, then
+    to its title; if even that does not fit, it and everything after it are
+    left out."""
+    lines = [f"## {heading}", ""]
+    used = count("\n".join(lines))
+    if used > budget:
+        return "", 0
+    for c in candidates:
+        block = ""
+        for detail in ("full", "brief", "title"):
+            block = _block(c, detail)
+            cost = count(block)
+            if used + cost <= budget:
+                break
+        else:
+            break
+        lines.append(block)
+        used += cost
+    if len(lines) == 2:
+        return "", 0
+    text = "\n".join(lines).rstrip() + "\n"
+    return text, count(text)
+
+
+def _block(c: Candidate, detail: str) -> str:
+    d = c.decision
+    status = ""
+    if d.status == "SUPERSEDED":
+        status = " (reversed"
+        if c.replacement is not None:
+            status += f" by “{c.replacement.title}”"
+        status += ")"
+    out = [f"### {d.title}{status}"]
+    meta = [d.decision_time.date().isoformat(), _MATCH_NOTE[c.match]]
+    if d.commits and detail != "title":
+        meta.append("commits " + ", ".join(sha[:12] for sha in d.commits[:3]))
+    out.append(f"*{'; '.join(meta)}*")
+    if detail == "title":
+        return "\n".join(out) + "\n"
+    if d.statement and d.statement != d.title:
+        out.append(f"- Decision: {d.statement}")
+    if d.rationale:
+        out.append(f"- Why: {d.rationale}")
+    if detail == "full":
+        for alt in d.alternatives[:3]:
+            rejected = f" (rejected: {alt.reason_rejected})" if alt.reason_rejected else ""
+            out.append(f"- Alternative: {alt.description}{rejected}")
+        for e in d.evidence[:4]:
+            quote = " ".join(e.quote.split())
+            out.append(f"- Evidence: > {quote}")
+        anchors = c.matched_anchors or list(d.anchors[:3])
+        for a in anchors[:3]:
+            where = a.path
+            if a.lines is not None:
+                where += f":{a.lines.start}-{a.lines.end}"
+            if a.symbol:
+                where += f" ({a.symbol})"
+            out.append(f"- Anchor: `{where}`")
+        if d.outcome.value != "UNSPECIFIED":
+            out.append(f"- Outcome: {d.outcome.value.lower().replace('_', ' ')}")
+    return "\n".join(out) + "\n"

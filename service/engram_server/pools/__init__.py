@@ -1,0 +1,1 @@
+"""Pools: memory shared across agents and teams (PoolService) and groups of agents."""

@@ -1,0 +1,394 @@
+"""SyncPool (slot deltas) and SubscribeTopic (topic events): resumable streams.
+
+Both read the pool's log (`pool_events`), whose sequence numbers are gapless per
+pool and increase in commit order (migration 0020), so "everything after cursor
+N" is complete and a stream resumed from a cursor neither skips nor repeats.
+
+Membership is re-checked before every page of the catch-up and, while a stream
+sends or waits, at least every `RECHECK_SECONDS`; a NOTIFY on `engram_pool` (any
+change to the pool: a publication, a member removed) wakes it at once. A caller
+that lost its membership gets PERMISSION_DENIED and the stream ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import AsyncIterator
+from typing import Any
+
+from engram.v1 import pool_pb2, types_pb2
+
+from engram_server.api import convert
+from engram_server.errors import InvalidArgument, NotFound, PermissionDenied
+from engram_server.lifecycle.model import memory_name
+from engram_server.platform.principal import SCOPE_READ, Principal
+from engram_server.pools import model
+from engram_server.pools.model import Role
+from engram_server.pools.service import caller_role, fetch_all, fetch_one, publication_to_proto
+from engram_server.services.paging import decode_token, encode_token, filter_fingerprint
+from engram_server.store import memories as store
+from engram_server.store.postgres import Conn, Database
+
+PAGE = 500
+RECHECK_SECONDS = 0.25
+_OPS = {
+    "ADD": pool_pb2.SLOT_DELTA_OP_ADD,
+    "REPLACE": pool_pb2.SLOT_DELTA_OP_REPLACE,
+    "REMOVE": pool_pb2.SLOT_DELTA_OP_REMOVE,
+}
+_EVENTS = {
+    "PUBLISHED": pool_pb2.TOPIC_EVENT_TYPE_PUBLISHED,
+    "WITHDRAWN": pool_pb2.TOPIC_EVENT_TYPE_WITHDRAWN,
+    "REPLACED": pool_pb2.TOPIC_EVENT_TYPE_REPLACED,
+}
+
+
+class PoolHub:
+    """Wakes the streams of a pool when its log grows or its membership changes."""
+
+    def __init__(self) -> None:
+        self._waiters: dict[str, set[asyncio.Event]] = defaultdict(set)
+
+    def notify(self, payload: str) -> None:
+        """`engram_pool` NOTIFY callback; the payload is `{tenant}/{pool}`."""
+        for event in self._waiters.get(payload, ()):
+            event.set()
+
+    def wake_all(self) -> None:
+        for events in self._waiters.values():
+            for event in events:
+                event.set()
+
+    def subscribe(self, key: str) -> asyncio.Event:
+        event = asyncio.Event()
+        self._waiters[key].add(event)
+        return event
+
+    def unsubscribe(self, key: str, event: asyncio.Event) -> None:
+        waiters = self._waiters.get(key)
+        if waiters is not None:
+            waiters.discard(event)
+            if not waiters:
+                del self._waiters[key]
+
+
+class _Guard:
+    """The caller's membership, re-checked at most every RECHECK_SECONDS."""
+
+    def __init__(self, db: Database, principal: Principal, pool_id: str) -> None:
+        self.db = db
+        self.principal = principal
+        self.pool_id = pool_id
+        self.role = 0
+        self.checked = 0.0
+
+    async def check(self, conn: Conn | None = None) -> int:
+        if conn is None:
+            async with self.db.tenant_tx(self.principal.tenant_id) as c:
+                return await self.check(c)
+        role = await caller_role(conn, self.principal, self.pool_id)
+        exists = await fetch_one(conn, "SELECT 1 AS x FROM pools WHERE id = %s", (self.pool_id,))
+        self.checked = time.monotonic()
+        if exists is None:
+            raise NotFound("pool", model.pool_name(self.pool_id))
+        if role == 0:
+            if self.role == 0:
+                raise NotFound("pool", model.pool_name(self.pool_id))
+            raise PermissionDenied(
+                f"the caller is no longer a member of {model.pool_name(self.pool_id)}"
+            )
+        self.role = role
+        return role
+
+    async def fresh(self) -> None:
+        if time.monotonic() - self.checked >= RECHECK_SECONDS:
+            await self.check()
+
+
+async def _memories(conn: Conn, ids: set[uuid.UUID]) -> dict[uuid.UUID, Any]:
+    if not ids:
+        return {}
+    rows = await fetch_all(
+        conn, store.by_ids_sql(store.MEMORY_COLUMNS), (store.uuid_array_literal(ids),)
+    )
+    return {r["id"]: convert.memory_to_proto(store.row_to_memory(r)) for r in rows}
+
+
+def _seq_cursor(cursor: str, fingerprint: str, *, zero_ok: bool) -> int | None:
+    return _cursor(cursor, fingerprint, zero_ok=zero_ok)[0]
+
+
+def _cursor(cursor: str, fingerprint: str, *, zero_ok: bool) -> tuple[int | None, int | None]:
+    """(position, catch-up base): a catch-up message's cursor also records where
+    its catch-up started, so resuming it compares slots with the same base."""
+    if not cursor:
+        return None, None
+    if zero_ok and cursor == "0":
+        return 0, None
+    position = decode_token(cursor, fingerprint, "cursor")
+    assert position is not None
+    try:
+        seq = int(position["s"])
+        base = int(position["b"]) if "b" in position else None
+    except (KeyError, ValueError, TypeError) as exc:
+        raise InvalidArgument.field("cursor", "not a cursor issued by this stream") from exc
+    if seq < 0 or (base is not None and not 0 <= base <= seq):
+        raise InvalidArgument.field("cursor", "not a cursor issued by this stream")
+    return seq, base
+
+
+class PoolStreams:
+    def __init__(self, db: Database, hub: PoolHub) -> None:
+        self.db = db
+        self.hub = hub
+
+    async def _wait(self, wake: asyncio.Event, guard: _Guard) -> None:
+        try:
+            await asyncio.wait_for(wake.wait(), RECHECK_SECONDS)
+        except TimeoutError:
+            pass
+        await guard.check()
+
+    # -- SyncPool ----------------------------------------------------------------
+
+    async def sync(
+        self, principal: Principal, pool_id: str, cursor: str, topic: str, follow: bool
+    ) -> AsyncIterator[pool_pb2.SyncPoolResponse]:
+        tenant = principal.tenant_id
+        if not principal.has(SCOPE_READ):
+            raise PermissionDenied("this API key lacks the 'read' scope", SCOPE_READ)
+        guard = _Guard(self.db, principal, pool_id)
+        wake = self.hub.subscribe(f"{tenant}/{pool_id}")
+        try:
+            async with self.db.tenant_tx(tenant) as conn:
+                role = await guard.check(conn)
+                aud = model.audience(role)
+                fingerprint = filter_fingerprint("sync", pool_id, topic, aud)
+                resume, base = _cursor(cursor, fingerprint, zero_ok=False)
+                after = base if base is not None else resume or 0
+                head_row = await fetch_one(
+                    conn, "SELECT seq FROM pool_state WHERE pool_id = %s", (pool_id,)
+                )
+            head = int(head_row["seq"]) if head_row else 0
+            if (resume or 0) > head:
+                raise InvalidArgument.field("cursor", "is ahead of this pool's log")
+            # Catch-up: one delta per slot changed in (after, head], in the order of
+            # each slot's last change, so a cursor taken mid-catch-up resumes it.
+            position = resume or 0
+            while True:
+                async with self.db.tenant_tx(tenant) as conn:
+                    if aud != model.audience(await guard.check(conn)):
+                        raise PermissionDenied("the caller's role in the pool changed; sync again")
+                    rows = await fetch_all(
+                        conn,
+                        _CATCH_UP,
+                        {
+                            "pool": pool_id,
+                            "aud": aud,
+                            "after": after,
+                            "head": head,
+                            "from": position,
+                            "topic": topic,
+                            "n": PAGE,
+                        },
+                    )
+                    mems = await _memories(
+                        conn,
+                        {r[c] for r in rows for c in ("old_memory", "new_memory") if r[c]},
+                    )
+                for r in rows:
+                    await guard.fresh()
+                    position = r["seq"]
+                    old, new = r["old_memory"], r["new_memory"]
+                    if old is None and new is None:
+                        continue
+                    op = "ADD" if old is None else "REMOVE" if new is None else "REPLACE"
+                    yield pool_pb2.SyncPoolResponse(
+                        cursor=encode_token({"s": position, "b": after}, fingerprint),
+                        delta=self._delta(pool_id, r, op, mems.get(old), mems.get(new)),
+                    )
+                if len(rows) < PAGE:
+                    break
+            position = head
+            yield pool_pb2.SyncPoolResponse(
+                cursor=encode_token({"s": head}, fingerprint), caught_up=True
+            )
+            if not follow:
+                return
+            while True:
+                wake.clear()
+                async with self.db.tenant_tx(tenant) as conn:
+                    if aud != model.audience(await guard.check(conn)):
+                        raise PermissionDenied("the caller's role in the pool changed; sync again")
+                    rows = await fetch_all(
+                        conn,
+                        _LIVE,
+                        {
+                            "pool": pool_id,
+                            "aud": aud,
+                            "after": position,
+                            "topic": topic,
+                            "n": PAGE,
+                        },
+                    )
+                    mems = await _memories(
+                        conn,
+                        {r[c] for r in rows for c in ("old_memory", "new_memory") if r[c]},
+                    )
+                for r in rows:
+                    await guard.fresh()
+                    position = r["seq"]
+                    if r["kind"] != "slot" or r["audience"] != aud:
+                        continue
+                    if topic and r["topic"] != topic:
+                        continue
+                    yield pool_pb2.SyncPoolResponse(
+                        cursor=encode_token({"s": position}, fingerprint),
+                        delta=self._delta(
+                            pool_id,
+                            r,
+                            r["op"],
+                            mems.get(r["old_memory"]),
+                            mems.get(r["new_memory"]),
+                        ),
+                    )
+                if len(rows) == PAGE:
+                    continue
+                await self._wait(wake, guard)
+        finally:
+            self.hub.unsubscribe(f"{tenant}/{pool_id}", wake)
+
+    @staticmethod
+    def _delta(pool_id: str, r: dict[str, Any], op: str, old: Any, new: Any) -> pool_pb2.SlotDelta:
+        delta = pool_pb2.SlotDelta(
+            slot_key=r["slot"],
+            op=_OPS[op],
+            version=r["version"],
+            topic=r["topic"],
+            commit_time=convert.dt_to_ts(r["create_time"]),
+        )
+        if r["publication_id"] is not None:
+            delta.publication = model.publication_name(pool_id, r["publication_id"])
+        if old is not None and op != "ADD":
+            # Its identity only: the client holds the rest from the delta that
+            # brought it, and a REPLACE would otherwise send two whole memories.
+            delta.old_memory.CopyFrom(
+                types_pb2.Memory(
+                    name=old.name,
+                    space=old.space,
+                    slot_key=old.slot_key,
+                    revision=old.revision,
+                    status=old.status,
+                    etag=old.etag,
+                )
+            )
+        if new is not None and op != "REMOVE":
+            delta.new_memory.CopyFrom(new)
+        return delta
+
+    # -- SubscribeTopic ------------------------------------------------------------
+
+    async def subscribe(
+        self, principal: Principal, pool_id: str, topic: str, cursor: str
+    ) -> AsyncIterator[pool_pb2.SubscribeTopicResponse]:
+        tenant = principal.tenant_id
+        if not principal.has(SCOPE_READ):
+            raise PermissionDenied("this API key lacks the 'read' scope", SCOPE_READ)
+        guard = _Guard(self.db, principal, pool_id)
+        fingerprint = filter_fingerprint("topic", pool_id, topic)
+        wake = self.hub.subscribe(f"{tenant}/{pool_id}")
+        try:
+            async with self.db.tenant_tx(tenant) as conn:
+                await guard.check(conn)
+                start = _seq_cursor(cursor, fingerprint, zero_ok=True)
+                head_row = await fetch_one(
+                    conn, "SELECT seq FROM pool_state WHERE pool_id = %s", (pool_id,)
+                )
+            head = int(head_row["seq"]) if head_row else 0
+            if start is not None and start > head:
+                raise InvalidArgument.field("cursor", "is ahead of this pool's log")
+            position = head if start is None else start
+            while True:
+                wake.clear()
+                async with self.db.tenant_tx(tenant) as conn:
+                    role = await guard.check(conn)
+                    rows = await fetch_all(
+                        conn,
+                        "SELECT e.*, p.id AS pub_id FROM pool_events e"
+                        " LEFT JOIN publications p"
+                        " ON p.pool_id = e.pool_id AND p.id = e.publication_id"
+                        " WHERE e.pool_id = %(pool)s AND e.kind = 'topic' AND e.topic = %(topic)s"
+                        " AND e.seq > %(after)s ORDER BY e.seq LIMIT %(n)s",
+                        {"pool": pool_id, "topic": topic, "after": position, "n": PAGE},
+                    )
+                    pubs = (
+                        {
+                            r["id"]: r
+                            for r in await fetch_all(
+                                conn,
+                                "SELECT * FROM publications WHERE pool_id = %s AND id = ANY(%s)",
+                                (pool_id, [r["publication_id"] for r in rows]),
+                            )
+                        }
+                        if rows
+                        else {}
+                    )
+                    mems = await _memories(conn, {r["new_memory"] for r in rows if r["new_memory"]})
+                for r in rows:
+                    await guard.fresh()
+                    role = guard.role
+                    position = r["seq"]
+                    if r["visibility"] not in model.visible_to(role):
+                        continue
+                    pub = pubs.get(r["publication_id"])
+                    out = pool_pb2.SubscribeTopicResponse(
+                        cursor=encode_token({"s": position}, fingerprint),
+                        event_type=_EVENTS[r["event"]],
+                        commit_time=convert.dt_to_ts(r["create_time"]),
+                    )
+                    if pub is not None:
+                        out.publication.CopyFrom(publication_to_proto(pub))
+                    memory = mems.get(r["new_memory"])
+                    if memory is not None:
+                        out.memory.CopyFrom(memory)
+                    yield out
+                if len(rows) == PAGE:
+                    continue
+                await self._wait(wake, guard)
+        finally:
+            self.hub.unsubscribe(f"{tenant}/{pool_id}", wake)
+
+
+# The latest change of each slot in (after, head] for one audience, with what the
+# slot held at `after`, ordered by that last change; `from` pages through it.
+_CATCH_UP = """
+WITH changed AS (
+  SELECT DISTINCT ON (e.slot) e.*
+    FROM pool_events e
+   WHERE e.pool_id = %(pool)s AND e.kind = 'slot' AND e.audience = %(aud)s
+     AND e.seq > %(after)s AND e.seq <= %(head)s
+   ORDER BY e.slot, e.seq DESC
+)
+SELECT c.seq, c.slot, c.version, c.topic, c.publication_id, c.create_time, c.new_memory,
+       b.new_memory AS old_memory
+  FROM changed c
+  LEFT JOIN LATERAL (
+    SELECT e.new_memory FROM pool_events e
+     WHERE e.pool_id = %(pool)s AND e.kind = 'slot' AND e.audience = %(aud)s
+       AND e.slot = c.slot AND e.seq <= %(after)s
+     ORDER BY e.seq DESC LIMIT 1) b ON true
+ WHERE c.seq > %(from)s AND (%(topic)s = '' OR c.topic = %(topic)s)
+ ORDER BY c.seq
+ LIMIT %(n)s
+"""
+
+_LIVE = """
+SELECT e.* FROM pool_events e
+ WHERE e.pool_id = %(pool)s AND e.seq > %(after)s
+ ORDER BY e.seq LIMIT %(n)s
+"""
+
+__all__ = ["PoolHub", "PoolStreams", "Role", "memory_name"]

@@ -1,0 +1,1367 @@
+"""DecisionsService use cases: ingest commits, state decisions, answer "why".
+
+Ingest: each commit of a batch is screened by the privacy boundary, mined
+(`decisions.extract`), and grouped by its sha-free identity. New decisions get a
+backing memory of kind DECISION through the lifecycle write path (validators,
+dedup, audit) in the repository's decision space; then one transaction writes
+the decisions, their anchors, every commit's record (what it became, or why it
+held none) and its hunks. A commit is recorded as ingested only in that
+transaction, so an interrupted ingest leaves it un-ingested and the next run
+completes it (its memory is then found as a DUPLICATE and linked): never half
+a commit. Reverts then supersede the decisions they reverse through the
+lifecycle's audited transition.
+
+Answering runs the anchor leg (stored anchors, lines carried forward through the
+hunks of later commits and across renames), the semantic leg (hybrid recall over
+the decision memories) and the evidence bridge (identifiers named in the
+question found in titles and quotes), fused lexicographically (`decisions.answer`).
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+
+from engram_server.decisions import answer
+from engram_server.decisions.anchors import carry, hunk_positions, symbol_matches
+from engram_server.decisions.extract import mine, verbatim
+from engram_server.decisions.identity import (
+    check_repository,
+    decision_identity,
+    default_space,
+    normalise_title,
+)
+from engram_server.decisions.model import (
+    Alternative,
+    Anchor,
+    ChangeType,
+    Commit,
+    CommitResult,
+    Decision,
+    Disposition,
+    Draft,
+    Evidence,
+    LineSpan,
+    Origin,
+    Outcome,
+    OutcomeRecord,
+)
+from engram_server.errors import (
+    FailedPrecondition,
+    InvalidArgument,
+    NotFound,
+    PreconditionViolation,
+    Violations,
+)
+from engram_server.lifecycle.model import (
+    EvidenceLevel,
+    Kind,
+    Memory,
+    Proposal,
+    Status,
+)
+from engram_server.lifecycle.model import Outcome as ProposalOutcome
+from engram_server.lifecycle.validation import check_request_id, check_space
+from engram_server.platform.principal import Principal
+from engram_server.privacy import PrivacyFinding
+from engram_server.recall.tokens import count_tokens
+from engram_server.services import paging
+from engram_server.services.lifecycle import LifecycleService, RequestKey
+from engram_server.services.privacy_gate import screen_text
+from engram_server.store import decisions as store
+from engram_server.store import memories as memory_store
+from engram_server.store.postgres import Conn
+
+DECISION = "decision"
+MAX_COMMITS = 500
+MAX_FILES = 1000
+MAX_HUNKS = 200
+MAX_MESSAGE_BYTES = 64 * 1024
+MAX_EXCERPT_BYTES = 4 * 1024
+MAX_DIFF_EXCERPT_BYTES = 64 * 1024
+MAX_MEMORY_CHARS = 2000
+MAX_EXPLAIN_K = 20
+MAX_SEARCH_K = 50
+MAX_QUERY_CHARS = 2000
+DEFAULT_EXPLAIN_K = 5
+DEFAULT_SEARCH_K = 10
+MAX_TOKEN_BUDGET = 20_000
+INGEST_ATTEMPTS = 3
+_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+_IDENTIFIER = re.compile(
+    r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*(?:(?:_|::|\.)[A-Za-z0-9_]+)+|[a-z]+[A-Z][A-Za-z0-9]*"
+    r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*\(\)|--?[a-z][\w-]{2,})"
+)
+
+
+@dataclass(frozen=True)
+class CommitInput:
+    """One commit of a request: converted, or refused with its violations."""
+
+    index: int
+    sha: str
+    commit: Commit | None
+    violations: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass
+class IngestOutcome:
+    decisions: list[Decision] = field(default_factory=list)
+    processed: int = 0
+    skipped: int = 0
+    without_decision: int = 0
+    created: int = 0
+    updated: int = 0
+    invalid: int = 0
+    findings: list[PrivacyFinding] = field(default_factory=list)
+    commits: list[CommitResult] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ExplainQuery:
+    repository: str
+    path: str
+    lines: LineSpan | None = None
+    symbol: str = ""
+    revision: str = ""
+    question: str = ""
+    k: int = 0
+    include_superseded: bool = False
+    token_budget: int = 0
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    query: str
+    repository: str = ""
+    path: str = ""
+    k: int = 0
+    include_superseded: bool = False
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    candidates: list[answer.Candidate]
+    context: str
+    token_count: int
+
+
+def parse_decision_name(name: str, field_path: str = "name") -> uuid.UUID:
+    if not name:
+        raise InvalidArgument.field(field_path, "required")
+    prefix, _, raw = name.partition("/")
+    if prefix != "decisions" or not raw:
+        raise InvalidArgument.field(field_path, "must look like decisions/{decision}")
+    try:
+        return uuid.UUID(raw)
+    except ValueError as exc:
+        raise InvalidArgument.field(field_path, "decision id must be a UUID") from exc
+
+
+def check_commit(v: Violations, path: str, c: Commit) -> None:
+    """Shape checks of one converted commit (limits, shas, line ranges)."""
+    if not c.sha:
+        v.add(f"{path}.sha", "required")
+    elif not _SHA.match(c.sha):
+        v.add(f"{path}.sha", "must be 40 or 64 lowercase hex characters")
+    for i, parent in enumerate(c.parents):
+        if not _SHA.match(parent):
+            v.add(f"{path}.parents[{i}]", "must be 40 or 64 lowercase hex characters")
+    if not c.message.strip():
+        v.add(f"{path}.message", "required")
+    elif len(c.message.encode()) > MAX_MESSAGE_BYTES:
+        v.add(f"{path}.message", f"at most {MAX_MESSAGE_BYTES} bytes")
+    if len(c.diff_excerpt.encode()) > MAX_DIFF_EXCERPT_BYTES:
+        v.add(f"{path}.diff_excerpt", f"at most {MAX_DIFF_EXCERPT_BYTES} bytes")
+    if len(c.files) > MAX_FILES:
+        v.add(f"{path}.files", f"at most {MAX_FILES} files")
+        return
+    for i, f in enumerate(c.files):
+        fp = f"{path}.files[{i}]"
+        if not f.path:
+            v.add(f"{fp}.path", "required")
+        elif len(f.path) > 1024 or f.path.startswith("/") or "\x00" in f.path:
+            v.add(f"{fp}.path", "a relative path of at most 1024 characters")
+        if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
+            v.add(f"{fp}.old_path", "required for a rename or copy")
+        if len(f.hunks) > MAX_HUNKS:
+            v.add(f"{fp}.hunks", f"at most {MAX_HUNKS} hunks per file")
+            continue
+        for j, h in enumerate(f.hunks):
+            hp = f"{fp}.hunks[{j}]"
+            for side, span in (("old_lines", h.old), ("new_lines", h.new)):
+                if span is not None:
+                    check_span(v, f"{hp}.{side}", span)
+            if h.old is None and h.new is None:
+                v.add(f"{hp}.new_lines", "a hunk needs old_lines, new_lines or both")
+            if len(h.excerpt.encode()) > MAX_EXCERPT_BYTES:
+                v.add(f"{hp}.excerpt", f"at most {MAX_EXCERPT_BYTES} bytes")
+
+
+def check_span(v: Violations, path: str, span: LineSpan) -> None:
+    if span.start < 1:
+        v.add(f"{path}.start_line", "must be at least 1")
+    elif span.end < span.start:
+        v.add(f"{path}.end_line", "must not be before start_line")
+
+
+def memory_text(
+    repository: str,
+    title: str,
+    statement: str,
+    rationale: str,
+    alternatives: Sequence[Alternative],
+    evidence: Sequence[Evidence],
+    anchors: Sequence[Anchor],
+    when: datetime,
+    first_commit: str,
+) -> str:
+    """The backing memory's content: what recall matches a question against."""
+    parts = [title.rstrip(".") + "."]
+    if statement and statement != title:
+        parts.append(statement)
+    if rationale:
+        parts.append(f"Why: {rationale[:800]}")
+    if alternatives:
+        parts.append("Alternatives considered: " + "; ".join(a.description for a in alternatives))
+    if evidence:
+        parts.append(
+            "Evidence: " + " | ".join(" ".join(e.quote.split())[:200] for e in evidence[:3])
+        )
+    places = list(dict.fromkeys(f"{a.path} {a.symbol}".strip() for a in anchors))[:6]
+    if places:
+        parts.append("Code: " + ", ".join(places))
+    origin = f"{repository}, {when.date().isoformat()}"
+    if first_commit:
+        origin += f", commit {first_commit[:12]}"
+    parts.append(f"({origin})")
+    return "\n".join(parts)[:MAX_MEMORY_CHARS]
+
+
+class DecisionsService:
+    def __init__(
+        self, lifecycle: LifecycleService, recall: Any | None = None, llm: Any | None = None
+    ) -> None:
+        self.lifecycle = lifecycle
+        self.db = lifecycle.db
+        # engram_server.services.recall_runtime.RecallRuntime, when recall is served.
+        self.recall = recall
+        # engram_server.llm.registry.LLMRegistry: the tenant's model for use_llm.
+        self.llm = llm
+
+    async def llm_miner(self, tenant: str) -> Any:
+        """`drafts_for` of an ingest with the tenant's model: the deterministic
+        skip rules first (no model call for a merge or a lockfile bump), then
+        the model's fields, kept only where they check out (`decisions.llm`).
+        FAILED_PRECONDITION without a model; UNAVAILABLE when it fails, and then
+        nothing of the batch is stored."""
+        from engram_server.decisions import llm as llm_miner
+        from engram_server.errors import Unavailable
+        from engram_server.llm import ChatMessage, LLMError
+        from engram_server.services.learn import model_for
+
+        model = await model_for(self.llm, tenant)
+
+        async def drafts_for(commit: Commit) -> tuple[Draft | None, str, str]:
+            mined = mine(commit)
+            if mined.draft is None:
+                return None, mined.skip.reason if mined.skip else "", mined.replaces
+            try:
+                reply = await model.complete_json(
+                    [
+                        ChatMessage("system", llm_miner.SYSTEM_PROMPT),
+                        ChatMessage("user", llm_miner.prompt(commit)),
+                    ],
+                    schema=llm_miner.DecisionReply,
+                    tenant_id=tenant,
+                    purpose="decisions",
+                )
+            except LLMError as error:
+                raise Unavailable(f"the LLM failed during IngestCommits: {error}") from error
+            checked = llm_miner.check(reply, commit, mined.draft)
+            return checked.draft, checked.skip_reason, mined.replaces
+
+        return drafts_for
+
+    # --- ingest ------------------------------------------------------------------
+
+    async def ingest(
+        self,
+        principal: Principal,
+        repository: str,
+        space: str,
+        inputs: Sequence[CommitInput],
+        reprocess: bool,
+        key: RequestKey | None,
+        drafts_for: Any | None = None,
+        use_llm: bool = False,
+    ) -> IngestOutcome:
+        v = Violations()
+        check_repository(v, "repository", repository)
+        if space:
+            check_space(v, "space", space)
+        if not inputs:
+            v.add("commits", "at least one commit is required")
+        elif len(inputs) > MAX_COMMITS:
+            v.add("commits", f"at most {MAX_COMMITS} commits per call")
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+        if drafts_for is None and use_llm:
+            drafts_for = await self.llm_miner(principal.tenant_id)
+        if all(i.commit is None for i in inputs):
+            raise InvalidArgument(
+                [InvalidArgument.field(f, d).violations[0] for i in inputs for f, d in i.violations]
+            )
+        space = space or default_space(repository)
+        tenant = principal.tenant_id
+        replay = await self.lifecycle._peek(tenant, key)
+        if replay is not None:
+            return await self._replayed(tenant, replay)
+        for attempt in range(INGEST_ATTEMPTS):
+            try:
+                outcome = await self._ingest_once(
+                    principal, repository, space, inputs, reprocess, key, drafts_for
+                )
+                break
+            except psycopg.errors.UniqueViolation:
+                # A concurrent ingest created one of these decisions first: run
+                # again, and this batch joins it.
+                if attempt == INGEST_ATTEMPTS - 1:
+                    raise
+        if key is not None:
+            async with self.db.tenant_tx(tenant) as conn:
+                prior = await self.lifecycle._replay(conn, tenant, key)
+                if prior is None:
+                    await memory_store.save_request_result(conn, key.request_id, _record(outcome))
+        return outcome
+
+    async def _replayed(self, tenant: str, record: dict[str, Any]) -> IngestOutcome:
+        ids = [uuid.UUID(i) for i in record["decisions"]]
+        async with self.db.tenant_tx(tenant) as conn:
+            found = await store.get_decisions(conn, ids)
+        out = IngestOutcome(decisions=[found[i] for i in ids if i in found])
+        for name in _COUNTS:
+            setattr(out, name, int(record[name]))
+        out.commits = [
+            CommitResult(
+                c["index"],
+                c["sha"],
+                Disposition(c["disposition"]),
+                c["reason"],
+                uuid.UUID(c["decision"]) if c["decision"] else None,
+                tuple((f, d) for f, d in c["violations"]),
+            )
+            for c in record["commits"]
+        ]
+        return out
+
+    async def _ingest_once(
+        self,
+        principal: Principal,
+        repository: str,
+        space: str,
+        inputs: Sequence[CommitInput],
+        reprocess: bool,
+        key: RequestKey | None,
+        drafts_for: Any | None,
+    ) -> IngestOutcome:
+        tenant = principal.tenant_id
+        out = IngestOutcome()
+        results: dict[int, CommitResult] = {}
+        valid = [i for i in inputs if i.commit is not None]
+        for i in inputs:
+            if i.commit is None:
+                results[i.index] = CommitResult(
+                    i.index, i.sha, Disposition.INVALID, "bad input", None, i.violations
+                )
+                out.invalid += 1
+        async with self.db.tenant_tx(tenant) as conn:
+            known = await store.known_commits(
+                conn, repository, [i.commit.sha for i in valid if i.commit]
+            )
+        fresh: list[CommitInput] = []
+        seen: set[str] = set()
+        for i in valid:
+            assert i.commit is not None
+            sha = i.commit.sha
+            if (sha in known and not reprocess) or sha in seen:
+                prior = known.get(sha)
+                results[i.index] = CommitResult(
+                    i.index,
+                    sha,
+                    Disposition.ALREADY_INGESTED,
+                    prior.reason if prior else "sent twice in this batch",
+                    prior.decision_id if prior else None,
+                )
+                out.skipped += 1
+                continue
+            seen.add(sha)
+            fresh.append(i)
+
+        # Privacy boundary first: nothing unscreened is mined, quoted or stored.
+        screened: list[tuple[CommitInput, Commit]] = []
+        for i in fresh:
+            assert i.commit is not None
+            commit, findings = await self._screen(tenant, space, i.commit, f"commits[{i.index}]")
+            out.findings.extend(findings)
+            screened.append((i, commit))
+
+        mined: list[tuple[CommitInput, Commit, Draft | None, str, str]] = []
+        for i, commit in screened:
+            if drafts_for is not None:
+                draft, skip_reason, replaces = await drafts_for(commit)
+            else:
+                m = mine(commit)
+                draft, skip_reason, replaces = (
+                    m.draft,
+                    m.skip.reason if m.skip else "",
+                    m.replaces,
+                )
+            mined.append((i, commit, draft, skip_reason, replaces))
+
+        # A revert of a commit that held no decision is noise too.
+        targets = [d.reverts for _, _, d, _, _ in mined if d is not None and d.reverts]
+        async with self.db.tenant_tx(tenant) as conn:
+            target_records = await store.known_commits(
+                conn, repository, [t for t in targets if len(t) >= 40]
+            )
+        batch_skips = {c.sha: r for _, c, d, r, _ in mined if d is None}
+        final: list[tuple[CommitInput, Commit, Draft | None, str, str]] = []
+        for i, commit, draft, reason, replaces in mined:
+            if draft is not None and draft.reverts:
+                target = target_records.get(draft.reverts)
+                if (target is not None and target.disposition == Disposition.NO_DECISION) or (
+                    draft.reverts in batch_skips
+                ):
+                    reason = f"reverts {draft.reverts[:12]}, which held no decision"
+                    draft = None
+            final.append((i, commit, draft, reason, replaces))
+
+        # Group by identity: rebased copies of one commit in one batch are one decision.
+        groups: dict[str, list[tuple[CommitInput, Commit, Draft]]] = {}
+        for i, commit, draft, _, _ in final:
+            if draft is not None:
+                groups.setdefault(draft.identity, []).append((i, commit, draft))
+        async with self.db.tenant_tx(tenant) as conn:
+            existing = await store.by_identity(conn, repository, list(groups))
+            restored = await self._restored(conn, repository, groups)
+
+        merged: dict[str, Draft] = {}
+        for identity, members in groups.items():
+            draft = members[0][2]
+            for _, _, other in members[1:]:
+                draft = _merge(draft, other)
+            if draft.restores_title and not draft.rationale:
+                source = restored.get(normalise_title(draft.restores_title))
+                if source is not None:
+                    draft = replace(
+                        draft,
+                        title=source.title,
+                        statement=source.statement,
+                        rationale=source.rationale,
+                        alternatives=source.alternatives,
+                        evidence=(*source.evidence, *draft.evidence),
+                    )
+            merged[identity] = draft
+
+        # Backing memories for new decisions (and for ones whose memory vanished).
+        new_identities = [i for i in merged if i not in existing]
+        memories, refusals = await self._propose(
+            principal, repository, space, merged, new_identities
+        )
+
+        decision_ids: dict[str, uuid.UUID] = {}
+        decision_id: uuid.UUID | None
+        new_rows: list[store.NewDecision] = []
+        updates: list[tuple[uuid.UUID, dict[str, Any]]] = []
+        anchors: list[tuple[uuid.UUID, Anchor]] = []
+        async with self.db.tenant_tx(tenant) as conn:
+            linked = await store.by_memories(
+                conn, [m.id for m in memories.values() if m is not None]
+            )
+        for identity, draft in merged.items():
+            held = existing.get(identity)
+            memory = memories.get(identity)
+            if held is None and memory is not None and memory.id in linked:
+                held = linked[memory.id]  # the memory already backs a decision
+            if held is not None:
+                decision_ids[identity] = held.id
+                changes = _growth(held, draft, reprocess)
+                if changes:
+                    updates.append((held.id, changes))
+                    out.updated += 1
+            elif memory is not None:
+                decision_id = uuid.uuid4()
+                decision_ids[identity] = decision_id
+                new_rows.append(
+                    store.NewDecision(
+                        decision_id,
+                        repository,
+                        identity,
+                        space,
+                        memory.id,
+                        draft.title,
+                        draft.statement,
+                        draft.rationale,
+                        draft.question,
+                        draft.alternatives,
+                        draft.evidence,
+                        draft.commits,
+                        draft.decision_time,
+                        draft.author,
+                        draft.tags,
+                        draft.origin,
+                        draft.expectations,
+                    )
+                )
+                out.created += 1
+            if identity in decision_ids:
+                anchors.extend((decision_ids[identity], a) for a in draft.anchors)
+
+        commit_rows: list[store.CommitRow] = []
+        change_rows: list[store.FileChangeRow] = []
+        replaced: list[tuple[str, str]] = []  # (superseding identity, sha it replaces)
+        for i, commit, draft, reason, replaces in final:
+            decision_id = decision_ids.get(draft.identity) if draft is not None else None
+            if draft is not None and decision_id is None:
+                reason = refusals.get(draft.identity, "the decision's memory was not stored")
+            disposition = Disposition.DECISION if decision_id else Disposition.NO_DECISION
+            if disposition == Disposition.NO_DECISION:
+                out.without_decision += 1
+            out.processed += 1
+            results[i.index] = CommitResult(i.index, commit.sha, disposition, reason, decision_id)
+            commit_rows.append(
+                store.CommitRow(
+                    commit.sha,
+                    commit.parents,
+                    commit.author_time,
+                    commit.time,
+                    disposition,
+                    decision_id,
+                    reason,
+                )
+            )
+            change_rows.extend(_file_rows(commit))
+            if draft is not None and decision_id is not None:
+                if draft.reverts:
+                    replaced.append((draft.identity, draft.reverts))
+                if replaces:
+                    replaced.append((draft.identity, replaces))
+
+        # One transaction, pipelined (nothing in it reads a result): the commits are
+        # recorded with their decisions or not at all.
+        async with self.db.tenant_tx(tenant, pipeline=True) as conn:
+            await store.insert_decisions(conn, tenant, new_rows)
+            for decision_id, changes in updates:
+                await store.update_decision(conn, decision_id, changes)
+            await store.save_anchors(conn, tenant, repository, anchors)
+            await store.save_commits(conn, tenant, repository, commit_rows, replace=reprocess)
+            await store.save_file_changes(conn, tenant, repository, change_rows)
+
+        for identity, target_sha in replaced:
+            await self._supersede(principal, repository, target_sha, decision_ids[identity])
+
+        touched = list(dict.fromkeys(decision_ids.values()))
+        async with self.db.tenant_tx(tenant) as conn:
+            found = await store.get_decisions(conn, touched)
+        created_or_changed = {r.id for r in new_rows} | {d for d, _ in updates}
+        out.decisions = [found[d] for d in touched if d in found and d in created_or_changed]
+        out.commits = [results[k] for k in sorted(results)]
+        return out
+
+    async def _screen(
+        self, tenant: str, space: str, commit: Commit, path: str
+    ) -> tuple[Commit, list[PrivacyFinding]]:
+        findings: list[PrivacyFinding] = []
+
+        async def clean(text: str, field_path: str) -> str:
+            if not text:
+                return text
+            screened = await screen_text(
+                self.lifecycle, tenant, space, text, field_path, sentences=True
+            )
+            findings.extend(screened.findings)
+            return screened.text or ""
+
+        message = await clean(commit.message, f"{path}.message")
+        author = await clean(commit.author_name, f"{path}.author_name")
+        excerpt = await clean(commit.diff_excerpt, f"{path}.diff_excerpt")
+        files = []
+        for fi, f in enumerate(commit.files):
+            hunks = []
+            for hi, h in enumerate(f.hunks):
+                text = await clean(h.excerpt, f"{path}.files[{fi}].hunks[{hi}].excerpt")
+                hunks.append(replace(h, excerpt=text) if text != h.excerpt else h)
+            files.append(replace(f, hunks=tuple(hunks)))
+        return (
+            replace(
+                commit,
+                message=message,
+                author_name=author,
+                diff_excerpt=excerpt,
+                files=tuple(files),
+            ),
+            findings,
+        )
+
+    async def _restored(
+        self,
+        conn: Conn,
+        repository: str,
+        groups: dict[str, list[tuple[CommitInput, Commit, Draft]]],
+    ) -> dict[str, Decision]:
+        """For restores (a revert of a revert): the latest decision of the restored title."""
+        titles = {
+            normalise_title(m[2].restores_title)
+            for members in groups.values()
+            for m in members
+            if m[2].restores_title
+        }
+        out: dict[str, Decision] = {}
+        for title in titles:
+            listed = await store.list_decisions(
+                conn,
+                store.DecisionFilter(repository=repository, include_superseded=True),
+                None,
+                200,
+            )
+            for d in listed:
+                if normalise_title(d.title) == title and "revert" not in d.tags:
+                    out[title] = d
+                    break
+        return out
+
+    async def _propose(
+        self,
+        principal: Principal,
+        repository: str,
+        space: str,
+        drafts: dict[str, Draft],
+        identities: Sequence[str],
+        session: str = "",
+    ) -> tuple[dict[str, Memory | None], dict[str, str]]:
+        """Backing memories for new decisions, one batch proposal; and why each
+        refused one was refused."""
+        if not identities:
+            return {}, {}
+        proposals = []
+        for identity in identities:
+            d = drafts[identity]
+            proposals.append(
+                Proposal(
+                    space=space,
+                    content=memory_text(
+                        repository,
+                        d.title,
+                        d.statement,
+                        d.rationale,
+                        d.alternatives,
+                        d.evidence,
+                        d.anchors,
+                        d.decision_time,
+                        d.commits[0] if d.commits else "",
+                    ),
+                    kind=Kind.DECISION,
+                    session=session,
+                    source=f"git:{d.commits[0]}" if d.commits else f"decision:{d.origin.value}",
+                    confidence=0.9 if d.rationale else 0.7,
+                    importance=0.7 if d.rationale else 0.5,
+                    evidence_level=EvidenceLevel.SINGLE_SOURCE,
+                    tags=tuple(dict.fromkeys(("decision", *d.tags)))[:16],
+                    attributes={"repository": repository[:1024], "decision_identity": identity},
+                )
+            )
+        results = await self.lifecycle.propose(
+            principal, proposals, None, field_prefix="decisions", batch=True
+        )
+        out: dict[str, Memory | None] = {}
+        refusals: dict[str, str] = {}
+        for identity, r in zip(identities, results, strict=True):
+            stored = r.outcome in (
+                ProposalOutcome.ACCEPTED,
+                ProposalOutcome.PENDING_CONFIRMATION,
+                ProposalOutcome.DUPLICATE,
+                ProposalOutcome.REINFORCED,
+            )
+            out[identity] = r.memory if stored and r.memory is not None else None
+            if out[identity] is None:
+                why = "; ".join(f"{f.validator}: {f.message}" for f in r.failures)
+                refusals[identity] = (
+                    f"the decision's memory was refused ({why or r.outcome.value.lower()})"
+                )
+        return out, refusals
+
+    async def _supersede(
+        self, principal: Principal, repository: str, target_sha: str, by: uuid.UUID
+    ) -> None:
+        """The decision of `target_sha` is reversed by decision `by`: its memory
+        becomes SUPERSEDED (audited, SUPERSEDES edge) and it records `by`."""
+        tenant = principal.tenant_id
+        async with self.db.tenant_tx(tenant) as conn:
+            ids = await store.decisions_of_commits(conn, repository, [target_sha])
+            target_id = ids.get(target_sha)
+            if target_id is None or target_id == by:
+                return
+            found = await store.get_decisions(conn, [target_id, by])
+        target, winner = found.get(target_id), found.get(by)
+        if target is None or winner is None or target.status != Status.ACTIVE.value:
+            return
+
+        async def decide(conn: Conn, m: Memory) -> list[Any]:
+            if m.status != Status.ACTIVE:
+                return []
+            note = f"decision reversed by {winner.name}: {winner.title}"[:2000]
+            return [(m, Status.SUPERSEDED, {"superseded_by": winner.memory_id}, note)]
+
+        changed = await self.lifecycle.apply_transition(principal, target.memory_id, None, decide)
+        if changed:
+            async with self.db.tenant_tx(tenant) as conn:
+                await store.update_decision(conn, target.id, {"superseded_by": by})
+
+    # --- stated decisions -----------------------------------------------------------
+
+    async def create(
+        self,
+        principal: Principal,
+        repository: str,
+        space: str,
+        draft: Draft,
+        session: str,
+        key: RequestKey | None,
+    ) -> Decision:
+        v = Violations()
+        check_repository(v, "decision.repository", repository)
+        if space:
+            check_space(v, "space", space)
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+        space = space or default_space(repository)
+        tenant = principal.tenant_id
+        replay = await self.lifecycle._peek(tenant, key)
+        if replay is not None:
+            return await self.get(tenant, uuid.UUID(replay["decisions"][0]))
+        stored, _ = await self._store_drafts(principal, repository, space, [draft], session)
+        decision_id = stored[0]
+        if key is not None:
+            async with self.db.tenant_tx(tenant) as conn:
+                if await self.lifecycle._replay(conn, tenant, key) is None:
+                    await memory_store.save_request_result(
+                        conn, key.request_id, {"decisions": [str(decision_id)]}
+                    )
+        return await self.get(tenant, decision_id)
+
+    async def _store_drafts(
+        self,
+        principal: Principal,
+        repository: str,
+        space: str,
+        drafts: Sequence[Draft],
+        session: str = "",
+    ) -> tuple[list[uuid.UUID], int]:
+        """Stored decisions for stated drafts (found again by identity, or created
+        with their backing memories); the ids in order, and how many are new."""
+        tenant = principal.tenant_id
+        by_identity = {d.identity: d for d in drafts}
+        async with self.db.tenant_tx(tenant) as conn:
+            held = await store.by_identity(conn, repository, list(by_identity))
+        new = [i for i in by_identity if i not in held]
+        memories, refusals = await self._propose(
+            principal, repository, space, by_identity, new, session
+        )
+        ids = {i: d.id for i, d in held.items()}
+        created = 0
+        async with self.db.tenant_tx(tenant) as conn:
+            linked = await store.by_memories(
+                conn, [m.id for m in memories.values() if m is not None]
+            )
+            rows: list[store.NewDecision] = []
+            anchors: list[tuple[uuid.UUID, Anchor]] = []
+            for identity in new:
+                memory = memories.get(identity)
+                if memory is None:
+                    raise FailedPrecondition(
+                        refusals.get(identity, "the decision's memory was not stored"),
+                        [PreconditionViolation("POLICY", space, "decision memory refused")],
+                    )
+                if memory.id in linked:
+                    ids[identity] = linked[memory.id].id
+                    continue
+                d = by_identity[identity]
+                decision_id = uuid.uuid4()
+                ids[identity] = decision_id
+                created += 1
+                rows.append(
+                    store.NewDecision(
+                        decision_id,
+                        repository,
+                        identity,
+                        space,
+                        memory.id,
+                        d.title,
+                        d.statement,
+                        d.rationale,
+                        d.question,
+                        d.alternatives,
+                        d.evidence,
+                        d.commits,
+                        d.decision_time,
+                        d.author or principal.actor,
+                        d.tags,
+                        d.origin,
+                        d.expectations,
+                    )
+                )
+                anchors.extend((decision_id, a) for a in d.anchors)
+            await store.insert_decisions(conn, tenant, rows)
+            await store.save_anchors(conn, tenant, repository, anchors)
+        return [ids[d.identity] for d in drafts], created
+
+    async def ingest_session(
+        self,
+        principal: Principal,
+        working_memory: Any,
+        space: str,
+        session: str,
+        repository: str,
+        decisions_space: str,
+        key: RequestKey | None,
+    ) -> tuple[list[Decision], int, int, list[PrivacyFinding]]:
+        """Decisions stated in a session's buffer: (decisions, created, messages
+        read, privacy findings)."""
+        from engram_server.decisions.session import Turn, mine_turns
+
+        v = Violations()
+        check_repository(v, "repository", repository)
+        if decisions_space:
+            check_space(v, "decisions_space", decisions_space)
+        if working_memory is not None:
+            working_memory.check_target(v, space, session)
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+        if working_memory is None:
+            from engram_server.errors import Unavailable
+
+            raise Unavailable("working memory (Redis) is not configured on this server")
+        tenant = principal.tenant_id
+        target = decisions_space or default_space(repository)
+        replay = await self.lifecycle._peek(tenant, key)
+        if replay is not None:
+            async with self.db.tenant_tx(tenant) as conn:
+                ids = [uuid.UUID(i) for i in replay["decisions"]]
+                found = await store.get_decisions(conn, ids)
+            return [found[i] for i in ids if i in found], int(replay["created"]), 0, []
+        window = await working_memory.window(tenant, space, session)
+        findings: list[PrivacyFinding] = []
+        turns = []
+        for n, m in enumerate(window.messages):
+            screened = await screen_text(
+                self.lifecycle, tenant, target, m.content, f"messages[{n}]", sentences=True
+            )
+            findings.extend(screened.findings)
+            if screened.text:
+                turns.append(Turn(m.role, screened.text, m.time))
+        drafts = mine_turns(turns, session)
+        ids, created = (
+            await self._store_drafts(principal, repository, target, drafts, session)
+            if drafts
+            else ([], 0)
+        )
+        if key is not None:
+            async with self.db.tenant_tx(tenant) as conn:
+                if await self.lifecycle._replay(conn, tenant, key) is None:
+                    await memory_store.save_request_result(
+                        conn,
+                        key.request_id,
+                        {"decisions": [str(i) for i in ids], "created": created},
+                    )
+        async with self.db.tenant_tx(tenant) as conn:
+            found = await store.get_decisions(conn, ids)
+        unique = list(dict.fromkeys(ids))
+        return [found[i] for i in unique if i in found], created, len(window.messages), findings
+
+    async def record_outcome(
+        self,
+        principal: Principal,
+        decision_id: uuid.UUID,
+        record: OutcomeRecord,
+        key: RequestKey | None,
+    ) -> Decision:
+        v = Violations()
+        if record.outcome == Outcome.UNSPECIFIED:
+            v.add("outcome", "required")
+        if not record.summary.strip():
+            v.add("summary", "required")
+        elif len(record.summary) > 2000:
+            v.add("summary", "at most 2000 characters")
+        if len(record.evidence) > 12:
+            v.add("evidence", "at most 12 quotes")
+        for i, e in enumerate(record.evidence):
+            if not e.quote.strip() or len(e.quote) > 1000:
+                v.add(f"evidence[{i}].quote", "required, at most 1000 characters")
+        if key is not None:
+            check_request_id(v, "request_id", key.request_id)
+        v.raise_if_any()
+        tenant = principal.tenant_id
+        async with self.db.tenant_tx(tenant) as conn:
+            if await self.lifecycle._replay(conn, tenant, key) is None:
+                held = await store.lock_decision(conn, decision_id)
+                if held is None:
+                    raise NotFound(DECISION, f"decisions/{decision_id}")
+                record = replace(record, recorder=principal.actor)
+                await store.update_decision(
+                    conn,
+                    decision_id,
+                    {"outcome": record.outcome.value, "outcomes": (*held.outcomes, record)},
+                )
+                if key is not None:
+                    await memory_store.save_request_result(
+                        conn, key.request_id, {"decisions": [str(decision_id)]}
+                    )
+        return await self.get(tenant, decision_id)
+
+    # --- reads -----------------------------------------------------------------------
+
+    async def get(self, tenant: str, decision_id: uuid.UUID) -> Decision:
+        async with self.db.tenant_tx(tenant) as conn:
+            found = (await store.get_decisions(conn, [decision_id])).get(decision_id)
+        if found is None:
+            raise NotFound(DECISION, f"decisions/{decision_id}")
+        return found
+
+    async def list_decisions(
+        self, tenant: str, f: store.DecisionFilter, size: int, token: str
+    ) -> tuple[list[Decision], str]:
+        v = Violations()
+        if f.repository:
+            check_repository(v, "repository", f.repository)
+        if f.start and f.end and f.start >= f.end:
+            v.add("decision_time_end", "must be after decision_time_start")
+        v.raise_if_any()
+        limit = paging.page_size(size)
+        fingerprint = paging.filter_fingerprint(
+            "ListDecisions",
+            f.repository,
+            f.path,
+            f.start,
+            f.end,
+            f.include_superseded,
+            sorted(f.outcomes),
+        )
+        position = paging.decode_token(token, fingerprint)
+        after = None
+        if position is not None:
+            try:
+                after = (datetime.fromisoformat(position["t"]), uuid.UUID(position["id"]))
+            except (KeyError, ValueError, TypeError) as exc:
+                raise InvalidArgument.field(
+                    "page_token", "not a page token issued by this method"
+                ) from exc
+        async with self.db.tenant_tx(tenant) as conn:
+            page = await store.list_decisions(conn, f, after, limit + 1)
+        next_token = ""
+        if len(page) > limit:
+            page = page[:limit]
+            last = page[-1]
+            next_token = paging.encode_token(
+                {"t": last.decision_time.isoformat(), "id": str(last.id)}, fingerprint
+            )
+        return page, next_token
+
+    # --- answering ---------------------------------------------------------------------
+
+    async def explain(self, tenant: str, q: ExplainQuery) -> Explanation:
+        v = Violations()
+        check_repository(v, "repository", q.repository)
+        if not q.path:
+            v.add("path", "required")
+        elif len(q.path) > 1024:
+            v.add("path", "at most 1024 characters")
+        if q.lines is not None:
+            check_span(v, "lines", q.lines)
+        if not 0 <= q.k <= MAX_EXPLAIN_K:
+            v.add("k", f"must be between 0 and {MAX_EXPLAIN_K}")
+        if not 0 <= q.token_budget <= MAX_TOKEN_BUDGET:
+            v.add("token_budget", f"must be between 0 and {MAX_TOKEN_BUDGET}")
+        if len(q.question) > MAX_QUERY_CHARS:
+            v.add("question", f"at most {MAX_QUERY_CHARS} characters")
+        if len(q.symbol) > 200:
+            v.add("symbol", "at most 200 characters")
+        v.raise_if_any()
+        k = q.k or DEFAULT_EXPLAIN_K
+        candidates: list[answer.Candidate] = []
+        async with self.db.tenant_tx(tenant) as conn:
+            paths = await _path_history(conn, q.repository, q.path)
+            placed = await self._anchor_leg(conn, q, paths)
+            ids = list(placed)
+            found = await store.get_decisions(conn, ids, with_anchors=False)
+        for decision_id, (match, score, matched) in placed.items():
+            if decision_id in found:
+                candidates.append(answer.Candidate(found[decision_id], match, score, matched))
+        name = q.path.rsplit("/", 1)[-1]
+        question = q.question or f"why is {q.symbol or name} in {q.path} like this?"
+        terms = [t for t in (q.symbol, *_identifiers(q.question)) if t]
+        candidates += await self._semantic(
+            tenant, q.repository, question, k * 4, terms, within=None
+        )
+        return await self._finish(
+            tenant,
+            candidates,
+            k,
+            q.include_superseded,
+            q.token_budget,
+            f"Why {q.path} is like this",
+        )
+
+    async def search(self, tenant: str, q: SearchQuery) -> list[answer.Candidate]:
+        v = Violations()
+        if not q.query.strip():
+            v.add("query", "required")
+        elif len(q.query) > MAX_QUERY_CHARS:
+            v.add("query", f"at most {MAX_QUERY_CHARS} characters")
+        if q.repository:
+            check_repository(v, "repository", q.repository)
+        if not 0 <= q.k <= MAX_SEARCH_K:
+            v.add("k", f"must be between 0 and {MAX_SEARCH_K}")
+        if q.start and q.end and q.start >= q.end:
+            v.add("decision_time_end", "must be after decision_time_start")
+        v.raise_if_any()
+        k = q.k or DEFAULT_SEARCH_K
+        within = None
+        if q.path:
+            async with self.db.tenant_tx(tenant) as conn:
+                within = await store.decision_ids_under(conn, q.repository, q.path)
+        candidates = await self._semantic(
+            tenant, q.repository, q.query, max(k * 4, 40), _identifiers(q.query), within
+        )
+        if q.start or q.end:
+            candidates = [
+                c
+                for c in candidates
+                if (q.start is None or c.decision.decision_time >= q.start)
+                and (q.end is None or c.decision.decision_time < q.end)
+            ]
+        done = await self._finish(tenant, candidates, k, q.include_superseded, 0, "")
+        return done.candidates
+
+    async def _finish(
+        self,
+        tenant: str,
+        candidates: list[answer.Candidate],
+        k: int,
+        include_superseded: bool,
+        budget: int,
+        heading: str,
+    ) -> Explanation:
+        replacements: dict[uuid.UUID, Decision] = {}
+        wanted = {c.decision.superseded_by for c in candidates if c.decision.superseded_by}
+        async with self.db.tenant_tx(tenant) as conn:
+            for _ in range(4):  # follow chains of reversals a few steps
+                missing = [w for w in wanted if w not in replacements]
+                if not missing:
+                    break
+                got = await store.get_decisions(conn, missing, with_anchors=False)
+                replacements.update(got)
+                wanted = {d.superseded_by for d in got.values() if d.superseded_by}
+        ranked = answer.fuse(candidates, k, replacements, include_superseded)
+        # Ranking needs no anchors; the answers carry them (loaded for these only).
+        shown = {c.decision.id for c in ranked} | {
+            c.replacement.id for c in ranked if c.replacement is not None
+        }
+        async with self.db.tenant_tx(tenant) as conn:
+            full = await store.get_decisions(conn, list(shown))
+        for c in ranked:
+            c.decision = full.get(c.decision.id, c.decision)
+            if c.replacement is not None:
+                c.replacement = full.get(c.replacement.id, c.replacement)
+        if not heading:
+            return Explanation(ranked, "", 0)
+        context, tokens = answer.render_context(
+            ranked, heading, budget or answer.DEFAULT_TOKEN_BUDGET, count_tokens
+        )
+        return Explanation(ranked, context, tokens)
+
+    async def _anchor_leg(
+        self, conn: Conn, q: ExplainQuery, paths: list[str]
+    ) -> dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]]:
+        """Decisions anchored on the file (under any of its earlier names), with
+        lines carried to the asked revision."""
+        rows = await store.anchors_on_paths(conn, q.repository, paths)
+        if not rows:
+            return {}
+        shas = list({a.commit_sha for _, a in rows if a.commit_sha})
+        times = await store.commit_times(conn, q.repository, shas)
+        until = await store.commit_time(conn, q.repository, q.revision) if q.revision else None
+        changes: list[dict[str, Any]] = []
+        if q.revision and q.lines is not None and times:
+            changes = await store.changes_on_paths(
+                conn, q.repository, paths, min(times.values()), until
+            )
+        out: dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]] = {}
+        for decision_id, anchor in rows:
+            shown: Anchor = anchor
+            match = answer.Match.FILE
+            score = 1.0
+            if q.symbol and symbol_matches(q.symbol, anchor.symbol):
+                match, score = answer.Match.LINES, 2.0
+            elif q.lines is not None and anchor.lines is not None:
+                at: Anchor | None = anchor
+                if q.revision and anchor.commit_sha != q.revision:
+                    at = _carried(anchor, times.get(anchor.commit_sha), changes, q.revision)
+                if at is not None and at.lines is not None and at.lines.overlaps(q.lines):
+                    overlap = min(at.lines.end, q.lines.end) - max(at.lines.start, q.lines.start)
+                    match, score = answer.Match.LINES, 1.0 + (overlap + 1) / q.lines.count
+                if at is not None:
+                    shown = at
+            held = out.get(decision_id)
+            if held is None or match < held[0]:
+                out[decision_id] = (match, score, [shown])
+            elif match == held[0]:
+                out[decision_id] = (match, max(score, held[1]) + 0.01, [*held[2], shown])
+        return out
+
+    async def _semantic(
+        self,
+        tenant: str,
+        repository: str,
+        question: str,
+        limit: int,
+        terms: Sequence[str],
+        within: set[uuid.UUID] | None,
+    ) -> list[answer.Candidate]:
+        """The semantic leg (hybrid recall over decision memories) and the evidence
+        bridge (identifiers of the question in titles, rationale and quotes)."""
+        out: list[answer.Candidate] = []
+        async with self.db.tenant_tx(tenant) as conn:
+            spaces = await _spaces(conn, repository)
+            bridged = await store.mentioning(conn, repository, list(dict.fromkeys(terms)), limit)
+        memory_ids: list[uuid.UUID] = []
+        scores: dict[uuid.UUID, float] = {}
+        if self.recall is not None and spaces:
+            from engram_server.services.recall import RecallQuery
+
+            result = await self.recall.service.recall(
+                tenant,
+                RecallQuery(
+                    query=question[:MAX_QUERY_CHARS],
+                    spaces=tuple(spaces[:32]),
+                    k=min(limit, 100),
+                    kinds=(Kind.DECISION,),
+                    include_superseded=True,
+                    track_access=False,
+                ),
+                None,
+            )
+            for hit in result.hits:
+                memory_ids.append(hit.memory.id)
+                # Relevance only: forgetting and recency do not make a reason less true.
+                scores[hit.memory.id] = hit.breakdown.fusion
+        async with self.db.tenant_tx(tenant) as conn:
+            by_memory = await store.by_memories(conn, memory_ids, with_anchors=False)
+            bridge = await store.get_decisions(conn, [d for d, _ in bridged], with_anchors=False)
+        for memory_id in memory_ids:
+            d = by_memory.get(memory_id)
+            if d is None or (repository and d.repository != repository):
+                continue
+            if within is not None and d.id not in within:
+                continue
+            out.append(answer.Candidate(d, answer.Match.SEMANTIC, scores[memory_id]))
+        for decision_id, n in bridged:
+            d = bridge.get(decision_id)
+            if d is None or (within is not None and d.id not in within):
+                continue
+            out.append(answer.Candidate(d, answer.Match.SEMANTIC, 0.25 * n))
+        return out
+
+
+_COUNTS = ("processed", "skipped", "without_decision", "created", "updated", "invalid")
+
+
+def _record(out: IngestOutcome) -> dict[str, Any]:
+    return {
+        "decisions": [str(d.id) for d in out.decisions],
+        **{k: getattr(out, k) for k in _COUNTS},
+        "commits": [
+            {
+                "index": c.index,
+                "sha": c.sha,
+                "disposition": c.disposition.value,
+                "reason": c.reason,
+                "decision": str(c.decision_id) if c.decision_id else "",
+                "violations": [list(v) for v in c.violations],
+            }
+            for c in out.commits
+        ],
+    }
+
+
+def _merge(a: Draft, b: Draft) -> Draft:
+    """Two commits of one decision (a rebased copy, a squash of it): one draft."""
+    return replace(
+        a,
+        commits=tuple(dict.fromkeys((*a.commits, *b.commits))),
+        anchors=tuple({x.key: x for x in (*a.anchors, *b.anchors)}.values()),
+        evidence=_union_evidence(a.evidence, b.evidence),
+        alternatives=tuple({x.description: x for x in (*a.alternatives, *b.alternatives)}.values()),
+        rationale=a.rationale or b.rationale,
+    )
+
+
+def _union_evidence(a: Sequence[Evidence], b: Sequence[Evidence]) -> tuple[Evidence, ...]:
+    seen: dict[str, Evidence] = {}
+    for e in (*a, *b):
+        seen.setdefault(e.quote, e)
+    return tuple(seen.values())[:24]
+
+
+def _growth(held: Decision, draft: Draft, reprocess: bool) -> dict[str, Any]:
+    """What an ingested draft adds to a stored decision (commits, evidence)."""
+    changes: dict[str, Any] = {}
+    commits = tuple(dict.fromkeys((*held.commits, *draft.commits)))
+    if commits != held.commits:
+        changes["commits"] = commits
+    evidence = _union_evidence(held.evidence, draft.evidence)
+    if len(evidence) != len(held.evidence):
+        changes["evidence"] = evidence
+    if reprocess:
+        for name in ("statement", "rationale", "question"):
+            if getattr(draft, name) and getattr(draft, name) != getattr(held, name):
+                changes[name] = getattr(draft, name)
+        if draft.alternatives and draft.alternatives != held.alternatives:
+            changes["alternatives"] = draft.alternatives
+    return changes
+
+
+def _file_rows(commit: Commit) -> list[store.FileChangeRow]:
+    rows = []
+    for f in commit.files:
+        if f.binary and f.change_type not in (ChangeType.RENAMED, ChangeType.DELETED):
+            continue
+        rows.append(
+            store.FileChangeRow(
+                commit.sha,
+                f.path,
+                f.old_path,
+                f.change_type.value,
+                commit.time,
+                hunk_positions(f.hunks),
+            )
+        )
+    return rows
+
+
+async def _path_history(conn: Conn, repository: str, path: str) -> list[str]:
+    """The path and every earlier name of the file (renames followed back)."""
+    paths = [path]
+    frontier = [path]
+    for _ in range(16):
+        renames = await store.renamed_into(conn, repository, frontier)
+        frontier = [r["old_path"] for r in renames if r["old_path"] not in paths]
+        if not frontier:
+            break
+        paths.extend(dict.fromkeys(frontier))
+    return paths
+
+
+def _carried(
+    anchor: Anchor, since: datetime | None, changes: Sequence[dict[str, Any]], revision: str
+) -> Anchor | None:
+    """The anchor at `revision`: its lines moved through the hunks of every later
+    change of its file (following renames). None when its lines are gone."""
+    if since is None or anchor.lines is None:
+        return None
+    path, lines = anchor.path, anchor.lines
+    for change in changes:
+        if change["commit_time"] <= since:
+            continue
+        renamed = change["old_path"] == path and change["change_type"] == "RENAMED"
+        if change["path"] != path and not renamed:
+            continue
+        if change["change_type"] == "DELETED":
+            return None
+        carried = carry(lines, [tuple(h) for h in change["hunks"]])
+        if carried is None:
+            return None
+        lines, path = carried, change["path"]
+    return Anchor(path, lines, revision, anchor.symbol)
+
+
+async def _spaces(conn: Conn, repository: str) -> list[str]:
+    cur = await conn.execute(
+        "SELECT DISTINCT space FROM decisions WHERE (%s = '' OR repository = %s) LIMIT 32",
+        (repository, repository),
+    )
+    return [r["space"] for r in await cur.fetchall()]
+
+
+def _identifiers(text: str) -> list[str]:
+    """Identifier-like words of a question (`rerank_async`, `Client.close`,
+    `maxWorkers`, `--no-ignore`): the evidence bridge matches them as written."""
+    out = []
+    for m in _IDENTIFIER.finditer(text or ""):
+        term = (m.group(1) or m.group(2) or "").strip().rstrip("()")
+        if len(term) >= 3:
+            out.append(term)
+    return list(dict.fromkeys(out))[:8]
+
+
+def stated_draft(
+    title: str,
+    statement: str,
+    rationale: str,
+    question: str,
+    when: datetime,
+    author: str,
+    alternatives: Sequence[Alternative],
+    evidence: Sequence[Evidence],
+    anchors: Sequence[Anchor],
+    commits: Sequence[str],
+    tags: Sequence[str],
+    expectations: Sequence[str],
+    origin: Origin = Origin.STATEMENT,
+) -> Draft:
+    return Draft(
+        identity=decision_identity(title, when),
+        title=title,
+        statement=statement or title,
+        rationale=rationale,
+        question=question,
+        decision_time=when,
+        author=author,
+        alternatives=tuple(alternatives),
+        evidence=tuple(evidence),
+        anchors=tuple(anchors),
+        commits=tuple(commits),
+        tags=tuple(tags),
+        origin=origin,
+        expectations=tuple(expectations),
+    )
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+__all__ = [
+    "CommitInput",
+    "DecisionsService",
+    "ExplainQuery",
+    "Explanation",
+    "IngestOutcome",
+    "SearchQuery",
+    "check_commit",
+    "memory_text",
+    "parse_decision_name",
+    "stated_draft",
+    "verbatim",
+]

@@ -1,0 +1,25 @@
+"""Runs the ```python blocks of a page under docs/, top to bottom, in one namespace."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+DOCS = Path(__file__).resolve().parents[1] / "docs"
+
+
+def python_blocks(page: str) -> list[str]:
+    text = (DOCS / page).read_text()
+    return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+
+
+def run_page(page: str, namespace: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Executes every python block of `page`; a failing block names its position."""
+    namespace = {} if namespace is None else namespace
+    namespace.setdefault("__name__", "__docs__")
+    blocks = python_blocks(page)
+    assert blocks, f"docs/{page} has no python examples"
+    for index, code in enumerate(blocks):
+        exec(compile(code, f"docs/{page} block {index + 1}", "exec"), namespace)
+    return namespace

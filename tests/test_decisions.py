@@ -1,0 +1,682 @@
+"""DecisionsService through gRPC: ingest, identity, supersession, anchors, answers.
+
+Histories are real git repositories built in temp dirs and read by the CLI's
+git reader (`engram_server.cli.gitlog`), or commits written by hand.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from engram.v1 import decisions_pb2, decisions_pb2_grpc, lifecycle_pb2, recall_pb2, types_pb2
+from engram_server.cli.gitlog import read_commits
+
+from tests.conftest import MakeTenant, RunningServer, TestTenant
+
+REPO = "github.com/acme/api"
+T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
+D = decisions_pb2
+
+
+def stub(t: TestTenant) -> decisions_pb2_grpc.DecisionsServiceStub:
+    return decisions_pb2_grpc.DecisionsServiceStub(t.channel)
+
+
+def proto_commit(
+    sha: str,
+    message: str,
+    *,
+    minutes: int = 0,
+    files: list[D.FileChange] | None = None,
+    parents: list[str] | None = None,
+) -> D.Commit:
+    c = D.Commit(sha=sha, message=message, files=files or [], parents=parents or [])
+    c.author_time.FromDatetime(T0 + timedelta(minutes=minutes))
+    c.commit_time.FromDatetime(T0 + timedelta(minutes=minutes))
+    return c
+
+
+def file_change(path: str, new: tuple[int, int], section: str = "") -> D.FileChange:
+    return D.FileChange(
+        path=path,
+        change_type=D.FILE_CHANGE_TYPE_MODIFIED,
+        hunks=[
+            D.DiffHunk(new_lines=D.LineRange(start_line=new[0], end_line=new[1]), section=section)
+        ],
+    )
+
+
+EXECUTOR = (
+    "Run reranking on a single-worker executor\n\n"
+    "The cross-encoder is not thread-safe, so concurrent calls corrupted scores.\n"
+    "Measured p50 went from 41 ms to 12 ms under 8 concurrent requests.\n"
+    "A thread pool was tried first, but it deadlocked under load.\n\nCloses #412\n"
+)
+
+
+async def ingest(t: TestTenant, commits: list[D.Commit], **kw: Any) -> D.IngestCommitsResponse:
+    response: D.IngestCommitsResponse = await stub(t).IngestCommits(
+        D.IngestCommitsRequest(repository=kw.pop("repository", REPO), commits=commits, **kw)
+    )
+    return response
+
+
+async def indexed(server: RunningServer, t: TestTenant) -> None:
+    assert server.ctx.recall is not None
+    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, 20) == 0
+
+
+# -- git helpers --------------------------------------------------------------------
+
+
+def git(repo: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    full = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo.parent), **(env or {})}
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], capture_output=True, text=True, env=full, check=True
+    )
+    return done.stdout.strip()
+
+
+def commit_all(repo: Path, message: str, when: datetime) -> str:
+    stamp = when.strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    git(repo, "add", "-A")
+    git(
+        repo,
+        "commit",
+        "-q",
+        "-m",
+        message,
+        env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp},
+    )
+    return git(repo, "rev-parse", "HEAD")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    return new_repo(tmp_path / "repo")
+
+
+def new_repo(path: Path) -> Path:
+    """An empty git repository with a fixed identity."""
+    path.mkdir()
+    git(path, "init", "-q", "-b", "main")
+    git(path, "config", "user.email", "dev@example.com")
+    git(path, "config", "user.name", "Dev")
+    git(path, "config", "commit.gpgsign", "false")
+    return path
+
+
+def lines(n: int, prefix: str = "line") -> str:
+    return "".join(f"{prefix} {i}\n" for i in range(1, n + 1))
+
+
+# -- tests --------------------------------------------------------------------------
+
+
+async def test_ingest_mines_reasons_skips_and_reingest_changes_nothing(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    commits = [
+        proto_commit(
+            "1" * 40,
+            EXECUTOR,
+            files=[file_change("svc/rerank.py", (40, 44), "def rerank_async(query, docs):")],
+        ),
+        proto_commit("2" * 40, "Run black over the code base\n", minutes=1),
+        proto_commit("3" * 40, "Merge branch 'x'\n", minutes=2, parents=["1" * 40, "2" * 40]),
+    ]
+    first = await ingest(t, commits)
+    assert (first.processed_commits, first.created_decisions, first.commits_without_decision) == (
+        3,
+        1,
+        2,
+    )
+    by_sha = {c.sha: c for c in first.commits}
+    assert by_sha["1" * 40].disposition == D.COMMIT_DISPOSITION_DECISION
+    assert by_sha["2" * 40].reason == "formatting only"
+    assert "merge" in by_sha["3" * 40].reason
+    (d,) = first.decisions
+    assert d.title == "Run reranking on a single-worker executor"
+    assert d.space == f"decisions/{REPO}"
+    assert "not thread-safe" in d.rationale
+    assert [a.description for a in d.alternatives] == ["A thread pool"]
+    quotes = [e.quote for e in d.evidence]
+    assert "Measured p50 went from 41 ms to 12 ms under 8 concurrent requests." in quotes
+    assert "Closes #412" in quotes
+    assert all(q in EXECUTOR for q in quotes)
+    (anchor,) = d.anchors
+    assert (anchor.path, anchor.lines.start_line, anchor.lines.end_line, anchor.symbol) == (
+        "svc/rerank.py",
+        40,
+        44,
+        "rerank_async",
+    )
+    assert list(d.commits) == ["1" * 40]
+    assert d.status == types_pb2.MEMORY_STATUS_ACTIVE
+    memory = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=d.memory))
+    assert memory.kind == types_pb2.MEMORY_KIND_DECISION and memory.space == d.space
+
+    again = await ingest(t, commits)
+    assert (again.processed_commits, again.skipped_commits, again.created_decisions) == (0, 3, 0)
+    assert again.updated_decisions == 0 and not again.decisions
+    assert {c.disposition for c in again.commits} == {D.COMMIT_DISPOSITION_ALREADY_INGESTED}
+    got = await stub(t).GetDecision(D.GetDecisionRequest(name=d.name))
+    assert got == d or got.name == d.name
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository=REPO))
+    assert [x.name for x in listed.decisions] == [d.name]
+
+
+async def test_request_id_replays_the_first_answer(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    commits = [proto_commit("4" * 40, EXECUTOR)]
+    first = await ingest(t, commits, request_id="ingest-1")
+    second = await ingest(t, commits, request_id="ingest-1")
+    assert second.created_decisions == first.created_decisions == 1
+    assert [d.name for d in second.decisions] == [d.name for d in first.decisions]
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await ingest(t, [proto_commit("5" * 40, EXECUTOR)], request_id="ingest-1")
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_rebased_history_converges_on_the_same_decisions(
+    make_tenant: MakeTenant, repo: Path
+) -> None:
+    t = await make_tenant()
+    (repo / "cache.py").write_text(lines(20))
+    commit_all(repo, "Add the cache module\n\nIt keeps parsed configs.", T0)
+    (repo / "cache.py").write_text(lines(20).replace("line 5\n", "guard 5\n"))
+    commit_all(
+        repo,
+        "Guard the cache with a lock\n\nTwo workers raced on refresh because the dict is shared.",
+        T0 + timedelta(hours=1),
+    )
+    before = [c for c in read_commits(str(repo))]
+    first = await ingest(t, before)
+    assert first.created_decisions == 2
+    # Rewrite every commit (new committer times, so new shas; authors unchanged).
+    git(
+        repo,
+        "rebase",
+        "-q",
+        "--root",
+        "--force-rebase",
+        env={"GIT_COMMITTER_DATE": "2025-01-01T00:00:00+00:00"},
+    )
+    after = [c for c in read_commits(str(repo))]
+    assert {c.sha for c in after}.isdisjoint({c.sha for c in before})
+    second = await ingest(t, after)
+    assert second.created_decisions == 0
+    assert second.updated_decisions == 2
+    assert {c.disposition for c in second.commits} == {D.COMMIT_DISPOSITION_DECISION}
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository=REPO))
+    assert len(listed.decisions) == 2
+    for d in listed.decisions:
+        assert len(d.commits) == 2  # the old sha and the rebased one
+
+
+async def test_revert_supersedes_and_is_never_returned_alone(
+    server: RunningServer, make_tenant: MakeTenant
+) -> None:
+    t = await make_tenant()
+    original = proto_commit(
+        "6" * 40,
+        "Use a thread pool for IO\n\nBlocking reads stalled the loop, so move them off it.\n",
+        files=[file_change("io.py", (10, 14), "def read_all(paths):")],
+    )
+    revert = proto_commit(
+        "7" * 40,
+        'Revert "Use a thread pool for IO"\n\nThis reverts commit '
+        + "6" * 40
+        + ".\nThe pool leaked file handles because workers never closed them.\n",
+        minutes=30,
+        files=[file_change("io.py", (10, 12), "def read_all(paths):")],
+    )
+    await ingest(t, [original])
+    done = await ingest(t, [revert])
+    (reverting,) = done.decisions
+    listed = await stub(t).ListDecisions(
+        D.ListDecisionsRequest(repository=REPO, include_superseded=True)
+    )
+    old = next(d for d in listed.decisions if d.name != reverting.name)
+    assert old.status == types_pb2.MEMORY_STATUS_SUPERSEDED
+    assert old.superseded_by == reverting.name
+    live = await stub(t).ListDecisions(D.ListDecisionsRequest(repository=REPO))
+    assert [d.name for d in live.decisions] == [reverting.name]
+    memory = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=old.memory))
+    assert memory.status == types_pb2.MEMORY_STATUS_SUPERSEDED
+    assert memory.superseded_by == reverting.memory
+
+    await indexed(server, t)
+    with_old = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(
+            repository=REPO, path="io.py", lines=D.LineRange(start_line=11), include_superseded=True
+        )
+    )
+    names = [e.decision.name for e in with_old.explanations]
+    assert names[:2] == [reverting.name, old.name]
+    assert with_old.explanations[1].replacement.name == reverting.name
+    assert "reversed" in with_old.context
+    without = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(repository=REPO, path="io.py", lines=D.LineRange(start_line=11))
+    )
+    assert old.name not in [e.decision.name for e in without.explanations]
+
+
+async def test_renames_and_line_carry_forward(
+    server: RunningServer, make_tenant: MakeTenant, repo: Path
+) -> None:
+    t = await make_tenant()
+    (repo / "a.py").write_text(lines(30))
+    commit_all(repo, "Add a", T0)
+    text = lines(30).replace("line 10\nline 11\nline 12\n", "retry 10\nretry 11\nretry 12\n")
+    (repo / "a.py").write_text(text)
+    decided = commit_all(
+        repo,
+        "Retry reads three times\n\nThe NFS mount drops the first read because of a stale handle.",
+        T0 + timedelta(hours=1),
+    )
+    (repo / "a.py").write_text(lines(5, "header") + text)
+    commit_all(
+        repo,
+        "Add a header block\n\nLicensing needs it so that audits pass.",
+        T0 + timedelta(hours=2),
+    )
+    git(repo, "mv", "a.py", "b.py")
+    head = commit_all(repo, "Rename a.py to b.py", T0 + timedelta(hours=3))
+    response = await ingest(t, list(read_commits(str(repo))))
+    retry = next(d for d in response.decisions if d.title == "Retry reads three times")
+
+    moved = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(
+            repository=REPO,
+            path="b.py",
+            lines=D.LineRange(start_line=15, end_line=17),
+            revision=head,
+        )
+    )
+    top = moved.explanations[0]
+    assert top.decision.name == retry.name and top.match == D.ANCHOR_MATCH_LINES
+    anchor = top.matched_anchors[0]
+    assert (anchor.path, anchor.lines.start_line, anchor.lines.end_line) == ("b.py", 15, 17)
+    # The recorded lines (10-12) hold other code at HEAD: only a file match there.
+    stale = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(
+            repository=REPO,
+            path="b.py",
+            lines=D.LineRange(start_line=10, end_line=12),
+            revision=head,
+        )
+    )
+    lines_matches = [e for e in stale.explanations if e.match == D.ANCHOR_MATCH_LINES]
+    assert retry.name not in [e.decision.name for e in lines_matches]
+    # At the decision's own commit, the old path and lines match as recorded.
+    recorded = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(
+            repository=REPO,
+            path="a.py",
+            lines=D.LineRange(start_line=11),
+            revision=decided,
+        )
+    )
+    assert recorded.explanations[0].decision.name == retry.name
+    assert recorded.explanations[0].match == D.ANCHOR_MATCH_LINES
+    assert "Retry reads three times" in recorded.context
+    assert 0 < recorded.token_count <= 1500
+
+
+async def test_bad_input_names_fields_and_one_bad_commit_spares_the_rest(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    bad = proto_commit("not-a-sha", "Something\n")
+    no_time = D.Commit(sha="8" * 40, message="No time\n")
+    backwards = proto_commit(
+        "9" * 40,
+        "Backwards hunk\n",
+        files=[
+            D.FileChange(
+                path="x.py",
+                hunks=[D.DiffHunk(new_lines=D.LineRange(start_line=9, end_line=3))],
+            )
+        ],
+    )
+    good = proto_commit("a" * 40, EXECUTOR)
+    response = await ingest(t, [bad, no_time, backwards, good])
+    assert response.invalid_commits == 3 and response.created_decisions == 1
+    fields = {v.field for c in response.commits for v in c.violations}
+    assert {
+        "commits[0].sha",
+        "commits[1].author_time",
+        "commits[2].files[0].hunks[0].new_lines.end_line",
+    } <= fields
+    assert response.commits[3].disposition == D.COMMIT_DISPOSITION_DECISION
+
+    for request, field in (
+        (D.IngestCommitsRequest(repository=REPO, commits=[bad]), "commits[0].sha"),
+        (D.IngestCommitsRequest(repository="bad repo!", commits=[good]), "repository"),
+        (D.IngestCommitsRequest(repository=REPO), "commits"),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).IngestCommits(request)
+        assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert field in (caught.value.details() or "")
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).ExplainCode(
+            D.ExplainCodeRequest(
+                repository=REPO, path="x.py", lines=D.LineRange(start_line=9, end_line=3)
+            )
+        )
+    assert "lines.end_line" in (caught.value.details() or "")
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).CreateDecision(
+            D.CreateDecisionRequest(
+                decision=D.Decision(
+                    repository=REPO,
+                    title="x",
+                    rationale="y",
+                    anchors=[D.CodeAnchor(path="a", lines=D.LineRange(start_line=5, end_line=2))],
+                )
+            )
+        )
+    assert "decision.anchors[0].lines.end_line" in (caught.value.details() or "")
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).GetDecision(D.GetDecisionRequest(name="memories/x"))
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_conversation_recall_never_returns_decisions_and_tenants_are_isolated(
+    server: RunningServer, make_tenant: MakeTenant
+) -> None:
+    t = await make_tenant()
+    other = await make_tenant()
+    await t.lifecycle.ProposeMemory(
+        lifecycle_pb2.ProposeMemoryRequest(
+            proposal=lifecycle_pb2.MemoryProposal(
+                space="team/chat",
+                content="The reranking executor runs in a thread pool",
+                confidence=1,
+            )
+        )
+    )
+    (d,) = (await ingest(t, [proto_commit("b" * 40, EXECUTOR)])).decisions
+    await indexed(server, t)
+    recall = recall_pb2_grpc_stub(t)
+    conversation = await recall.Recall(
+        recall_pb2.RecallRequest(
+            query="reranking executor", spaces=["team"], include_subspaces=True, k=10
+        )
+    )
+    assert [h.memory.space for h in conversation.hits] == ["team/chat"]
+    scoped = await recall.Recall(
+        recall_pb2.RecallRequest(query="reranking executor", spaces=[d.space], k=10)
+    )
+    assert [h.memory.name for h in scoped.hits] == [d.memory]
+
+    found = await stub(t).SearchDecisions(D.SearchDecisionsRequest(query="why a single worker?"))
+    assert found.hits[0].decision.name == d.name
+    assert list(found.hits[0].decision.commits) == ["b" * 40]
+    s = stub(other)
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await s.GetDecision(D.GetDecisionRequest(name=d.name))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    assert not (await s.ListDecisions(D.ListDecisionsRequest())).decisions
+    assert not (await s.SearchDecisions(D.SearchDecisionsRequest(query="single worker"))).hits
+    explained = await s.ExplainCode(D.ExplainCodeRequest(repository=REPO, path="svc/rerank.py"))
+    assert not explained.explanations and explained.context == ""
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await s.RecordDecisionOutcome(
+            D.RecordDecisionOutcomeRequest(
+                name=d.name, outcome=D.DECISION_OUTCOME_MET, summary="fine"
+            )
+        )
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    reader = await t.new_key(scopes=("read",))
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await decisions_pb2_grpc.DecisionsServiceStub(t.channel_for(reader)).IngestCommits(
+            D.IngestCommitsRequest(repository=REPO, commits=[proto_commit("c" * 40, EXECUTOR)])
+        )
+    assert caught.value.code() == grpc.StatusCode.PERMISSION_DENIED
+
+
+def recall_pb2_grpc_stub(t: TestTenant) -> Any:
+    from engram.v1 import recall_pb2_grpc
+
+    return recall_pb2_grpc.RecallServiceStub(t.channel)
+
+
+async def test_explain_ranks_anchor_facts_above_similarity(
+    server: RunningServer, make_tenant: MakeTenant
+) -> None:
+    t = await make_tenant()
+    await ingest(
+        t,
+        [
+            proto_commit(
+                "d" * 40,
+                "Pin the parser to one thread\n\nThe grammar tables are global, so parallel"
+                " parses clobbered each other.\n",
+                files=[file_change("parse.py", (3, 9), "def parse(text):")],
+            ),
+            proto_commit(
+                "e" * 40,
+                "Run reranking on a worker executor because the cross-encoder is slow\n",
+                minutes=5,
+                files=[file_change("rerank.py", (1, 5))],
+            ),
+        ],
+    )
+    await indexed(server, t)
+    out = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(
+            repository=REPO,
+            path="parse.py",
+            symbol="parse",
+            question="why does reranking run on a worker executor?",
+        )
+    )
+    assert out.explanations[0].match == D.ANCHOR_MATCH_LINES
+    assert out.explanations[0].decision.title == "Pin the parser to one thread"
+    assert [e.match for e in out.explanations[1:]] == [D.ANCHOR_MATCH_SEMANTIC]
+    small = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(repository=REPO, path="parse.py", token_budget=60)
+    )
+    assert 0 < small.token_count <= 60
+
+
+async def test_created_decisions_and_outcomes(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    created = await stub(t).CreateDecision(
+        D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository="ops/runbooks",
+                title="Move nightly backups to 02:00",
+                rationale="Backups at midnight collided with the billing batch.",
+                alternatives=[D.DecisionAlternative(description="Throttle billing")],
+                expectations=["no backup overlaps billing for a month"],
+            ),
+            request_id="create-1",
+        )
+    )
+    assert created.origin == "statement" and created.space == "decisions/ops/runbooks"
+    again = await stub(t).CreateDecision(
+        D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository="ops/runbooks",
+                title="Move nightly backups to 02:00",
+                rationale="Backups at midnight collided with the billing batch.",
+                alternatives=[D.DecisionAlternative(description="Throttle billing")],
+                expectations=["no backup overlaps billing for a month"],
+            ),
+            request_id="create-1",
+        )
+    )
+    assert again.name == created.name
+    other = await stub(t).CreateDecision(
+        D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository="ops/runbooks", title="Keep logs 30 days", rationale="Cost."
+            )
+        )
+    )
+    updated = await stub(t).RecordDecisionOutcome(
+        D.RecordDecisionOutcomeRequest(
+            name=created.name,
+            outcome=D.DECISION_OUTCOME_MISSED,
+            summary="Billing moved to 02:00 too; they collided twice.",
+            evidence=[D.DecisionEvidence(quote="2 overlaps in March")],
+        )
+    )
+    assert updated.outcome == D.DECISION_OUTCOME_MISSED
+    assert updated.outcome_history[0].summary.startswith("Billing moved")
+    missed = await stub(t).ListDecisions(
+        D.ListDecisionsRequest(outcomes=[D.DECISION_OUTCOME_MISSED])
+    )
+    assert [d.name for d in missed.decisions] == [created.name]
+    assert other.name not in [d.name for d in missed.decisions]
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).RecordDecisionOutcome(
+            D.RecordDecisionOutcomeRequest(name=created.name, summary="x")
+        )
+    assert "outcome" in (caught.value.details() or "")
+
+
+async def test_list_pages(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    await ingest(
+        t,
+        [
+            proto_commit(f"{i:040x}", f"Decision {i} because reason {i}\n", minutes=i)
+            for i in range(1, 6)
+        ],
+    )
+    names: list[str] = []
+    token = ""
+    while True:
+        page = await stub(t).ListDecisions(
+            D.ListDecisionsRequest(repository=REPO, page_size=2, page_token=token)
+        )
+        names += [d.title for d in page.decisions]
+        token = page.next_page_token
+        if not token:
+            break
+    assert names == [f"Decision {i} because reason {i}" for i in range(5, 0, -1)]
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).ListDecisions(
+            D.ListDecisionsRequest(repository="other/repo", page_size=2, page_token=token or "x")
+        )
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_ingest_session_mines_stated_decisions(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    for role, content in (
+        ("user", "The deploy keeps timing out on the migration step."),
+        (
+            "assistant",
+            "We decided to run migrations before the rollout because they take 9 minutes.",
+        ),
+    ):
+        await t.lifecycle.AppendMessage(
+            lifecycle_pb2.AppendMessageRequest(
+                space="team/chat",
+                session="s1",
+                message=lifecycle_pb2.SessionMessage(role=role, content=content),
+            )
+        )
+    out = await stub(t).IngestSession(
+        D.IngestSessionRequest(space="team/chat", session="s1", repository=REPO)
+    )
+    assert out.created_decisions == 1 and out.messages == 2
+    (d,) = out.decisions
+    assert d.origin == "session" and "9 minutes" in d.evidence[0].quote
+    again = await stub(t).IngestSession(
+        D.IngestSessionRequest(space="team/chat", session="s1", repository=REPO)
+    )
+    assert again.created_decisions == 0 and [x.name for x in again.decisions] == [d.name]
+
+
+async def test_llm_path_keeps_only_verbatim_quotes_and_contained_rationale(
+    app: Any, make_tenant: MakeTenant
+) -> None:
+    import json as jsonlib
+
+    from tests.llm_server import LocalChatServer
+    from tests.test_learn import use_llm_server
+
+    t = await make_tenant()
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await ingest(t, [proto_commit("f1" * 20, EXECUTOR)], use_llm=True)
+    assert caught.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+
+    def respond(messages: list[dict[str, str]]) -> str:
+        text = messages[-1]["content"]
+        if "single-worker" in text:
+            return jsonlib.dumps(
+                {
+                    "is_decision": True,
+                    "statement": "Reranking runs on a single-worker executor.",
+                    "rationale": "The cross-encoder is not thread-safe, so concurrent calls"
+                    " corrupted scores.",
+                    "alternatives": [
+                        {"description": "A thread pool", "reason_rejected": "it deadlocked"}
+                    ],
+                    "evidence": [
+                        "Measured p50 went from 41 ms to 12 ms under 8 concurrent requests.",
+                        "Throughput tripled in production",  # not in the commit
+                    ],
+                }
+            )
+        return jsonlib.dumps(
+            {
+                "is_decision": True,
+                "statement": "Cache parsed configs.",
+                "rationale": "Because quantum flux capacitors overheat on Tuesdays.",
+                "evidence": [],
+            }
+        )
+
+    with LocalChatServer(respond) as chat:
+        await use_llm_server(app, t.tenant_id, chat)
+        response = await ingest(
+            t,
+            [
+                proto_commit("f2" * 20, EXECUTOR),
+                proto_commit(
+                    "f3" * 20,
+                    "Cache parsed configs\n\nParsing took 120 ms per request.\n",
+                    minutes=9,
+                ),
+                proto_commit("f4" * 20, "Run black over the code base\n", minutes=10),
+            ],
+            use_llm=True,
+        )
+        assert len(chat.requests) == 2  # the formatting commit never reached the model
+    by_title = {d.title: d for d in response.decisions}
+    executor = by_title["Run reranking on a single-worker executor"]
+    quotes = [e.quote for e in executor.evidence]
+    assert "Measured p50 went from 41 ms to 12 ms under 8 concurrent requests." in quotes
+    assert "Throughput tripled in production" not in quotes
+    assert "llm" in executor.tags
+    assert executor.statement == "Reranking runs on a single-worker executor."
+    cache = by_title["Cache parsed configs"]
+    assert "quantum" not in cache.rationale  # invented: the deterministic rationale stays
+
+
+async def test_purging_the_decision_space_forgets_its_decisions(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    (d,) = (await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])).decisions
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=d.space, reason="erasure request")
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).GetDecision(D.GetDecisionRequest(name=d.name))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    again = await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])
+    assert again.created_decisions == 1  # its commit record went with it: mined afresh

@@ -1,0 +1,192 @@
+"""Issue 22 §8, memsmith parity: a reason on ReviseMemory in the audit log,
+ExpireDueMemories limited to a space, validators in declared order with a critical
+failure stopping the rest."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import grpc
+import pytest
+from engram.v1 import lifecycle_pb2, types_pb2
+from engram_server.lifecycle.model import Proposal
+from engram_server.lifecycle.policy import Policy, WebhookSpec
+from engram_server.lifecycle.validators import WebhookVerdict, run_validators
+from google.protobuf import field_mask_pb2, timestamp_pb2
+
+from tests.lifecycle_helpers import ACTIVE, EXPIRED, field_violations, proposal, propose
+
+
+def _ts(value: datetime) -> timestamp_pb2.Timestamp:
+    stamp = timestamp_pb2.Timestamp()
+    stamp.FromDatetime(value)
+    return stamp
+
+
+async def test_revise_records_its_reason_in_the_audit_log(make_tenant: Any) -> None:
+    t = await make_tenant()
+    memory = (await propose(t.lifecycle, "s", "the build uses make")).memory
+    revise = lifecycle_pb2.ReviseMemoryRequest(
+        memory=types_pb2.Memory(name=memory.name, etag=memory.etag, content="the build uses ninja"),
+        update_mask=field_mask_pb2.FieldMask(paths=["content"]),
+        reason="migrated the build to ninja in March",
+    )
+    revised = await t.lifecycle.ReviseMemory(revise)
+    assert revised.content == "the build uses ninja"
+    entries = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(memory=memory.name)
+    )
+    revisions = [e for e in entries.entries if e.action == types_pb2.AUDIT_ACTION_REVISION]
+    assert [e.reason for e in revisions] == ["migrated the build to ninja in March"]
+    assert revisions[0].details["fields"] == "content"
+
+    revise.memory.etag = revised.etag
+    revise.reason = "x" * 2049
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.ReviseMemory(revise)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "reason" in field_violations(err.value)
+
+
+async def test_expire_due_can_be_limited_to_one_space(make_tenant: Any) -> None:
+    t = await make_tenant()
+    soon = datetime.now(UTC) + timedelta(hours=1)
+    a = (await propose(t.lifecycle, "team/a", "a: standup moved", expire_time=_ts(soon))).memory
+    b = (await propose(t.lifecycle, "team/b", "b: standup moved", expire_time=_ts(soon))).memory
+    sub = (
+        await propose(t.lifecycle, "team/a/sub", "sub: standup moved", expire_time=_ts(soon))
+    ).memory
+    later = _ts(soon + timedelta(hours=1))
+    response = await t.lifecycle.ExpireDueMemories(
+        lifecycle_pb2.ExpireDueMemoriesRequest(as_of=later, space="team/a")
+    )
+    assert list(response.names) == [a.name]
+    statuses = {
+        m.name: (await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=m.name))).status
+        for m in (a, b, sub)
+    }
+    assert statuses == {a.name: EXPIRED, b.name: ACTIVE, sub.name: ACTIVE}
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.ExpireDueMemories(
+            lifecycle_pb2.ExpireDueMemoriesRequest(as_of=later, space="../x")
+        )
+    assert "space" in field_violations(err.value)
+
+
+class _Recorder:
+    def __init__(self, verdicts: dict[str, bool]) -> None:
+        self.verdicts = verdicts
+        self.called: list[str] = []
+
+    async def __call__(self, hook: WebhookSpec, payload: dict[str, Any]) -> WebhookVerdict:
+        self.called.append(hook.name)
+        return WebhookVerdict(self.verdicts[hook.name], "" if self.verdicts[hook.name] else "no")
+
+
+HOOKS = (
+    WebhookSpec("first", "https://validators.example/1", critical=True),
+    WebhookSpec("second", "https://validators.example/2", critical=True),
+)
+
+
+async def test_sequential_validators_stop_at_the_first_critical_failure() -> None:
+    low = Proposal(space="s", content="x", confidence=0.2)
+    high = Proposal(space="s", content="x", confidence=0.95)
+    policy = Policy(
+        min_confidence=0.9, min_confidence_critical=True, webhooks=HOOKS, sequential_validators=True
+    )
+    # A local critical failure: no webhook is called.
+    calls = _Recorder({"first": True, "second": True})
+    failures = await run_validators(policy, low, calls)
+    assert [f.validator for f in failures] == ["confidence_threshold"] and calls.called == []
+    # The first webhook rejects: the second is never called.
+    calls = _Recorder({"first": False, "second": True})
+    failures = await run_validators(policy, high, calls)
+    assert [f.validator for f in failures] == ["first"] and calls.called == ["first"]
+    # All pass: every webhook ran, in declared order.
+    calls = _Recorder({"first": True, "second": True})
+    assert await run_validators(policy, high, calls) == ()
+    assert calls.called == ["first", "second"]
+    # Without the flag every validator runs and every failure is reported.
+    calls = _Recorder({"first": False, "second": False})
+    concurrent = Policy(min_confidence=0.9, min_confidence_critical=True, webhooks=HOOKS)
+    failures = await run_validators(concurrent, low, calls)
+    assert {f.validator for f in failures} == {"confidence_threshold", "first", "second"}
+
+
+async def test_sequential_validators_round_trip_through_set_policy(make_tenant: Any) -> None:
+    t = await make_tenant()
+    stored = await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/s/policy", sequential_validators=True)
+        )
+    )
+    assert stored.sequential_validators
+    read = await t.lifecycle.GetPolicy(lifecycle_pb2.GetPolicyRequest(name="spaces/s/policy"))
+    assert read.sequential_validators
+
+
+async def _set_scope(t: Any, space: str, scope: int) -> None:
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name=f"spaces/{space}/policy", dedup_scope=scope)
+        )
+    )
+
+
+async def test_dedup_scope_per_space_policy(make_tenant: Any) -> None:
+    t = await make_tenant()
+    accepted = lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    duplicate = lifecycle_pb2.PROPOSAL_OUTCOME_DUPLICATE
+    text = "the standup is at nine"
+
+    # Default (space): the same content in another session is a duplicate.
+    first = await propose(t.lifecycle, "space-scope", text, session="a")
+    again = await propose(t.lifecycle, "space-scope", text, session="b")
+    assert (first.outcome, again.outcome) == (accepted, duplicate)
+    assert again.memory.name == first.memory.name
+
+    # Session: a duplicate only within one session.
+    await _set_scope(t, "per-session", lifecycle_pb2.DEDUP_SCOPE_SESSION)
+    a = await propose(t.lifecycle, "per-session", text, session="a")
+    b = await propose(t.lifecycle, "per-session", text, session="b")
+    a_again = await propose(t.lifecycle, "per-session", text, session="a")
+    assert (a.outcome, b.outcome, a_again.outcome) == (accepted, accepted, duplicate)
+    assert a.memory.name != b.memory.name and a_again.memory.name == a.memory.name
+
+    # Off: every proposal is stored, in one batch too.
+    await _set_scope(t, "no-dedup", lifecycle_pb2.DEDUP_SCOPE_OFF)
+    batch = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[proposal("no-dedup", text), proposal("no-dedup", text)]
+        )
+    )
+    single = await propose(t.lifecycle, "no-dedup", text)
+    outcomes = [r.outcome for r in batch.results] + [single.outcome]
+    assert outcomes == [accepted, accepted, accepted]
+    assert len({r.memory.name for r in batch.results} | {single.memory.name}) == 3
+
+    # GetPolicy shows the scope; an unknown value is refused.
+    read = await t.lifecycle.GetPolicy(
+        lifecycle_pb2.GetPolicyRequest(name="spaces/no-dedup/policy")
+    )
+    assert read.dedup_scope == lifecycle_pb2.DEDUP_SCOPE_OFF
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await _set_scope(t, "bad", 99)
+    assert "policy.dedup_scope" in field_violations(err.value)
+
+
+async def test_revising_into_a_duplicate_respects_the_session_scope(make_tenant: Any) -> None:
+    t = await make_tenant()
+    await _set_scope(t, "rev", lifecycle_pb2.DEDUP_SCOPE_SESSION)
+    await propose(t.lifecycle, "rev", "lunch is at noon", session="a")
+    other = (await propose(t.lifecycle, "rev", "lunch is at one", session="b")).memory
+    # The same text lives in session a only: revising b's memory to it is allowed.
+    revised = await t.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(name=other.name, etag=other.etag, content="lunch is at noon"),
+            update_mask=field_mask_pb2.FieldMask(paths=["content"]),
+        )
+    )
+    assert revised.content == "lunch is at noon"
