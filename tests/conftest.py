@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import shutil
 import socket
@@ -32,6 +33,11 @@ from engram_server.platform.context import AppContext
 from engram_server.store.migrate import migrate
 from google.protobuf import timestamp_pb2
 from psycopg import sql
+
+# grpc's Cython layer logs at DEBUG from inside a call's constructor the first time
+# it meets an event loop; a test that turns DEBUG on (caplog) would then run
+# pytest's capture handler in that half-built state, which grpc does not survive.
+logging.getLogger("grpc._cython.cygrpc").setLevel(logging.INFO)
 
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
