@@ -152,6 +152,99 @@ async def test_ungraded_stays_ungraded(make_tenant: Any) -> None:
     assert other.evidence_level == types_pb2.EVIDENCE_LEVEL_UNSPECIFIED
 
 
+async def test_no_write_path_grades_silently(make_tenant: Any, app: Any) -> None:
+    """Learn (both paths, supported and unsupported facts) and Consolidate store
+    ungraded memories and write no EVIDENCE audit entry: only SetEvidenceLevel and
+    the assessor (AssessMemory with apply, or assess_on_write) grade."""
+    import json
+
+    from tests.llm_server import LocalChatServer
+    from tests.test_consolidate import buffer, consolidate
+    from tests.test_learn import learn, turn, use_llm_server
+
+    t = await make_tenant()
+    await learn(t, "quiet", [turn("user", "My name is Ada Byron. I moved to Lisbon in May.")])
+    reply = json.dumps(
+        {
+            "facts": [
+                {"content": "The user's name is Ada.", "kind": "semantic", "source_turns": [0]},
+                {"content": "The user owns a yacht.", "kind": "semantic", "source_turns": [0]},
+            ]
+        }
+    )
+    with LocalChatServer(lambda messages: reply) as chat:
+        await use_llm_server(app, t.tenant_id, chat)
+        llm = await learn(t, "quiet", [turn("user", "Hi, I am Ada.")], use_llm=True)
+    assert llm.unverified_count == 1  # the unsupported fact is flagged, not graded
+    await buffer(
+        t,
+        "quiet",
+        "s1",
+        [("user", "We decided to ship the beta on Friday."), ("assistant", "Noted.")],
+    )
+    await consolidate(t, "quiet", "s1")
+    listed = await t.lifecycle.ListMemories(
+        lifecycle_pb2.ListMemoriesRequest(space="quiet", page_size=100)
+    )
+    assert len(listed.memories) >= 4
+    assert {m.evidence_level for m in listed.memories} == {types_pb2.EVIDENCE_LEVEL_UNSPECIFIED}
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(space="quiet", page_size=500)
+    )
+    assert audit.entries  # the writes were audited...
+    assert types_pb2.AUDIT_ACTION_EVIDENCE not in {e.action for e in audit.entries}  # ...not graded
+
+
+def test_only_the_grading_paths_write_a_grade() -> None:
+    """Every place in the server that writes a grade: a proposal field set to a
+    constant grade, or an `evidence_level` column in an update. Only the grade
+    setter (SetEvidenceLevel, the assessor's apply) may, so a new write path that
+    grades silently fails here."""
+    import ast
+    from pathlib import Path
+
+    import engram_server
+
+    root = Path(engram_server.__file__).parent
+    writers: set[str] = set()
+    for path in sorted(root.rglob("*.py")):
+        if "v1" in path.parts:
+            continue
+        tree = ast.parse(path.read_text(), str(path))
+        for func in ast.walk(tree):
+            if not isinstance(func, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for node in ast.walk(func):
+                constant_grade = (
+                    isinstance(node, ast.keyword)
+                    and node.arg == "evidence_level"
+                    and isinstance(node.value, ast.Attribute)
+                    and isinstance(node.value.value, ast.Name)
+                    and node.value.value.id == "EvidenceLevel"
+                    and node.value.attr != "UNSPECIFIED"
+                )
+                column_update = (
+                    isinstance(node, ast.Call)
+                    and getattr(node.func, "attr", getattr(node.func, "id", "")) == "update_memory"
+                    and any(
+                        isinstance(arg, ast.Dict)
+                        and any(
+                            isinstance(k, ast.Constant) and k.value == "evidence_level"
+                            for k in arg.keys
+                        )
+                        for arg in node.args
+                    )
+                )
+                sql = (
+                    isinstance(node, ast.Constant)
+                    and isinstance(node.value, str)
+                    and "SET evidence_level" in node.value
+                )
+                if constant_grade or column_update or sql:
+                    writers.add(f"{path.relative_to(root)}:{func.name}")
+    assert writers == {"services/evidence.py:grade_in_tx"}
+
+
 # --- edges -----------------------------------------------------------------------
 
 

@@ -259,7 +259,7 @@ async def test_llm_facts_are_verified_and_hallucinations_flagged(
     )
     assert "unverified" not in name.tags
     yacht = by_content["The user owns a yacht in Monaco."]
-    assert yacht.evidence_level == types_pb2.EVIDENCE_LEVEL_UNVERIFIED
+    assert yacht.evidence_level == types_pb2.EVIDENCE_LEVEL_UNSPECIFIED  # flagged, not graded
     assert "unverified" in yacht.tags and yacht.confidence <= 0.2
     assert yacht.slot_key == ""  # an unsupported fact never takes a slot
     assert yacht.attributes["proposed_slot_key"] == "user::yacht"

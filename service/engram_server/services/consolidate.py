@@ -27,7 +27,6 @@ from engram_server.errors import (
 )
 from engram_server.learning import decompose as dec
 from engram_server.lifecycle.model import (
-    EvidenceLevel,
     Kind,
     Memory,
     Outcome,
@@ -197,7 +196,6 @@ def _proposals(
             source=source,
             confidence=0.6,
             importance=0.6,
-            evidence_level=EvidenceLevel.SINGLE_SOURCE,
             tags=("summary", "consolidated"),
             attributes={
                 **attributes,
@@ -227,7 +225,6 @@ def _proposals(
             source=source,
             confidence=0.7,
             importance=r.importance,
-            evidence_level=EvidenceLevel.SINGLE_SOURCE,
             tags=("consolidated", *r.tags),
             slot_key=r.slot_key,
             attributes=dict(attributes),

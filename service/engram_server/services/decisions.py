@@ -60,7 +60,6 @@ from engram_server.errors import (
     Violations,
 )
 from engram_server.lifecycle.model import (
-    EvidenceLevel,
     Kind,
     Memory,
     Proposal,
@@ -675,7 +674,6 @@ class DecisionsService:
                     source=f"git:{d.commits[0]}" if d.commits else f"decision:{d.origin.value}",
                     confidence=0.9 if d.rationale else 0.7,
                     importance=0.7 if d.rationale else 0.5,
-                    evidence_level=EvidenceLevel.SINGLE_SOURCE,
                     tags=tuple(dict.fromkeys(("decision", *d.tags)))[:16],
                     attributes={"repository": repository[:1024], "decision_identity": identity},
                 )

@@ -27,7 +27,7 @@ from engram_server.errors import (
 from engram_server.learning import llm_extract
 from engram_server.learning.extract import extract_facts
 from engram_server.learning.model import Fact, Turn
-from engram_server.lifecycle.model import EvidenceLevel, Kind, Origin, Proposal, ProposalResult
+from engram_server.lifecycle.model import Kind, Origin, Proposal, ProposalResult
 from engram_server.lifecycle.validation import (
     MAX_BATCH,
     MAX_SHORT_TEXT,
@@ -271,7 +271,6 @@ def _proposal(fact: Fact, space: str, session: str, method: str, from_llm: bool)
             source=source[:MAX_SHORT_TEXT],
             confidence=confidence,
             importance=fact.importance,
-            evidence_level=EvidenceLevel.SINGLE_SOURCE,
             tags=fact.tags,
             slot_key=fact.slot_key,
             attributes=attributes,
@@ -287,7 +286,6 @@ def _proposal(fact: Fact, space: str, session: str, method: str, from_llm: bool)
         source=source[:MAX_SHORT_TEXT],
         confidence=UNVERIFIED_CONFIDENCE,
         importance=min(fact.importance, 0.3),
-        evidence_level=EvidenceLevel.UNVERIFIED,
         tags=(*[t for t in fact.tags if t != UNVERIFIED_TAG], UNVERIFIED_TAG)[-32:],
         attributes=attributes,
     )
