@@ -4,6 +4,8 @@ profile` commands, against the test server."""
 from __future__ import annotations
 
 import asyncio
+import json
+from datetime import timedelta
 from typing import Any
 
 import engram
@@ -128,3 +130,233 @@ async def test_cli_evidence_and_profile(
         capsys, "evidence", "assess", second, "--min-corroboration", "-1", *conn
     )
     assert code == 2
+
+
+def _provenance_walk(address: str, key: str) -> dict[str, Any]:
+    from datetime import UTC, datetime
+
+    berlin_from = datetime(2021, 3, 1, tzinfo=UTC)
+    lisbon_from = datetime(2025, 5, 1, tzinfo=UTC)
+    with engram.Client(address, key) as client:
+        berlin = client.propose(
+            "bt",
+            "Alice lives in Berlin",
+            slot_key="alice::city",
+            source="alice",
+            origin="user_stated",
+            valid_from=berlin_from,
+        ).memory
+        before_move = datetime.now(UTC)
+        lisbon = client.propose(
+            "bt",
+            "Alice lives in Lisbon",
+            slot_key="alice::city",
+            origin=engram.MemoryOrigin.USER_STATED,
+            valid_from=lisbon_from.replace(tzinfo=None),  # naive reads as UTC
+        ).memory
+        closed = client.get(berlin.name)
+        batch = client.batch_propose(
+            [
+                engram.MemoryProposal(
+                    space="bt",
+                    content="The office was in Kreuzberg",
+                    origin="document",
+                    valid_from=berlin_from,
+                    valid_to=lisbon_from,
+                ),
+                {"space": "bt", "content": "The tool saw a login", "origin": "tool_observed"},
+            ]
+        )
+        now = [h.memory.name for h in client.recall("where does Alice live", "bt", k=1)]
+        in_2023 = [
+            h.memory.name
+            for h in client.recall(
+                "where does Alice live", "bt", k=1, valid_at=datetime(2023, 1, 1, tzinfo=UTC)
+            )
+        ]
+        believed = [
+            h.memory.name
+            for h in client.recall("where does Alice live", "bt", k=1, known_at=before_move)
+        ]
+        errors: dict[str, list[str]] = {}
+        for label, call in (
+            ("origin", lambda: client.propose("bt", "x", origin="gossip")),
+            ("relative", lambda: client.propose("bt", "x", valid_from=timedelta(days=-1))),
+            (
+                "backwards",
+                lambda: client.propose("bt", "x", valid_from=lisbon_from, valid_to=berlin_from),
+            ),
+            (
+                "batch",
+                lambda: client.batch_propose(
+                    [
+                        {
+                            "space": "bt",
+                            "content": "y",
+                            "valid_from": lisbon_from,
+                            "valid_to": berlin_from,
+                        }
+                    ]
+                ),
+            ),
+            ("valid_at", lambda: client.recall("q", "bt", valid_at="yesterday")),
+        ):
+            with pytest.raises(engram.InvalidArgument) as caught:
+                call()
+            errors[label] = caught.value.fields
+    return locals()
+
+
+async def test_sdk_provenance_and_bitemporal(make_tenant: Any) -> None:
+    from datetime import UTC, datetime
+
+    t = await make_tenant()
+    ns = await asyncio.to_thread(_provenance_walk, t.address, t.secret)
+    assert ns["berlin"].origin == engram.MemoryOrigin.USER_STATED
+    assert ns["berlin"].valid_from == datetime(2021, 3, 1, tzinfo=UTC)
+    assert ns["berlin"].valid_to is None and ns["lisbon"].valid_to is None
+    # The successor in the slot closes the old fact where the new one starts.
+    assert ns["closed"].status == engram.MemoryStatus.SUPERSEDED
+    assert ns["closed"].valid_to == datetime(2025, 5, 1, tzinfo=UTC)
+    office, login = (r.memory for r in ns["batch"])
+    assert office.origin == engram.MemoryOrigin.DOCUMENT
+    assert (office.valid_from, office.valid_to) == (
+        datetime(2021, 3, 1, tzinfo=UTC),
+        datetime(2025, 5, 1, tzinfo=UTC),
+    )
+    assert login.origin == engram.MemoryOrigin.TOOL_OBSERVED and login.valid_from is None
+    assert ns["now"] == [ns["lisbon"].name]
+    assert ns["in_2023"] == [ns["berlin"].name]
+    assert ns["believed"] == [ns["berlin"].name]
+    assert ns["errors"] == {
+        "origin": ["proposal.origin"],
+        "relative": ["proposal.valid_from"],
+        "backwards": ["proposal.valid_to"],
+        "batch": ["proposals[0].valid_to"],
+        "valid_at": ["valid_at"],
+    }
+
+
+async def test_async_sdk_provenance_and_bitemporal(make_tenant: Any) -> None:
+    from datetime import UTC, datetime
+
+    t = await make_tenant()
+    async with engram.AsyncClient(t.address, t.secret) as client:
+        old = await client.propose(
+            "abt",
+            "The bakery opens at 7",
+            slot_key="bakery::opens",
+            origin="document",
+            valid_from=datetime(2022, 1, 1, tzinfo=UTC),
+        )
+        await client.propose(
+            "abt",
+            "The bakery opens at 8",
+            slot_key="bakery::opens",
+            valid_from=datetime(2024, 1, 1, tzinfo=UTC),
+        )
+        found = await client.recall(
+            "when does the bakery open", "abt", k=1, valid_at=datetime(2023, 1, 1, tzinfo=UTC)
+        )
+        got = await client.get(old.memory.name)
+    assert [h.memory.name for h in found] == [old.memory.name]
+    assert got.origin == engram.MemoryOrigin.DOCUMENT
+    assert got.valid_to == datetime(2024, 1, 1, tzinfo=UTC)
+
+
+async def test_cli_provenance_and_recall(
+    server: Any, make_tenant: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = await make_tenant()
+    conn = ("--address", server.address, "--api-key", t.secret)
+    code, out, err = await run(
+        capsys,
+        "memory",
+        "propose",
+        "clibt",
+        "Bob works at Initech",
+        "--slot-key",
+        "bob::employer",
+        "--origin",
+        "user_stated",
+        "--valid-from",
+        "2020-02-01T00:00:00Z",
+        "--json",
+        *conn,
+    )
+    assert code == 0, err
+    initech = json_lines(out)[0]["memory"]
+    assert initech["origin"] == "USER_STATED" and initech["valid_from"].startswith("2020-02-01")
+    code, out, err = await run(
+        capsys,
+        "memory",
+        "propose",
+        "clibt",
+        "Bob works at Hooli",
+        "--slot-key",
+        "bob::employer",
+        "--valid-from",
+        "2024-06-01T00:00:00Z",
+        *conn,
+    )
+    assert code == 0, err and out.startswith("ACCEPTED")
+    code, out, err = await run(capsys, "memory", "get", initech["name"], "--json", *conn)
+    assert json.loads(out)["valid_to"].startswith("2024-06-01")
+    code, out, err = await run(
+        capsys,
+        "memory",
+        "recall",
+        "where does Bob work",
+        "--space",
+        "clibt",
+        "-k",
+        "1",
+        "--fresh",
+        *conn,
+    )
+    assert code == 0, err and "Bob works at Hooli" in out
+    code, out, err = await run(
+        capsys,
+        "memory",
+        "recall",
+        "where does Bob work",
+        "--space",
+        "clibt",
+        "-k",
+        "1",
+        "--valid-at",
+        "2022-01-01T00:00:00Z",
+        "--json",
+        *conn,
+    )
+    assert code == 0, err
+    assert [h["memory"]["name"] for h in json_lines(out)] == [initech["name"]]
+    code, out, err = await run(
+        capsys,
+        "memory",
+        "recall",
+        "where does Bob work",
+        "--space",
+        "clibt",
+        "--known-at",
+        "2000-01-01T00:00:00Z",
+        *conn,
+    )
+    assert code == 0, err and out == ""
+    code, out, err = await run(
+        capsys,
+        "memory",
+        "propose",
+        "clibt",
+        "backwards",
+        "--valid-from",
+        "2024-01-01T00:00:00Z",
+        "--valid-to",
+        "2023-01-01T00:00:00Z",
+        *conn,
+    )
+    assert code == 1 and "proposal.valid_to" in err
+    code, out, err = await run(
+        capsys, "memory", "recall", "q", "--space", "clibt", "--graph", "--hops", "4", *conn
+    )
+    assert code == 1 and "graph.max_hops" in err

@@ -27,6 +27,7 @@ _ENUMS: dict[type[enum.StrEnum], tuple[Any, str]] = {
     t.MemoryKind: (types_pb2.MemoryKind, "MEMORY_KIND_"),
     t.MemoryStatus: (types_pb2.MemoryStatus, "MEMORY_STATUS_"),
     t.EvidenceLevel: (types_pb2.EvidenceLevel, "EVIDENCE_LEVEL_"),
+    t.MemoryOrigin: (types_pb2.MemoryOrigin, "MEMORY_ORIGIN_"),
     t.AuditAction: (types_pb2.AuditAction, "AUDIT_ACTION_"),
     t.ProposalOutcome: (lifecycle_pb2.ProposalOutcome, "PROPOSAL_OUTCOME_"),
     t.MemoryOrder: (lifecycle_pb2.MemoryOrder, "MEMORY_ORDER_"),
@@ -394,6 +395,9 @@ def memory_out(pb: types_pb2.Memory) -> t.Memory:
         attributes=dict(pb.attributes),
         access_count=pb.access_count,
         last_access_time=time_out(pb, "last_access_time"),
+        origin=enum_out(t.MemoryOrigin, pb.origin),
+        valid_from=time_out(pb, "valid_from"),
+        valid_to=time_out(pb, "valid_to"),
         raw=pb,
     )
 
@@ -428,7 +432,13 @@ def proposal_in(
         attributes=proposal.attributes,
         structured_content=proposal.structured,
         expire_time=proposal.expire_time,
+        valid_from=instant_in(proposal.valid_from, f"{prefix}valid_from"),
+        valid_to=instant_in(proposal.valid_to, f"{prefix}valid_to"),
     )
+    if proposal.origin is not None:
+        pb.origin = types_pb2.MemoryOrigin.ValueType(
+            enum_in(t.MemoryOrigin, proposal.origin, f"{prefix}origin")
+        )
     if proposal.kind is not None:
         pb.kind = types_pb2.MemoryKind.ValueType(
             enum_in(t.MemoryKind, proposal.kind, f"{prefix}kind")
@@ -438,6 +448,14 @@ def proposal_in(
             enum_in(t.EvidenceLevel, proposal.evidence_level, f"{prefix}evidence_level")
         )
     return pb
+
+
+def instant_in(value: Any, field: str) -> Any:
+    """A point in time as given: a `timedelta` (a delay from now) is refused, since
+    when a fact held in the world is never relative to when the call is made."""
+    if isinstance(value, timedelta):
+        raise errors.invalid_argument(field, "expected a datetime, got timedelta")
+    return value
 
 
 def _names(values: Any, field: str) -> list[str] | Any:

@@ -678,6 +678,8 @@ def recall(query: Any, spaces: Any, options: Mapping[str, Any]) -> recall_pb2.Re
         consistency=consistency(o.pop("read_your_writes")),
         graph=graph_expansion(o.pop("graph")),
         skip_access_tracking=o.pop("skip_access_tracking"),
+        valid_at=c.instant_in(o.pop("valid_at"), "valid_at"),
+        known_at=c.instant_in(o.pop("known_at"), "known_at"),
         filter=recall_filter(**o),
     )
 

@@ -89,6 +89,9 @@ class AsyncClient(
         expire_time: datetime | timedelta | None = None,
         evidence_level: t.EvidenceLevel | str | None = None,
         attributes: Mapping[str, str] | None = None,
+        origin: t.MemoryOrigin | str | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
         request_id: str | None = None,
     ) -> t.ProposalResult:
         """Proposes one memory (see `engram.Client.propose`)."""
@@ -109,6 +112,9 @@ class AsyncClient(
             expire_time=expire_time,
             evidence_level=evidence_level,
             attributes=attributes,
+            origin=origin,
+            valid_from=valid_from,
+            valid_to=valid_to,
         )
         response = await self._transport.unary(
             self._stub.ProposeMemory, _requests.propose(item, request_id), retryable=True

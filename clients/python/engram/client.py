@@ -105,10 +105,15 @@ class Client(
         expire_time: datetime | timedelta | None = None,
         evidence_level: t.EvidenceLevel | str | None = None,
         attributes: Mapping[str, str] | None = None,
+        origin: t.MemoryOrigin | str | None = None,
+        valid_from: datetime | None = None,
+        valid_to: datetime | None = None,
         request_id: str | None = None,
     ) -> t.ProposalResult:
         """Proposes one memory; the result says whether it was accepted, held, rejected
-        or is a duplicate. `confidence` defaults to 1.0 (the caller asserts it)."""
+        or is a duplicate. `confidence` defaults to 1.0 (the caller asserts it);
+        `origin` says how it came to be known and `valid_from`/`valid_to` when it held
+        in the world (bi-temporal; a slot's successor closes its `valid_to`)."""
         item = t.MemoryProposal(
             space=space,
             content=content,
@@ -126,6 +131,9 @@ class Client(
             expire_time=expire_time,
             evidence_level=evidence_level,
             attributes=attributes,
+            origin=origin,
+            valid_from=valid_from,
+            valid_to=valid_to,
         )
         response = self._transport.unary(
             self._stub.ProposeMemory, _requests.propose(item, request_id), retryable=True

@@ -45,6 +45,8 @@ class RecallMethods(ClientBase):
         read_your_writes: bool = False,
         graph: Graph = None,
         skip_access_tracking: bool = False,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
     ) -> t.RecallResult:
         """The memories of `spaces` (one path or several) and `pools` that best answer
         `query`, best first, each with its score breakdown.
@@ -53,7 +55,10 @@ class RecallMethods(ClientBase):
         `slot_key`, `created_after`/`created_before` and `min_evidence_level` filter;
         `read_your_writes=True` waits until this tenant's earlier writes are
         searchable; `graph=True` (or a `GraphExpansion`) adds memories reached
-        through edges from the top hits. The result iterates over its hits.
+        through edges from the top hits. Bi-temporal: `valid_at` keeps the facts
+        that held in the world at that time (their `valid_from`/`valid_to`),
+        `known_at` answers with what Engram believed then. The result iterates over
+        its hits.
         """
         request = _requests.recall(
             query,
@@ -77,6 +82,8 @@ class RecallMethods(ClientBase):
                 read_your_writes=read_your_writes,
                 graph=graph,
                 skip_access_tracking=skip_access_tracking,
+                valid_at=valid_at,
+                known_at=known_at,
             ),
         )
         return c.recall_out(self._unary(self._recall.Recall, request, retryable=True))
@@ -248,6 +255,8 @@ class AsyncRecallMethods(AsyncClientBase):
         read_your_writes: bool = False,
         graph: Graph = None,
         skip_access_tracking: bool = False,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
     ) -> t.RecallResult:
         """The memories of `spaces` (one path or several) and `pools` that best answer
         `query`, best first, each with its score breakdown.
@@ -256,7 +265,10 @@ class AsyncRecallMethods(AsyncClientBase):
         `slot_key`, `created_after`/`created_before` and `min_evidence_level` filter;
         `read_your_writes=True` waits until this tenant's earlier writes are
         searchable; `graph=True` (or a `GraphExpansion`) adds memories reached
-        through edges from the top hits. The result iterates over its hits.
+        through edges from the top hits. Bi-temporal: `valid_at` keeps the facts
+        that held in the world at that time (their `valid_from`/`valid_to`),
+        `known_at` answers with what Engram believed then. The result iterates over
+        its hits.
         """
         request = _requests.recall(
             query,
@@ -280,6 +292,8 @@ class AsyncRecallMethods(AsyncClientBase):
                 read_your_writes=read_your_writes,
                 graph=graph,
                 skip_access_tracking=skip_access_tracking,
+                valid_at=valid_at,
+                known_at=known_at,
             ),
         )
         return c.recall_out(await self._unary(self._recall.Recall, request, retryable=True))

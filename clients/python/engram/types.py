@@ -74,6 +74,18 @@ class EvidenceLevel(enum.StrEnum):
     OFFICIAL = "OFFICIAL"
 
 
+class MemoryOrigin(enum.StrEnum):
+    """How a memory came to be known (engram.v1.MemoryOrigin). The assessor counts
+    independent corroboration over distinct (source, origin) pairs."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    USER_STATED = "USER_STATED"
+    AGENT_INFERRED = "AGENT_INFERRED"
+    TOOL_OBSERVED = "TOOL_OBSERVED"
+    DOCUMENT = "DOCUMENT"
+    OPERATOR = "OPERATOR"
+
+
 class AuditAction(enum.StrEnum):
     """What an audit entry records (engram.v1.AuditAction)."""
 
@@ -146,6 +158,11 @@ class Memory:
     attributes: dict[str, str] = field(default_factory=dict)
     access_count: int = 0
     last_access_time: datetime | None = None
+    origin: MemoryOrigin = MemoryOrigin.UNSPECIFIED
+    # When the fact held in the world (bi-temporal), apart from `create_time`, when
+    # Engram learned it. None: unknown start / still holds.
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
     raw: types_pb2.Memory | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -161,7 +178,9 @@ class MemoryProposal:
     `confidence` defaults to 1.0: the caller asserts the memory. Lower it for
     inferred facts so a policy's confidence threshold can hold them for review.
     `expire_time` takes an absolute time or a `timedelta` from now; a naive
-    `datetime` is read as UTC.
+    `datetime` is read as UTC. `origin` says how the memory came to be known;
+    `valid_from`/`valid_to` bound when the fact held in the world (e.g. when a
+    conversation turn was said, or a document's date), naive meaning UTC.
     """
 
     space: str
@@ -180,6 +199,9 @@ class MemoryProposal:
     expire_time: datetime | timedelta | None = None
     evidence_level: EvidenceLevel | str | None = None
     attributes: Mapping[str, str] | None = None
+    origin: MemoryOrigin | str | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -35,6 +35,29 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     _proposal_options(p)
     p.set_defaults(handler=propose)
 
+    p = leaf("recall", "recall the memories that best answer a query")
+    p.add_argument("query", help="the question or cue ('-' reads stdin)")
+    p.add_argument("--space", action="append", help="space to search (repeatable, a,b)")
+    p.add_argument("--pool", action="append", help="pool to search as well (repeatable)")
+    p.add_argument("--subspaces", action="store_true", help="include spaces below --space")
+    p.add_argument("-k", type=int, default=0, help="at most K hits (server default 10)")
+    p.add_argument("--kind", action="append", help="only these kinds (repeatable, a,b)")
+    p.add_argument("--tag", action="append", help="only memories with every tag given")
+    p.add_argument("--slot-key", help="only this slot")
+    p.add_argument("--min-evidence-level", help="unverified, single_source, corroborated...")
+    p.add_argument("--min-score", type=float, default=0.0)
+    p.add_argument("--include-superseded", action="store_true")
+    p.add_argument(
+        "--valid-at", type=common.parse_time, help="facts that held in the world then (ISO 8601)"
+    )
+    p.add_argument(
+        "--known-at", type=common.parse_time, help="what Engram believed then (ISO 8601)"
+    )
+    p.add_argument("--graph", action="store_true", help="add memories reached through edges")
+    p.add_argument("--hops", type=int, default=0, help="with --graph: edges to follow, 1-3")
+    p.add_argument("--fresh", action="store_true", help="wait until earlier writes are searchable")
+    p.set_defaults(handler=recall)
+
     p = leaf("get", "show one memory")
     p.add_argument("name", help="memories/{id} or the bare id")
     p.set_defaults(handler=get)
@@ -143,6 +166,13 @@ def _proposal_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--structured", type=common.json_object, help="JSON object, or @file")
     p.add_argument("--evidence-level", help="unverified, single_source, corroborated, official")
     p.add_argument("--attr", action="append", help="attribute KEY=VALUE (repeatable)")
+    p.add_argument(
+        "--origin", help="user_stated, agent_inferred, tool_observed, document or operator"
+    )
+    p.add_argument(
+        "--valid-from", type=common.parse_time, help="when the fact began to hold (ISO 8601)"
+    )
+    p.add_argument("--valid-to", type=common.parse_time, help="when it stopped holding (ISO 8601)")
     when = p.add_mutually_exclusive_group()
     when.add_argument("--expire-time", type=common.parse_time, help="ISO 8601")
     when.add_argument("--expire-in", type=common.seconds, help="seconds from now")
@@ -178,6 +208,9 @@ def propose(args: argparse.Namespace) -> int:
             expire_time=args.expire_time or args.expire_in,
             evidence_level=args.evidence_level,
             attributes=common.key_values(args.attr),
+            origin=args.origin,
+            valid_from=args.valid_from,
+            valid_to=args.valid_to,
             request_id=args.request_id,
         )
     out = common.output(args)
@@ -189,6 +222,41 @@ def propose(args: argparse.Namespace) -> int:
         critical = "critical" if failure.critical else "non-critical"
         where = f" [{failure.field}]" if failure.field else ""
         out.line(f"  {failure.validator} ({critical}): {failure.message}{where}")
+    return 0
+
+
+def recall(args: argparse.Namespace) -> int:
+    if args.hops and not args.graph:
+        raise UsageError("--hops needs --graph")
+    graph: Any = None
+    if args.graph:
+        graph = {"max_hops": args.hops} if args.hops else True
+    with common.make_client(args) as client:
+        found = client.recall(
+            common.text_argument(args.query),
+            common.split_list(args.space) or None,
+            pools=common.split_list(args.pool) or None,
+            include_subspaces=args.subspaces,
+            k=args.k,
+            kinds=common.split_list(args.kind),
+            tags=common.split_list(args.tag),
+            slot_key=args.slot_key,
+            min_evidence_level=args.min_evidence_level,
+            include_superseded=args.include_superseded,
+            min_score=args.min_score,
+            read_your_writes=args.fresh,
+            graph=graph,
+            valid_at=args.valid_at,
+            known_at=args.known_at,
+        )
+    out = common.output(args)
+    for hit in found:
+        if out.as_json:
+            out.item(hit)
+            continue
+        badge = f"{hit.evidence_badge} " if hit.evidence_badge else ""
+        via = f"  (via {hit.reached_via} from {hit.reached_from})" if hit.reached_from else ""
+        out.line(f"{hit.score:.3f}  {hit.memory.name}  {badge}{hit.memory.content}{via}")
     return 0
 
 
