@@ -901,3 +901,60 @@ def test_assessor_on_the_labelled_claims() -> None:
     assert score["corroborated_recall"] >= 0.7
     assert score["contradiction_precision"] >= 0.85
     assert score["contradiction_recall"] >= 0.8
+
+
+def test_eval_llm_path_against_a_local_model(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`engram eval evidence --llm-url` asks the model for every case's pairs and
+    scores its verdicts like the deterministic path's; a model that knows the labels
+    scores 1.0, and the report gains its rows. Without a model the report says so."""
+    import json
+
+    from engram_server.evidence.evaluation import build_parser, llm_config, load, main
+
+    for name in ("URL", "MODEL", "PROVIDER", "API_KEY"):
+        monkeypatch.delenv(f"ENGRAM_LLM_{name}", raising=False)
+    labels = {
+        (case["claim"]["content"], other["content"]): other["label"]
+        for case in load()
+        for other in case["others"]
+    }
+
+    def knows_the_labels(messages: list[dict[str, str]]) -> str:
+        text = messages[-1]["content"]
+        claim = text.splitlines()[0].removeprefix("CLAIM: ")
+        judgements = []
+        for line in text.splitlines()[2:]:
+            head, _, statement = line.partition(". ")
+            judgements.append(
+                {"index": int(head), "verdict": labels[(claim, statement)], "reason": "label"}
+            )
+        return json.dumps({"judgements": judgements})
+
+    from tests.llm_server import LocalChatServer
+
+    out = tmp_path / "evidence.md"
+    with LocalChatServer(knows_the_labels) as chat:
+        assert main(["--llm-url", chat.url, "--llm-model", "labeller", "--out", str(out)]) == 0
+        asked = len(chat.requests)
+    rows = {r["path"]: r for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    cases = load()
+    assert asked == 2 * len(cases)  # once per case for "all", once more in its split
+    llm = rows["llm labeller (all)"]
+    assert llm["cases"] == len(cases)
+    for metric in ("contradiction", "agreement"):
+        assert llm[f"{metric}_precision"] == llm[f"{metric}_recall"] == 1.0
+    assert llm["grade_accuracy"] >= rows["deterministic (all)"]["grade_accuracy"]
+    report = out.read_text()
+    assert "| llm labeller (all) | " in report and "no figures" not in report
+
+    # The server's own LLM settings are the defaults; flags win.
+    parsed = build_parser().parse_args(["--llm-model", "flag"])
+    config = llm_config(parsed, {"ENGRAM_LLM_URL": "http://m/v1", "ENGRAM_LLM_MODEL": "env"})
+    assert (config.provider, config.base_url, config.model) == ("openai", "http://m/v1", "flag")
+    assert llm_config(build_parser().parse_args([]), {}) is None
+    monkeypatch.setenv("ENGRAM_LLM_URL", "http://127.0.0.1:9/v1")
+    assert main(["--no-llm", "--out", str(out)]) == 0
+    assert "llm" not in capsys.readouterr().out
+    assert "The LLM path (`use_llm` on AssessMemory) has no figures here" in out.read_text()

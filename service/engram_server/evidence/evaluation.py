@@ -10,9 +10,11 @@ server: the judge and the rules are what is measured), and reports
 - contradiction and agreement: precision and recall of the pair verdicts;
 - grade accuracy over all cases,
 
-for the deterministic path and, with `--llm-url`, the LLM path.
+for the deterministic path and, against any OpenAI-compatible endpoint (or Anthropic),
+the LLM path: with `--llm-url`, or the server's `ENGRAM_LLM_*` settings.
 
-    engram eval evidence [--out eval/results/evidence.md] [--llm-url URL --llm-model M]
+    engram eval evidence [--out eval/results/evidence.md]
+        [--llm-url URL --llm-model M [--llm-api-key K] [--llm-provider openai]] [--no-llm]
 """
 
 from __future__ import annotations
@@ -207,6 +209,25 @@ def markdown(scores: dict[str, Score], cases: int, pairs: int, note: str) -> str
     return "\n".join(lines)
 
 
+# The LLM path reads the server's own LLM settings by default, so an operator who
+# configured the server's model measures that model without repeating it.
+_LLM_ENV = {
+    "llm_url": "ENGRAM_LLM_URL",
+    "llm_model": "ENGRAM_LLM_MODEL",
+    "llm_provider": "ENGRAM_LLM_PROVIDER",
+    "llm_api_key": "ENGRAM_LLM_API_KEY",
+}
+NO_LLM_NOTE = (
+    "The LLM path (`use_llm` on AssessMemory) has no figures here: no model is reachable"
+    " from the machine these results were measured on. Measure it with"
+    " `engram eval evidence --llm-url URL --llm-model NAME` (or the server's"
+    " `ENGRAM_LLM_*` settings) against any OpenAI-compatible endpoint. Its plumbing"
+    " (prompt, JSON validation, mapping of verdicts, this report's LLM rows) is tested"
+    " against the repository's local test chat server, which says nothing about a real"
+    " model's quality."
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="engram eval evidence",
@@ -215,21 +236,50 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--dataset", default=str(DEFAULT_DATASET), help="labelled claims")
     parser.add_argument("--out", help=f"write the markdown report here (e.g. {DEFAULT_OUT})")
-    parser.add_argument("--llm-url", help="OpenAI-compatible base URL (enables the LLM path)")
-    parser.add_argument("--llm-model", default="", help="model name for the LLM path")
-    parser.add_argument("--llm-provider", default="openai", help="openai or anthropic")
-    parser.add_argument("--llm-api-key", default="", help="API key for the LLM path")
+    parser.add_argument(
+        "--llm-url",
+        help="OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1 (enables the LLM"
+        " path; default $ENGRAM_LLM_URL)",
+    )
+    parser.add_argument("--llm-model", help="model name (default $ENGRAM_LLM_MODEL)")
+    parser.add_argument(
+        "--llm-provider", help="openai (default) or anthropic (default $ENGRAM_LLM_PROVIDER)"
+    )
+    parser.add_argument("--llm-api-key", help="API key (default $ENGRAM_LLM_API_KEY)")
+    parser.add_argument(
+        "--llm-timeout", type=float, default=60.0, help="seconds per model call (default 60)"
+    )
+    parser.add_argument(
+        "--no-llm", action="store_true", help="deterministic path only, even with $ENGRAM_LLM_*"
+    )
     parser.add_argument("--note", default="", help="a sentence appended to the report")
     return parser
 
 
-async def _llm_score(args: argparse.Namespace, cases: list[dict[str, Any]]) -> Score:
-    from engram_server.evidence.llm_judge import JudgeReply, prompt, to_judgements
+def llm_config(args: argparse.Namespace, env: dict[str, str]) -> Any:
+    """The model the LLM path asks: flags first, then the server's `ENGRAM_LLM_*`
+    settings; None when neither names a model endpoint (or with `--no-llm`)."""
     from engram_server.llm import LLMConfig
+
+    if args.no_llm:
+        return None
+    given = {k: getattr(args, k) or env.get(v, "") for k, v in _LLM_ENV.items()}
+    if not given["llm_url"] and not given["llm_provider"]:
+        return None
+    return LLMConfig(
+        given["llm_provider"] or "openai",
+        given["llm_url"],
+        given["llm_model"] or "model",
+        given["llm_api_key"],
+        timeout_seconds=args.llm_timeout,
+    )
+
+
+async def _llm_score(config: Any, cases: Sequence[dict[str, Any]]) -> Score:
+    from engram_server.evidence.llm_judge import JudgeReply, prompt, to_judgements
     from engram_server.llm.registry import PROVIDERS
 
-    config = LLMConfig(args.llm_provider, args.llm_url, args.llm_model or "model", args.llm_api_key)
-    model = PROVIDERS[args.llm_provider](config)
+    model = PROVIDERS[config.provider](config)
 
     async def judge_pairs(claim: Memory, others: Sequence[Memory]) -> list[Judgement]:
         reply = await model.complete_json(
@@ -243,19 +293,33 @@ async def _llm_score(args: argparse.Namespace, cases: list[dict[str, Any]]) -> S
         await model.aclose()
 
 
+def _by_split(cases: Sequence[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    splits: dict[str, list[dict[str, Any]]] = {"all": list(cases)}
+    for split in sorted({c.get("split", "dev") for c in cases}):
+        splits[split] = [c for c in cases if c.get("split", "dev") == split]
+    return splits
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    import os
+
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
     cases = load(args.dataset)
-    scores = {"deterministic (all)": asyncio.run(evaluate(cases))}
-    for split in sorted({c.get("split", "dev") for c in cases}):
-        part = [c for c in cases if c.get("split", "dev") == split]
-        scores[f"deterministic ({split})"] = asyncio.run(evaluate(part))
-    if args.llm_url:
-        scores["llm (all)"] = asyncio.run(_llm_score(args, cases))
+    splits = _by_split(cases)
+    scores = {
+        f"deterministic ({name})": asyncio.run(evaluate(part)) for name, part in splits.items()
+    }
+    config = llm_config(args, dict(os.environ))
+    note = args.note
+    if config is not None:
+        for name, part in splits.items():
+            scores[f"llm {config.model} ({name})"] = asyncio.run(_llm_score(config, part))
+    else:
+        note = f"{NO_LLM_NOTE} {note}".strip()
     for name, s in scores.items():
         print(json.dumps({"path": name, **s.as_dict()}))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         pairs = sum(len(c["others"]) for c in cases)
-        Path(args.out).write_text(markdown(scores, len(cases), pairs, args.note), encoding="utf-8")
+        Path(args.out).write_text(markdown(scores, len(cases), pairs, note), encoding="utf-8")
     return 0
