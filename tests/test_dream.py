@@ -169,6 +169,47 @@ async def test_official_and_pinned_are_never_touched(make_tenant: Any, raw_pg: A
         assert got.status == ACTIVE and got.revision == 1 and list(got.tags) == list(m.tags)
 
 
+async def test_unverified_duplicates_go_before_corroborated_ones(make_tenant: Any) -> None:
+    """Of two copies, the better-graded one is kept even when the other is older and
+    held with more confidence; an ungraded copy yields to a graded one too."""
+    t = await make_tenant()
+    unverified = (
+        await propose(
+            t.lifecycle,
+            SPACE,
+            "Kafka carries the billing events.",
+            evidence_level=types_pb2.EVIDENCE_LEVEL_UNVERIFIED,
+            confidence=1.0,
+        )
+    ).memory
+    ungraded = (
+        await propose(t.lifecycle, SPACE, "Dana owns the Apollo ingestion pipeline.")
+    ).memory
+    corroborated = (
+        await propose(
+            t.lifecycle,
+            SPACE,
+            "kafka carries the billing events",
+            evidence_level=types_pb2.EVIDENCE_LEVEL_CORROBORATED,
+            confidence=0.6,
+        )
+    ).memory
+    single = (
+        await propose(
+            t.lifecycle,
+            SPACE,
+            "Dana owns the Apollo ingestion pipeline!",
+            evidence_level=types_pb2.EVIDENCE_LEVEL_SINGLE_SOURCE,
+            confidence=0.5,
+        )
+    ).memory
+    for content in DISTINCT[3:]:
+        await propose(t.lifecycle, SPACE, content)
+    response = await dream(t, dry_run=True, max_deprecation_ratio=1.0)
+    merges = {a.memories[0]: a.memories[1] for a in response.actions if a.action == "merge"}
+    assert merges == {unverified.name: corroborated.name, ungraded.name: single.name}
+
+
 async def test_llm_review_gets_the_policy_and_can_veto(make_tenant: Any, app: AppContext) -> None:
     t = await make_tenant()
     stored = await seed(t)

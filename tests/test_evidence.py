@@ -619,6 +619,41 @@ async def test_assessor_corroborates_from_distinct_sources(make_tenant: Any) -> 
     assert len(audit) == 1 and audit[0].reason.startswith("assessor:")
 
 
+async def test_correspondence_needs_one_more_corroborating_source(make_tenant: Any) -> None:
+    """Two independent agreeing sources corroborate a claim in an ordinary space; in a
+    space pinned as correspondence the same two leave it single-source, and a third
+    corroborates it."""
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(
+                name="spaces/inbox/policy", pinned_space_class="correspondence"
+            )
+        )
+    )
+    claims = {}
+    for space in ("news", "inbox"):
+        claims[space] = await _memory(
+            t, "Acme's Q3 revenue was 12 million dollars", space=space, source="acme-press"
+        )
+        await _memory(t, "Acme Q3 revenue was 12 million dollars", space=space, source="reuters")
+        await _memory(
+            t,
+            "Acme's Q3 revenue was 12 million dollars, analysts said",
+            space=space,
+            source="bloomberg",
+        )
+    plain = await ev.AssessMemory(_assess(claims["news"].name))
+    mail = await ev.AssessMemory(_assess(claims["inbox"].name))
+    assert plain.distinct_supporting_sources == mail.distinct_supporting_sources == 2
+    assert plain.suggested_level == CORROBORATED
+    assert mail.suggested_level == SINGLE and "3 needed" in mail.reasoning
+    await _memory(t, "Acme reported Q3 revenue of 12 million dollars", space="inbox", source="ft")
+    again = await ev.AssessMemory(_assess(claims["inbox"].name))
+    assert again.distinct_supporting_sources == 3 and again.suggested_level == CORROBORATED
+
+
 async def test_assessor_contradictions_and_official_pin(make_tenant: Any) -> None:
     t = await make_tenant()
     ev = evidence_stub(t)

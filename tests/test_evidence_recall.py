@@ -171,6 +171,50 @@ async def test_context_badges(make_tenant: Any) -> None:
     assert "[official] The VPN uses WireGuard" in engaged.context
 
 
+async def test_context_shows_when_a_fact_held(make_tenant: Any) -> None:
+    """BuildContext and Engage date the facts that record when they held (a
+    superseded one with its closed range); undated memories carry no dates."""
+    t = await make_tenant()
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    old = (
+        await propose(
+            t.lifecycle,
+            "dates",
+            "Alice lives in Lisbon",
+            slot_key="alice::city",
+            valid_from=_ts(datetime(2020, 1, 1, tzinfo=UTC)),
+        )
+    ).memory
+    new = (
+        await propose(
+            t.lifecycle,
+            "dates",
+            "Alice lives in Porto",
+            slot_key="alice::city",
+            valid_from=_ts(datetime(2025, 3, 1, tzinfo=UTC)),
+        )
+    ).memory
+    plain = (await propose(t.lifecycle, "dates", "Alice likes trams")).memory
+    built = await stub.BuildContext(
+        recall_pb2.BuildContextRequest(
+            memories=[new.name, old.name, plain.name],
+            options=recall_pb2.ContextOptions(token_budget=500, include_citations=False),
+        )
+    )
+    assert "Alice lives in Porto (since 2025-03-01)" in built.text
+    assert "Alice lives in Lisbon (valid 2020-01-01 to 2025-03-01)" in built.text
+    assert "Alice likes trams\n" in built.text + "\n" and "trams (" not in built.text
+    engaged = await stub.Engage(
+        recall_pb2.EngageRequest(
+            space="dates",
+            session="s1",
+            message=lifecycle_pb2.SessionMessage(role="user", content="Where does Alice live?"),
+            consistency=RYW,
+        )
+    )
+    assert "Alice lives in Porto (since 2025-03-01)" in engaged.context
+
+
 async def _edge(t: Any, a: Any, b: Any, kind: int, weight: float = 0.0) -> None:
     await evidence_stub(t).CreateEdge(
         evidence_pb2.CreateEdgeRequest(
