@@ -370,11 +370,15 @@ async def test_edges_bad_input_and_other_tenants(make_tenant: Any, raw_pg: Any) 
 
 
 async def _contradiction(
-    t: Any, a: str = "The API rate limit is 100", b: str = "The API rate limit is 500"
+    t: Any,
+    a: str = "The API rate limit is 100",
+    b: str = "The API rate limit is 500",
+    first: dict[str, Any] | None = None,
+    second: dict[str, Any] | None = None,
 ) -> tuple[Any, Any, Any]:
     ev = evidence_stub(t)
-    x = await _memory(t, a)
-    y = await _memory(t, b)
+    x = await _memory(t, a, **(first or {}))
+    y = await _memory(t, b, **(second or {}))
     await ev.CreateEdge(_edge(x, y, CONTRADICTS, reason="limits differ"))
     listed = await ev.ListConflicts(evidence_pb2.ListConflictsRequest(memory=x.name))
     assert len(listed.conflicts) == 1
@@ -445,6 +449,50 @@ async def test_resolve_keep_winner_retracts_the_rest_and_never_reopens(make_tena
     await ev.CreateEdge(_edge(y, x, CONTRADICTS))
     listed = await ev.ListConflicts(evidence_pb2.ListConflictsRequest(memory=x.name))
     assert len(listed.conflicts) == 1
+
+
+async def test_resolving_by_supersession_closes_valid_to_where_the_winner_starts(
+    make_tenant: Any,
+) -> None:
+    from datetime import UTC, datetime
+
+    from google.protobuf.timestamp_pb2 import Timestamp
+
+    def ts(year: int) -> Timestamp:
+        stamp = Timestamp()
+        stamp.FromDatetime(datetime(year, 1, 1, tzinfo=UTC))
+        return stamp
+
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    x, y, conflict = await _contradiction(
+        t,
+        "The office is in Leeds",
+        "The office is in York",
+        first={"valid_from": ts(2019)},
+        second={"valid_from": ts(2023)},
+    )
+    done = await ev.ResolveConflict(
+        evidence_pb2.ResolveConflictRequest(
+            name=conflict.name, resolution=evidence_pb2.CONFLICT_RESOLUTION_SUPERSEDE, winner=y.name
+        )
+    )
+    (old,) = done.changed_memories
+    assert old.name == x.name and old.status == SUPERSEDED and old.valid_to == ts(2023)
+    # A winner dated before the loser began does not give it a backwards range.
+    _a, b, later = await _contradiction(
+        t,
+        "The shop closes at 6",
+        "The shop closes at 7",
+        first={"valid_from": ts(2024)},
+        second={"valid_from": ts(2020)},
+    )
+    done = await ev.ResolveConflict(
+        evidence_pb2.ResolveConflictRequest(
+            name=later.name, resolution=evidence_pb2.CONFLICT_RESOLUTION_SUPERSEDE, winner=b.name
+        )
+    )
+    assert done.changed_memories[0].valid_to == ts(2024)
 
 
 async def test_resolve_supersede_merge_keep_all_dismiss(make_tenant: Any) -> None:

@@ -41,7 +41,7 @@ from engram_server.lifecycle.model import (
 from engram_server.lifecycle.states import check_transition
 from engram_server.lifecycle.validation import check_reason, check_request_id
 from engram_server.platform.principal import SCOPE_OPERATOR, SCOPE_WRITE, Principal
-from engram_server.services.lifecycle import LifecycleService, RequestKey
+from engram_server.services.lifecycle import LifecycleService, RequestKey, closed_at
 from engram_server.store import evidence as evidence_store
 from engram_server.store import memories as store
 from engram_server.store.postgres import Conn
@@ -484,9 +484,15 @@ class EvidenceService:
                         )
             elif resolution in ("SUPERSEDE", "MERGE"):
                 assert winner is not None
+                kept = next((m for m in members if m.id == winner), None) or await self._memory(
+                    conn, winner
+                )
                 for m in members:
                     if m.id != winner and m.status == Status.ACTIVE:
-                        plan.append((m, Status.SUPERSEDED, {"superseded_by": winner}, why))
+                        # As in slot supersession: the old fact stopped holding when
+                        # the one that replaces it started to.
+                        ended = {"valid_to": closed_at(m, kept, now)} if m.valid_to is None else {}
+                        plan.append((m, Status.SUPERSEDED, {"superseded_by": winner, **ended}, why))
                         edges.append(store.NewEdge(winner, m.id, "SUPERSEDES", why, "conflict"))
                     elif m.id != winner and m.status == Status.PENDING_CONFIRMATION:
                         plan.append(
@@ -566,10 +572,6 @@ class EvidenceService:
         live_delta = 0
         for target, new_status, changes, reason in plan:
             check_transition(target.name, target.status, new_status)
-            if new_status == Status.SUPERSEDED and target.valid_to is None:
-                changes = {**changes, "valid_to": datetime.now(UTC)}
-                if target.valid_from and changes["valid_to"] < target.valid_from:
-                    changes["valid_to"] = target.valid_from
             updated = await store.update_memory(
                 conn, target.id, {"status": new_status.value, **changes}
             )

@@ -802,7 +802,7 @@ class LifecycleService:
             replace(
                 n,
                 proposal=replace(
-                    n.proposal, valid_to=_closed_at(n.proposal, by_id[w].proposal, now)
+                    n.proposal, valid_to=closed_at(n.proposal, by_id[w].proposal, now)
                 ),
             )
             if n.status == Status.SUPERSEDED
@@ -831,7 +831,7 @@ class LifecycleService:
                     "superseded_by": winner,
                 }
                 if holder.valid_to is None:
-                    changes["valid_to"] = _closed_at(holder, newcomer, now)
+                    changes["valid_to"] = closed_at(holder, newcomer, now)
                 await store.update_memory(conn, holder.id, changes)
                 displaced.append((holder, winner))
                 if EVIDENCE_ORDER[holder.evidence_level] > EVIDENCE_ORDER[newcomer.evidence_level]:
@@ -905,7 +905,7 @@ class LifecycleService:
                     and target.valid_to is None
                     and "valid_to" not in changes
                 ):
-                    changes = {**changes, "valid_to": _closed_at(target, None, datetime.now(UTC))}
+                    changes = {**changes, "valid_to": closed_at(target, None, datetime.now(UTC))}
                 check_transition(target.name, target.status, new_status)
                 updated = await store.update_memory(
                     conn, target.id, {"status": new_status.value, **changes}
@@ -1355,7 +1355,7 @@ class LifecycleService:
         return saved
 
 
-def _closed_at(old: Memory | Proposal, new: Proposal | None, now: datetime) -> datetime:
+def closed_at(old: Memory | Proposal, new: Memory | Proposal | None, now: datetime) -> datetime:
     """When a superseded fact stopped holding: the newcomer's `valid_from` (else
     now), never before the old fact's own `valid_from`."""
     end = (new.valid_from if new is not None else None) or now
