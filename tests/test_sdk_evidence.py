@@ -167,16 +167,25 @@ def _provenance_walk(address: str, key: str) -> dict[str, Any]:
                 {"space": "bt", "content": "The tool saw a login", "origin": "tool_observed"},
             ]
         )
-        now = [h.memory.name for h in client.recall("where does Alice live", "bt", k=1)]
+        now = [
+            h.memory.name
+            for h in client.recall("where does Alice live", "bt", k=1, read_your_writes=True)
+        ]
         in_2023 = [
             h.memory.name
             for h in client.recall(
-                "where does Alice live", "bt", k=1, valid_at=datetime(2023, 1, 1, tzinfo=UTC)
+                "where does Alice live",
+                "bt",
+                k=1,
+                valid_at=datetime(2023, 1, 1, tzinfo=UTC),
+                read_your_writes=True,
             )
         ]
         believed = [
             h.memory.name
-            for h in client.recall("where does Alice live", "bt", k=1, known_at=before_move)
+            for h in client.recall(
+                "where does Alice live", "bt", k=1, known_at=before_move, read_your_writes=True
+            )
         ]
         errors: dict[str, list[str]] = {}
         for label, call in (
@@ -256,7 +265,11 @@ async def test_async_sdk_provenance_and_bitemporal(make_tenant: Any) -> None:
             valid_from=datetime(2024, 1, 1, tzinfo=UTC),
         )
         found = await client.recall(
-            "when does the bakery open", "abt", k=1, valid_at=datetime(2023, 1, 1, tzinfo=UTC)
+            "when does the bakery open",
+            "abt",
+            k=1,
+            valid_at=datetime(2023, 1, 1, tzinfo=UTC),
+            read_your_writes=True,
         )
         got = await client.get(old.memory.name)
     assert [h.memory.name for h in found] == [old.memory.name]
@@ -326,6 +339,7 @@ async def test_cli_provenance_and_recall(
         "1",
         "--valid-at",
         "2022-01-01T00:00:00Z",
+        "--fresh",
         "--json",
         *conn,
     )
@@ -340,6 +354,7 @@ async def test_cli_provenance_and_recall(
         "clibt",
         "--known-at",
         "2000-01-01T00:00:00Z",
+        "--fresh",
         *conn,
     )
     assert code == 0, err and out == ""

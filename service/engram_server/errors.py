@@ -7,7 +7,11 @@ the domain stays free of transport concerns.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -146,3 +150,12 @@ class Violations:
     def raise_if_any(self) -> None:
         if self.items:
             raise InvalidArgument(list(self.items))
+
+    def collect(self, parse: Callable[..., _T], *args: Any) -> _T | None:
+        """`parse(*args)`, or None with its violations recorded here when it refuses
+        the input, so one bad field does not hide the others."""
+        try:
+            return parse(*args)
+        except InvalidArgument as exc:
+            self.items.extend(exc.violations)
+            return None

@@ -140,16 +140,20 @@ def assessment_to_proto(a: Assessment) -> evidence_pb2.AssessMemoryResponse:
     return out
 
 
-def _position(token: str, fingerprint: str) -> tuple[Any, uuid.UUID] | None:
-    from datetime import datetime
+def _list_scope(v: Violations, page_size: int, memory: str, space: str) -> tuple[int, Any]:
+    """The page size and the memory id of a listing around a memory or in a space,
+    their violations recorded in `v`."""
+    from engram_server.lifecycle.validation import check_space
 
-    position = paging.decode_token(token, fingerprint)
-    if position is None:
-        return None
-    try:
-        return datetime.fromisoformat(position["t"]), uuid.UUID(position["i"])
-    except (KeyError, ValueError, TypeError) as exc:
-        raise InvalidArgument.field("page_token", "not a page token issued by this method") from exc
+    size = v.collect(paging.page_size, page_size) or 0
+    memory_id = v.collect(parse_memory_name, memory, "memory") if memory else None
+    if space:
+        check_space(v, "space", space)
+    return size, memory_id
+
+
+def _row_position(row: Any) -> tuple[Any, uuid.UUID]:
+    return row.create_time, row.id
 
 
 class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
@@ -186,11 +190,7 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         self, request: evidence_pb2.SetEvidenceLevelRequest, context: Ctx
     ) -> types_pb2.Memory:
         v = Violations()
-        memory_id = None
-        try:
-            memory_id = parse_memory_name(request.name)
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+        memory_id = v.collect(parse_memory_name, request.name)
         level = convert.enum_name(
             types_pb2.EvidenceLevel, request.evidence_level, "EVIDENCE_LEVEL_", "evidence_level", v
         )
@@ -241,29 +241,15 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         self, request: evidence_pb2.ListConflictsRequest, context: Ctx
     ) -> evidence_pb2.ListConflictsResponse:
         v = Violations()
-        size = 0
-        try:
-            size = paging.page_size(request.page_size)
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+        size, memory_id = _list_scope(v, request.page_size, request.memory, request.space)
         state = _STATES.get(request.state)
         if state is None:
             v.add("state", f"unknown enum value {request.state}")
-        memory_id = None
-        if request.memory:
-            try:
-                memory_id = parse_memory_name(request.memory, "memory")
-            except InvalidArgument as exc:
-                v.items.extend(exc.violations)
-        if request.space:
-            from engram_server.lifecycle.validation import check_space
-
-            check_space(v, "space", request.space)
         v.raise_if_any()
         fingerprint = paging.filter_fingerprint(
             "ListConflicts", request.space, state, request.memory
         )
-        after = _position(request.page_token, fingerprint)
+        after = paging.time_id_position(request.page_token, fingerprint)
         async with self.ctx.db.tenant_tx(current_principal().tenant_id) as conn:
             rows = await evidence_store.list_conflicts(
                 conn,
@@ -273,13 +259,7 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
                 limit=size + 1,
                 after=after,
             )
-        token = ""
-        if len(rows) > size:
-            rows = rows[:size]
-            last = rows[-1]
-            token = paging.encode_token(
-                {"t": last.create_time.isoformat(), "i": str(last.id)}, fingerprint
-            )
+        rows, token = paging.time_id_page(rows, size, fingerprint, _row_position)
         return evidence_pb2.ListConflictsResponse(
             conflicts=[conflict_to_proto(c) for c in rows], next_page_token=token
         )
@@ -288,20 +268,11 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         self, request: evidence_pb2.ResolveConflictRequest, context: Ctx
     ) -> evidence_pb2.ResolveConflictResponse:
         v = Violations()
-        conflict_id = None
-        try:
-            conflict_id = parse_resource(request.name, "conflicts", "name")
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+        conflict_id = v.collect(parse_resource, request.name, "conflicts", "name")
         resolution = _RESOLUTIONS.get(request.resolution)
         if resolution is None or resolution == "OVERTAKEN":
             v.add("resolution", "required: KEEP_WINNER, SUPERSEDE, MERGE, KEEP_ALL or DISMISS")
-        winner = None
-        if request.winner:
-            try:
-                winner = parse_memory_name(request.winner, "winner")
-            except InvalidArgument as exc:
-                v.items.extend(exc.violations)
+        winner = v.collect(parse_memory_name, request.winner, "winner") if request.winner else None
         merged = None
         if request.HasField("merged"):
             merged = convert.proposal_from_proto(request.merged, "merged", v)
@@ -332,15 +303,8 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
     ) -> types_pb2.Edge:
         v = Violations()
         e = request.edge
-        source = target = None
-        try:
-            source = parse_memory_name(e.source_memory, "edge.source_memory")
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
-        try:
-            target = parse_memory_name(e.target_memory, "edge.target_memory")
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+        source = v.collect(parse_memory_name, e.source_memory, "edge.source_memory")
+        target = v.collect(parse_memory_name, e.target_memory, "edge.target_memory")
         kind = edge_kind(e.kind, "edge.kind", v)
         v.raise_if_any()
         assert source is not None and target is not None
@@ -364,23 +328,9 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         self, request: evidence_pb2.ListEdgesRequest, context: Ctx
     ) -> evidence_pb2.ListEdgesResponse:
         v = Violations()
-        size = 0
-        try:
-            size = paging.page_size(request.page_size)
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
         if not request.memory and not request.space:
             v.add("memory", "required: give memory or space")
-        memory_id = None
-        if request.memory:
-            try:
-                memory_id = parse_memory_name(request.memory, "memory")
-            except InvalidArgument as exc:
-                v.items.extend(exc.violations)
-        if request.space:
-            from engram_server.lifecycle.validation import check_space
-
-            check_space(v, "space", request.space)
+        size, memory_id = _list_scope(v, request.page_size, request.memory, request.space)
         direction = _DIRECTIONS.get(request.direction)
         if direction is None:
             v.add("direction", f"unknown enum value {request.direction}")
@@ -389,7 +339,7 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         fingerprint = paging.filter_fingerprint(
             "ListEdges", request.memory, direction, request.space, sorted(kinds)
         )
-        after = _position(request.page_token, fingerprint)
+        after = paging.time_id_position(request.page_token, fingerprint)
         async with self.ctx.db.tenant_tx(current_principal().tenant_id) as conn:
             rows = await evidence_store.list_edges(
                 conn,
@@ -400,13 +350,7 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
                 limit=size + 1,
                 after=after,
             )
-        token = ""
-        if len(rows) > size:
-            rows = rows[:size]
-            last = rows[-1]
-            token = paging.encode_token(
-                {"t": last.create_time.isoformat(), "i": str(last.id)}, fingerprint
-            )
+        rows, token = paging.time_id_page(rows, size, fingerprint, _row_position)
         return evidence_pb2.ListEdgesResponse(
             edges=[edge_to_proto(e) for e in rows], next_page_token=token
         )

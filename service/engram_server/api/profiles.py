@@ -14,7 +14,6 @@ when they disagree. Each run is kept (unless `dry_run`) so drift can be listed.
 
 from __future__ import annotations
 
-import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -218,32 +217,17 @@ async def list_space_profiles(
     ctx: AppContext, request: evidence_pb2.ListSpaceProfilesRequest
 ) -> evidence_pb2.ListSpaceProfilesResponse:
     v = Violations()
-    size = 0
-    try:
-        size = paging.page_size(request.page_size)
-    except InvalidArgument as exc:
-        v.items.extend(exc.violations)
+    size = v.collect(paging.page_size, request.page_size) or 0
     if request.space:
         check_space(v, "space", request.space)
     v.raise_if_any()
     fingerprint = paging.filter_fingerprint("ListSpaceProfiles", request.space, request.drift_only)
-    position = paging.decode_token(request.page_token, fingerprint)
-    after = None
-    if position is not None:
-        try:
-            after = (datetime.fromisoformat(position["t"]), uuid.UUID(position["i"]))
-        except (KeyError, ValueError, TypeError) as exc:
-            raise InvalidArgument.field("page_token", "not a page token of this method") from exc
+    after = paging.time_id_position(request.page_token, fingerprint)
     async with ctx.db.tenant_tx(current_principal().tenant_id) as conn:
         rows = await evidence_store.list_profiles(
             conn, space=request.space, drift_only=request.drift_only, limit=size + 1, after=after
         )
-    token = ""
-    if len(rows) > size:
-        rows = rows[:size]
-        token = paging.encode_token(
-            {"t": rows[-1][1].isoformat(), "i": str(rows[-1][0])}, fingerprint
-        )
+    rows, token = paging.time_id_page(rows, size, fingerprint, lambda r: (r[1], r[0]))
     profiles = []
     for _, created, data in rows:
         stored = {k: v for k, v in data.items() if k != "observed_class"}

@@ -11,9 +11,10 @@ from dataclasses import replace
 from typing import Any
 
 import grpc
-from engram.v1 import recall_pb2, recall_pb2_grpc, types_pb2
+from engram.v1 import recall_pb2, recall_pb2_grpc
 
 from engram_server.api import convert
+from engram_server.api.evidence import EDGE_KIND_NUMBERS, edge_kind
 from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
 from engram_server.api.snapshots import SnapshotMethods
 from engram_server.api.timestamps import optional_time
@@ -30,7 +31,6 @@ from engram_server.services.lifecycle import parse_memory_name
 from engram_server.services.reads import MemoryReads
 from engram_server.services.recall import (
     DEFAULT_GRAPH_KINDS,
-    MAX_HOPS,
     GraphOptions,
     Hit,
     RecallQuery,
@@ -76,37 +76,16 @@ def _query(
 
 
 def graph_options(g: recall_pb2.GraphExpansion, v: Violations) -> GraphOptions:
-    kinds: list[str] = []
-    for i, number in enumerate(g.edge_kinds):
-        name = _GRAPH_KINDS.get(number)
-        if name is None:
-            v.add(f"graph.edge_kinds[{i}]", f"unknown or unset edge kind {number}")
-        else:
-            kinds.append(name)
-    if not 0 <= g.max_hops <= MAX_HOPS:
-        v.add("graph.max_hops", f"must be between 0 and {MAX_HOPS}")
-    if not 0 <= g.seed_count <= 100:
-        v.add("graph.seed_count", "must be between 0 and 100")
-    if not 0.0 <= g.hop_boost <= 1.0:  # also refuses NaN
-        v.add("graph.hop_boost", "must be in [0, 1]")
+    """The request's expansion; the ranges (hops, seeds, boost) are checked with the
+    rest of the query by the recall service."""
+    kinds = [edge_kind(k, f"graph.edge_kinds[{i}]", v) for i, k in enumerate(g.edge_kinds)]
     return GraphOptions(
-        edge_kinds=tuple(dict.fromkeys(kinds)) or DEFAULT_GRAPH_KINDS,
+        edge_kinds=tuple(dict.fromkeys(k for k in kinds if k)) or DEFAULT_GRAPH_KINDS,
         max_hops=g.max_hops or 1,
         seed_count=g.seed_count or 5,
         include_inactive=g.include_inactive,
         hop_boost=g.hop_boost or 0.5,
     )
-
-
-_GRAPH_KINDS = {
-    types_pb2.EDGE_KIND_SUPPORTS: "SUPPORTS",
-    types_pb2.EDGE_KIND_CONTRADICTS: "CONTRADICTS",
-    types_pb2.EDGE_KIND_SUPERSEDES: "SUPERSEDES",
-    types_pb2.EDGE_KIND_ABOUT: "ABOUT",
-    types_pb2.EDGE_KIND_DERIVED_FROM: "DERIVED_FROM",
-    types_pb2.EDGE_KIND_RELATED: "RELATED",
-}
-_GRAPH_KIND_NUMBERS = {name: number for number, name in _GRAPH_KINDS.items()}
 
 
 def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
@@ -116,7 +95,7 @@ def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
         score=b.final,
         evidence_badge=evidence_badge(h.memory.evidence_level),
         reached_from=memory_name(h.reached_from) if h.reached_from else "",
-        reached_via=_GRAPH_KIND_NUMBERS.get(h.reached_via, 0),  # type: ignore[arg-type]
+        reached_via=EDGE_KIND_NUMBERS.get(h.reached_via, 0),  # type: ignore[arg-type]
         breakdown=recall_pb2.ScoreBreakdown(
             dense=b.dense,
             lexical=b.lexical,

@@ -38,10 +38,15 @@ from engram_server.lifecycle.model import (
     Status,
     memory_name,
 )
-from engram_server.lifecycle.states import check_transition
 from engram_server.lifecycle.validation import check_reason, check_request_id
 from engram_server.platform.principal import SCOPE_OPERATOR, SCOPE_WRITE, Principal
-from engram_server.services.lifecycle import LifecycleService, RequestKey, closed_at
+from engram_server.services.lifecycle import (
+    LifecycleService,
+    Move,
+    RequestKey,
+    closed_at,
+    move_in_tx,
+)
 from engram_server.store import evidence as evidence_store
 from engram_server.store import memories as store
 from engram_server.store.postgres import Conn
@@ -467,10 +472,9 @@ class EvidenceService:
                     [PreconditionViolation("STATE", conflict_row.name, "conflict is not open")],
                 )
             members = [await self._memory(conn, i, lock=True) for i in conflict_row.memory_ids]
-            plan: list[tuple[Memory, Status, dict[str, Any], str]] = []
+            plan: list[Move] = []
             now = datetime.now(UTC)
             why = note or f"conflict {conflict_row.name} resolved ({resolution})"
-            edges: list[store.NewEdge] = []
             if resolution == "KEEP_WINNER":
                 for m in members:
                     if m.id != winner and m.status in LIVE_STATUSES:
@@ -493,7 +497,6 @@ class EvidenceService:
                         # the one that replaces it started to.
                         ended = {"valid_to": closed_at(m, kept, now)} if m.valid_to is None else {}
                         plan.append((m, Status.SUPERSEDED, {"superseded_by": winner, **ended}, why))
-                        edges.append(store.NewEdge(winner, m.id, "SUPERSEDES", why, "conflict"))
                     elif m.id != winner and m.status == Status.PENDING_CONFIRMATION:
                         plan.append(
                             (
@@ -507,8 +510,10 @@ class EvidenceService:
                 await evidence_store.delete_edges_among(
                     conn, conflict_row.memory_ids, "CONTRADICTS"
                 )
-            changed = await self._apply_plan(conn, principal, plan, key)
-            await store.insert_edges(conn, tenant, edges)
+            # The losers' SUPERSEDES edges come with their transitions.
+            changed = await move_in_tx(
+                conn, principal, plan, key, edge_creator="conflict", audit_entries=False
+            )
             resolved = await evidence_store.resolve_conflict(
                 conn, conflict_row.id, resolution, winner, note, principal.actor
             )
@@ -557,43 +562,6 @@ class EvidenceService:
         changed = [await self._memory(conn, uuid.UUID(i)) for i in record["changed"]]
         return Resolution(conflict, changed, None)
 
-    async def _apply_plan(
-        self,
-        conn: Conn,
-        principal: Principal,
-        plan: Sequence[tuple[Memory, Status, dict[str, Any], str]],
-        key: RequestKey | None,
-    ) -> list[Memory]:
-        """Status transitions through the lifecycle state machine, with their audit
-        rows, outbox entries and the live count, in the caller's transaction."""
-        tenant = principal.tenant_id
-        changed: list[Memory] = []
-        drafts: list[store.AuditDraft] = []
-        live_delta = 0
-        for target, new_status, changes, reason in plan:
-            check_transition(target.name, target.status, new_status)
-            updated = await store.update_memory(
-                conn, target.id, {"status": new_status.value, **changes}
-            )
-            changed.append(updated)
-            drafts.append(
-                store.AuditDraft(
-                    AuditAction.TRANSITION,
-                    target.id,
-                    target.space,
-                    target.status,
-                    new_status,
-                    principal.actor,
-                    reason,
-                    key.request_id if key else "",
-                )
-            )
-            live_delta += (new_status in LIVE_STATUSES) - (target.status in LIVE_STATUSES)
-        if changed:
-            await store.enqueue_outbox(conn, tenant, [m.id for m in changed], "upsert")
-            await store.append_audit(conn, tenant, drafts, live_delta, entries=False)
-        return changed
-
     # --- the corroboration assessor --------------------------------------------------
 
     async def assess(
@@ -633,10 +601,7 @@ class EvidenceService:
         searched = tuple(spaces) or (claim.space,)
         limits = (await self.lifecycle._limits_for({claim.space}, tenant))[claim.space]
         needed = min_corroboration or limits.policy.min_corroboration or DEFAULT_MIN_CORROBORATION
-        if limits.policy.pinned_space_class == "correspondence" or (
-            not limits.policy.pinned_space_class
-            and await self._observed_class(tenant, claim.space) == "correspondence"
-        ):
+        if await is_correspondence(self.lifecycle, tenant, claim.space):
             needed += 1  # claims in correspondence need one more source
         candidates = await self._candidates(tenant, claim, searched)
         if judge_pairs is not None:
@@ -676,16 +641,6 @@ class EvidenceService:
         if apply:
             await self._apply_assessment(principal, result, key)
         return result
-
-    async def _observed_class(self, tenant: str, space: str) -> str:
-        async with self.db.tenant_tx(tenant) as conn:
-            runs = await evidence_store.list_profiles(
-                conn, space=space, drift_only=False, limit=1, after=None
-            )
-        if not runs:
-            return ""
-        observed: str = runs[0][2].get("observed_class", "")
-        return observed
 
     async def _candidates(self, tenant: str, claim: Memory, spaces: Sequence[str]) -> list[Memory]:
         """Live memories of `spaces` that may bear on the claim: recall's hits for
@@ -804,6 +759,20 @@ class EvidenceService:
                     conn, key.request_id, {"memory_id": str(claim.id), "applied": result.applied}
                 )
             result.memory = claim
+
+
+async def is_correspondence(lifecycle: LifecycleService, tenant: str, space: str) -> bool:
+    """Whether the space is pinned as correspondence, or (unpinned) was last profiled
+    as such: the assessor then needs one more source, and Learn stores attributed
+    events instead of facts."""
+    limits = (await lifecycle._limits_for({space}, tenant))[space]
+    if limits.policy.pinned_space_class:
+        return limits.policy.pinned_space_class == "correspondence"
+    async with lifecycle.db.tenant_tx(tenant) as conn:
+        runs = await evidence_store.list_profiles(
+            conn, space=space, drift_only=False, limit=1, after=None
+        )
+    return bool(runs) and runs[0][2].get("observed_class") == "correspondence"
 
 
 def decide_grade(

@@ -38,6 +38,7 @@ from engram_server.llm import ChatModel, LLMError
 from engram_server.llm.registry import LLMRegistry
 from engram_server.platform.principal import Principal
 from engram_server.privacy import PrivacyFinding
+from engram_server.services.evidence import is_correspondence
 from engram_server.services.lifecycle import LifecycleService, RequestKey
 from engram_server.services.privacy_gate import screen_text
 
@@ -165,7 +166,7 @@ class LearnService:
             _with_provenance(p, f, turns, model is not None)
             for p, f in zip(proposals, kept, strict=True)
         ]
-        if await self._correspondence(tenant, space):
+        if await is_correspondence(self.lifecycle, tenant, space):
             # Claims in correspondence are events, not facts: attributed and dated.
             proposals = [_as_event(p, f, turns) for p, f in zip(proposals, kept, strict=True)]
         if len(proposals) > MAX_BATCH:
@@ -180,19 +181,6 @@ class LearnService:
                 principal, proposals, key, field_prefix="facts", batch=True
             )
         return LearnOutcome(results, findings, unverified)
-
-    async def _correspondence(self, tenant: str, space: str) -> bool:
-        """Whether the space is pinned, or was last profiled, as correspondence."""
-        limits = (await self.lifecycle._limits_for({space}, tenant))[space]
-        if limits.policy.pinned_space_class:
-            return limits.policy.pinned_space_class == "correspondence"
-        from engram_server.store import evidence as evidence_store
-
-        async with self.lifecycle.db.tenant_tx(tenant) as conn:
-            runs = await evidence_store.list_profiles(
-                conn, space=space, drift_only=False, limit=1, after=None
-            )
-        return bool(runs) and runs[0][2].get("observed_class") == "correspondence"
 
     async def _llm_facts(self, model: ChatModel, tenant: str, turns: Sequence[Turn]) -> list[Fact]:
         facts: list[Fact] = []

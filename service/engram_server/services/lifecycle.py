@@ -885,48 +885,7 @@ class LifecycleService:
                 return [by_id[i] for i in replay["memory_ids"] if i in by_id]
             memory = await self._locked(conn, memory_id)
             plan = await decide(conn, memory)
-            changed: list[Memory] = []
-            drafts: list[store.AuditDraft] = []
-            edges: list[store.NewEdge] = []
-            live_delta = 0
-            for target, new_status, changes, reason in plan:
-                if new_status == Status.SUPERSEDED and changes.get("superseded_by"):
-                    edges.append(
-                        store.NewEdge(
-                            changes["superseded_by"],
-                            target.id,
-                            "SUPERSEDES",
-                            reason,
-                            "supersession",
-                        )
-                    )
-                if (
-                    new_status == Status.SUPERSEDED
-                    and target.valid_to is None
-                    and "valid_to" not in changes
-                ):
-                    changes = {**changes, "valid_to": closed_at(target, None, datetime.now(UTC))}
-                check_transition(target.name, target.status, new_status)
-                updated = await store.update_memory(
-                    conn, target.id, {"status": new_status.value, **changes}
-                )
-                changed.append(updated)
-                drafts.append(
-                    store.AuditDraft(
-                        AuditAction.TRANSITION,
-                        target.id,
-                        target.space,
-                        target.status,
-                        new_status,
-                        principal.actor,
-                        reason,
-                        key.request_id if key else "",
-                    )
-                )
-                live_delta += (new_status in LIVE_STATUSES) - (target.status in LIVE_STATUSES)
-            await store.insert_edges(conn, tenant, edges)
-            await store.enqueue_outbox(conn, tenant, [m.id for m in changed], "upsert")
-            await store.append_audit(conn, tenant, drafts, live_delta)
+            changed = await move_in_tx(conn, principal, plan, key)
             # The memory the caller named comes first in the answer.
             changed.sort(key=lambda m: m.id != memory_id)
             if key is not None:
@@ -1353,6 +1312,64 @@ class LifecycleService:
                 await store.save_request_result(conn, key.request_id, {"etag": saved.etag})
         self.policies.invalidate_tenant(tenant)
         return saved
+
+
+Move = tuple[Memory, Status, dict[str, Any], str]
+
+
+async def move_in_tx(
+    conn: Conn,
+    principal: Principal,
+    plan: Sequence[Move],
+    key: RequestKey | None,
+    *,
+    edge_creator: str = "supersession",
+    audit_entries: bool = True,
+) -> list[Memory]:
+    """Status transitions, each (memory, new status, changes, reason), in the caller's
+    transaction: checked against the state machine, with their audit rows, outbox
+    entries and the live count; a supersession also gets its SUPERSEDES edge and
+    closes the old fact's `valid_to` (unless `changes` sets it)."""
+    tenant = principal.tenant_id
+    changed: list[Memory] = []
+    drafts: list[store.AuditDraft] = []
+    edges: list[store.NewEdge] = []
+    live_delta = 0
+    for target, new_status, changes, reason in plan:
+        check_transition(target.name, target.status, new_status)
+        if new_status == Status.SUPERSEDED and changes.get("superseded_by"):
+            edges.append(
+                store.NewEdge(
+                    changes["superseded_by"], target.id, "SUPERSEDES", reason, edge_creator
+                )
+            )
+        if (
+            new_status == Status.SUPERSEDED
+            and target.valid_to is None
+            and "valid_to" not in changes
+        ):
+            changes = {**changes, "valid_to": closed_at(target, None, datetime.now(UTC))}
+        changed.append(
+            await store.update_memory(conn, target.id, {"status": new_status.value, **changes})
+        )
+        drafts.append(
+            store.AuditDraft(
+                AuditAction.TRANSITION,
+                target.id,
+                target.space,
+                target.status,
+                new_status,
+                principal.actor,
+                reason,
+                key.request_id if key else "",
+            )
+        )
+        live_delta += (new_status in LIVE_STATUSES) - (target.status in LIVE_STATUSES)
+    if changed:
+        await store.insert_edges(conn, tenant, edges)
+        await store.enqueue_outbox(conn, tenant, [m.id for m in changed], "upsert")
+        await store.append_audit(conn, tenant, drafts, live_delta, entries=audit_entries)
+    return changed
 
 
 def closed_at(old: Memory | Proposal, new: Memory | Proposal | None, now: datetime) -> datetime:

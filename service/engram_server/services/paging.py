@@ -10,10 +10,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+import uuid
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
 
 from engram_server import page_tokens
 from engram_server.errors import InvalidArgument
+
+_R = TypeVar("_R")
 
 DEFAULT_PAGE_SIZE = 100
 MAX_PAGE_SIZE = 1000
@@ -49,3 +54,32 @@ def decode_token(token: str, fingerprint: str, field: str = "page_token") -> dic
     if stored_fingerprint != fingerprint:
         raise InvalidArgument.field(field, "was issued for a request with different filters")
     return position
+
+
+# Keyset pages over (create_time, id), newest first: the position is the last row's.
+
+
+def time_id_position(token: str, fingerprint: str) -> tuple[datetime, uuid.UUID] | None:
+    """Where the page of `token` starts, or None for the first page."""
+    position = decode_token(token, fingerprint)
+    if position is None:
+        return None
+    try:
+        return datetime.fromisoformat(position["t"]), uuid.UUID(position["i"])
+    except (KeyError, ValueError, TypeError) as exc:
+        raise InvalidArgument.field("page_token", "not a page token issued by this method") from exc
+
+
+def time_id_page(
+    rows: Sequence[_R],
+    size: int,
+    fingerprint: str,
+    key: Callable[[_R], tuple[datetime, uuid.UUID]],
+) -> tuple[list[_R], str]:
+    """The first `size` of `rows` (read with limit size + 1) and the token of the next
+    page, "" when there is none."""
+    if len(rows) <= size:
+        return list(rows), ""
+    page = list(rows[:size])
+    when, ident = key(page[-1])
+    return page, encode_token({"t": when.isoformat(), "i": str(ident)}, fingerprint)
