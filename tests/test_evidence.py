@@ -938,6 +938,23 @@ async def test_space_profile_classifies_pins_and_keeps_runs(make_tenant: Any) ->
     assert dry.drift
     runs = await ev.ListSpaceProfiles(evidence_pb2.ListSpaceProfilesRequest(space="inbox"))
     assert len(runs.profiles) == 2  # the dry run was not kept
+    first = await ev.ListSpaceProfiles(
+        evidence_pb2.ListSpaceProfilesRequest(space="inbox", page_size=1)
+    )
+    rest = await ev.ListSpaceProfiles(
+        evidence_pb2.ListSpaceProfilesRequest(
+            space="inbox", page_size=1, page_token=first.next_page_token
+        )
+    )
+    assert first.next_page_token and not rest.next_page_token
+    assert [p.compute_time for p in (*first.profiles, *rest.profiles)] == [
+        p.compute_time for p in runs.profiles
+    ]
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await ev.ListSpaceProfiles(
+            evidence_pb2.ListSpaceProfilesRequest(space="kb2", page_token=first.next_page_token)
+        )
+    assert field_violations(err.value) == ["page_token"]
     drifting = await ev.ListSpaceProfiles(evidence_pb2.ListSpaceProfilesRequest(drift_only=True))
     assert [p.space for p in drifting.profiles] == ["inbox"]
     empty = await ev.GetSpaceProfile(
