@@ -702,6 +702,26 @@ async def test_correspondence_needs_one_more_corroborating_source(make_tenant: A
     assert again.distinct_supporting_sources == 3 and again.suggested_level == CORROBORATED
 
 
+async def test_agreeing_with_official_memories_never_makes_a_claim_official(
+    make_tenant: Any,
+) -> None:
+    """OFFICIAL is an operator's word and never inferred: a claim that two OFFICIAL
+    memories from other sources agree with is CORROBORATED at most."""
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    for source, text in (
+        ("handbook", "Expense reports are due on the 5th of each month"),
+        ("intranet", "Expense reports are due on the 5th of each month, per HR"),
+    ):
+        await _memory(t, text, space="hr", source=source, evidence_level=OFFICIAL)
+    claim = await _memory(
+        t, "Expense reports are due on the 5th of each month, says Sam", space="hr", source="sam"
+    )
+    done = await ev.AssessMemory(_assess(claim.name, apply=True))
+    assert done.distinct_supporting_sources == 2
+    assert done.suggested_level == CORROBORATED and done.memory.evidence_level == CORROBORATED
+
+
 async def test_assessor_contradictions_and_official_pin(make_tenant: Any) -> None:
     t = await make_tenant()
     ev = evidence_stub(t)
