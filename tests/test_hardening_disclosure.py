@@ -10,6 +10,7 @@ from typing import Any
 import grpc
 import psycopg
 import pytest
+from engram.errors import from_rpc_error
 from engram_server.errors import Unavailable
 from engram_server.lifecycle.model import Proposal
 from engram_server.lifecycle.policy import Policy, WebhookSpec
@@ -150,6 +151,7 @@ async def test_a_database_failure_answers_internal_with_an_error_id_in_the_log(
     for leak in (SECRET_CONTENT, "probe failure", "memories", "XX000", "INSERT"):
         assert leak not in details
     error_id = reference_of(err.value)
+    assert from_rpc_error(err.value).error_id == error_id  # the SDK's view
     lines = [r for r in caplog.records if error_id in r.getMessage()]
     assert len(lines) == 1, [r.getMessage() for r in caplog.records]
     logged = caplog.text
