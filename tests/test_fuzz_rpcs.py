@@ -11,6 +11,14 @@ all. For every one of them:
 - a second tenant's valid traffic, running concurrently the whole time, never
   fails.
 
+Every method also gets a fixed set of hostile requests that must be refused with
+one particular code: RESOURCE_EXHAUSTED for a request just over
+`max_request_bytes` and for one past the transport's limit, INVALID_ARGUMENT for
+bytes no parser accepts (a field longer than the request, a truncated varint,
+wire type 7, groups nested past protobuf's recursion limit) and for invalid UTF-8
+or a NUL in the method's own string fields. Health and both reflection services
+get the same hostile requests.
+
 The budget is fixed and small (ENGRAM_FUZZ_EXAMPLES requests per method, 6 by
 default, derandomized so CI runs the same requests every time); set it higher
 locally to search harder.
@@ -35,10 +43,12 @@ from engram.v1 import (
     recall_pb2_grpc,
     types_pb2,
 )
+from engram_server.platform.server import transport_receive_limit
 from google.protobuf import field_mask_pb2
-from google.protobuf.descriptor import MethodDescriptor
+from google.protobuf.descriptor import FieldDescriptor, MethodDescriptor
 from google.protobuf.message import Message
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
@@ -61,6 +71,94 @@ def every_method() -> list[MethodDescriptor]:
     ]
 
 
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte = value & 0x7F
+        value >>= 7
+        if not value:
+            out.append(byte)
+            return bytes(out)
+        out.append(byte | 0x80)
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    """A length-delimited field on the wire."""
+    return _varint((number << 3) | 2) + _varint(len(payload)) + payload
+
+
+def padded(total: int) -> bytes:
+    """Valid protobuf of exactly `total` bytes: one unknown field (1000) that every
+    request type skips, so only the size is wrong."""
+    tag = _varint((1000 << 3) | 2)
+    body = total - len(tag) - 1
+    while len(tag) + len(_varint(body)) + body != total:
+        body -= 1
+    return tag + _varint(body) + b"p" * body
+
+
+@dataclass(frozen=True)
+class Hostile:
+    """A payload every method must refuse with `expected` (and nothing worse)."""
+
+    label: str
+    payload: bytes
+    expected: grpc.StatusCode
+
+
+INVALID = grpc.StatusCode.INVALID_ARGUMENT
+TOO_BIG = grpc.StatusCode.RESOURCE_EXHAUSTED
+# Bytes no request type can decode, whatever its fields.
+UNDECODABLE = (
+    ("a length-delimited field longer than the request", b"\x0a\xff\xff\xff\x0f\x01"),
+    ("a truncated varint", b"\x08\xff\xff"),
+    ("wire type 7", b"\x0f\x01"),
+    # Unknown groups 101 deep: past protobuf's recursion limit (100).
+    ("groups nested past the recursion limit", b"\xc3\x3e" * 101 + b"\xc4\x3e" * 101),
+)
+
+
+def hostile_payloads(method: MethodDescriptor, limit: int, ceiling: int) -> list[Hostile]:
+    """Oversize and undecodable requests for `method`: just over the server's
+    request limit and just past the transport's, bytes no parser accepts, and
+    invalid UTF-8 and NUL in the method's own string fields (top level and one
+    message deep), which parse as far as the field."""
+    out = [
+        Hostile("just over max_request_bytes", padded(limit + 1), TOO_BIG),
+        Hostile("past the transport's limit", padded(ceiling + 1), TOO_BIG),
+        *(Hostile(label, payload, INVALID) for label, payload in UNDECODABLE),
+    ]
+    for path, wrap in _string_fields(method.input_type):
+        out.append(Hostile(f"invalid UTF-8 in {path}", wrap(b"\xc3\x28"), INVALID))
+        out.append(Hostile(f"NUL in {path}", wrap(b"a\x00b"), INVALID))
+    return out
+
+
+def _string_fields(descriptor: Any) -> list[tuple[str, Any]]:
+    """Up to two string fields of `descriptor` (or of its message fields, one level
+    down), each with a function that encodes a value into a request."""
+    found: list[tuple[str, Any]] = []
+    for f in descriptor.fields:
+        if f.type == FieldDescriptor.TYPE_STRING:
+            found.append((f.name, lambda raw, n=f.number: _field(n, raw)))
+    for f in descriptor.fields:
+        inner = f.message_type
+        if f.type != FieldDescriptor.TYPE_MESSAGE or inner is None:
+            continue
+        if inner.GetOptions().map_entry or inner.full_name.startswith("google.protobuf."):
+            continue
+        for g in inner.fields:
+            if g.type == FieldDescriptor.TYPE_STRING:
+                found.append(
+                    (
+                        f"{f.name}.{g.name}",
+                        lambda raw, n=f.number, m=g.number: _field(n, _field(m, raw)),
+                    )
+                )
+                break
+    return found[:2]
+
+
 @dataclass
 class Finding:
     method: str
@@ -76,6 +174,9 @@ class Fuzzer:
     address: str
     tenant_key: str
     platform_key: str
+    # The server's max_request_bytes and its transport's receive limit.
+    limit: int
+    ceiling: int
     findings: list[Finding] = field(default_factory=list)
     calls: int = 0
     # Status code name -> count, over every call (shown when the test fails, and
@@ -95,8 +196,15 @@ class Fuzzer:
         key = self.platform_key if method.containing_service.name == "AdminService" else None
         return [("authorization", f"Bearer {key or self.tenant_key}")]
 
-    def send(self, method: MethodDescriptor, payload: bytes, shown: str) -> None:
-        path = f"/{method.containing_service.full_name}/{method.name}"
+    def send(
+        self,
+        method: MethodDescriptor,
+        payload: bytes,
+        shown: str,
+        expected: grpc.StatusCode | None = None,
+        path: str | None = None,
+    ) -> None:
+        path = path or f"/{method.containing_service.full_name}/{method.name}"
         identity = {"request_serializer": None, "response_deserializer": None}
         metadata = self._metadata(method)
         self.calls += 1
@@ -123,6 +231,15 @@ class Fuzzer:
         except grpc.RpcError as error:
             code = error.code().name
             self._judge(method, error, streaming, shown)
+            if expected is not None and error.code() != expected:
+                self.findings.append(
+                    Finding(method.full_name, code, f"expected {expected.name}", shown[:500])
+                )
+        else:
+            if expected is not None:
+                self.findings.append(
+                    Finding(method.full_name, "OK", f"expected {expected.name}", shown[:500])
+                )
         self.codes[code] = self.codes.get(code, 0) + 1
         self._check_health(method, shown)
 
@@ -169,6 +286,8 @@ class Fuzzer:
 
         structured()
         raw()
+        for hostile in hostile_payloads(method, self.limit, self.ceiling):
+            self.send(method, hostile.payload, hostile.label, hostile.expected)
 
 
 @dataclass
@@ -248,16 +367,41 @@ def _run(fuzzer: Fuzzer, names: NamePool, admin: NamePool) -> Iterator[str]:
         pool = admin if method.containing_service.name == "AdminService" else names
         fuzzer.fuzz(method, pool)
         yield method.full_name
+    # The services every server carries beside Engram's (no key needed): the same
+    # oversize and undecodable requests.
+    for path, method in unauthenticated_methods():
+        for hostile in hostile_payloads(method, fuzzer.limit, fuzzer.ceiling):
+            fuzzer.send(method, hostile.payload, hostile.label, hostile.expected, path)
+
+
+def unauthenticated_methods() -> list[tuple[str, MethodDescriptor]]:
+    """(path, method) of health and both reflection versions (v1 shares v1alpha's
+    messages)."""
+    out = [
+        (f"/{method.containing_service.full_name}/{method.name}", method)
+        for module in (health_pb2, reflection_pb2)
+        for service in module.DESCRIPTOR.services_by_name.values()
+        for method in service.methods
+    ]
+    reflect = reflection_pb2.DESCRIPTOR.services_by_name["ServerReflection"].methods[0]
+    out.append((f"/grpc.reflection.v1.ServerReflection/{reflect.name}", reflect))
+    return out
 
 
 async def test_no_input_gets_internal_or_unknown_or_hurts_another_tenant(
-    server: Any, make_tenant: Any, platform_key: str
+    server: Any, make_tenant: Any, platform_key: str, settings: Any
 ) -> None:
     fuzz = await make_tenant()
     victim = await make_tenant()
     sacrificial = await make_tenant()
     names, admin = await _seed(fuzz, sacrificial)
-    fuzzer = Fuzzer(server.address, fuzz.secret, platform_key)
+    fuzzer = Fuzzer(
+        server.address,
+        fuzz.secret,
+        platform_key,
+        settings.max_request_bytes,
+        transport_receive_limit(settings),
+    )
     stop = asyncio.Event()
     traffic = VictimTraffic()
     victim_task = asyncio.create_task(_victim(victim, stop, traffic))

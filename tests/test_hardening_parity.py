@@ -9,7 +9,7 @@ from typing import Any
 
 import grpc
 import pytest
-from engram.v1 import lifecycle_pb2, types_pb2
+from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc, types_pb2
 from engram_server.lifecycle.model import Proposal
 from engram_server.lifecycle.policy import Policy, WebhookSpec
 from engram_server.lifecycle.validators import WebhookVerdict, run_validators
@@ -190,3 +190,166 @@ async def test_revising_into_a_duplicate_respects_the_session_scope(make_tenant:
         )
     )
     assert revised.content == "lunch is at noon"
+
+
+async def _set_policy(t: Any, space: str, **fields: Any) -> None:
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name=f"spaces/{space}/policy", **fields)
+        )
+    )
+
+
+async def _searchable(t: Any, space: str) -> None:
+    """Waits (read-your-writes) until the space's writes are in the index."""
+    await recall_pb2_grpc.RecallServiceStub(t.channel).Recall(
+        recall_pb2.RecallRequest(
+            query="coffee",
+            spaces=[space],
+            consistency=recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES,
+        )
+    )
+
+
+async def test_near_duplicate_reinforcement_follows_the_dedup_scope(make_tenant: Any) -> None:
+    t = await make_tenant()
+    accepted = lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    reinforced = lifecycle_pb2.PROPOSAL_OUTCOME_REINFORCED
+    first_text = "Frank prefers dark roast coffee"
+    near_text = "Frank prefers dark-roast coffee!"
+
+    # SESSION: only a near-duplicate in the same session is reinforced.
+    await _set_policy(
+        t,
+        "nd-session",
+        near_duplicate_threshold=0.8,
+        dedup_scope=lifecycle_pb2.DEDUP_SCOPE_SESSION,
+    )
+    first = (await propose(t.lifecycle, "nd-session", first_text, session="a")).memory
+    await _searchable(t, "nd-session")
+    elsewhere = await propose(t.lifecycle, "nd-session", near_text, session="b")
+    assert elsewhere.outcome == accepted
+    assert elsewhere.memory.name != first.name
+    await _searchable(t, "nd-session")
+    same = await propose(t.lifecycle, "nd-session", near_text, session="a")
+    assert same.outcome == reinforced and same.memory.name == first.name
+
+    # OFF: no reinforcement at all, every proposal is stored.
+    await _set_policy(
+        t, "nd-off", near_duplicate_threshold=0.8, dedup_scope=lifecycle_pb2.DEDUP_SCOPE_OFF
+    )
+    original = (await propose(t.lifecycle, "nd-off", first_text)).memory
+    await _searchable(t, "nd-off")
+    near = await propose(t.lifecycle, "nd-off", near_text)
+    assert near.outcome == accepted and near.memory.name != original.name
+
+    # SPACE (the default): across sessions, as before.
+    await _set_policy(t, "nd-space", near_duplicate_threshold=0.8)
+    base = (await propose(t.lifecycle, "nd-space", first_text, session="a")).memory
+    await _searchable(t, "nd-space")
+    across = await propose(t.lifecycle, "nd-space", near_text, session="b")
+    assert across.outcome == reinforced and across.memory.name == base.name
+
+
+async def _revise_session(t: Any, memory: Any, session: str) -> Any:
+    return await t.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(name=memory.name, etag=memory.etag, session=session),
+            update_mask=field_mask_pb2.FieldMask(paths=["session"]),
+        )
+    )
+
+
+async def test_a_session_revision_moves_a_session_scoped_memory(make_tenant: Any) -> None:
+    t = await make_tenant()
+    text = "the retro is on fridays"
+    await _set_scope(t, "rev-session", lifecycle_pb2.DEDUP_SCOPE_SESSION)
+    in_a = (await propose(t.lifecycle, "rev-session", text, session="a")).memory
+    in_b = (await propose(t.lifecycle, "rev-session", text, session="b")).memory
+    assert in_a.name != in_b.name
+    # Moving b's memory into session a would make two live copies there.
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await _revise_session(t, in_b, "a")
+    assert err.value.code() == grpc.StatusCode.ALREADY_EXISTS
+    assert in_a.name in (err.value.details() or "")
+    # Into session c it goes, and it is then c's copy, no longer b's.
+    moved = await _revise_session(t, in_b, "c")
+    assert moved.session == "c"
+    in_c = await propose(t.lifecycle, "rev-session", text, session="c")
+    assert in_c.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_DUPLICATE
+    assert in_c.memory.name == in_b.name
+    new_b = await propose(t.lifecycle, "rev-session", text, session="b")
+    assert new_b.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+
+
+@pytest.mark.parametrize(
+    ("scope", "sessions"),
+    [
+        (lifecycle_pb2.DEDUP_SCOPE_SESSION, ("a", "b")),
+        (lifecycle_pb2.DEDUP_SCOPE_OFF, ("a", "a")),
+    ],
+)
+async def test_restoring_a_snapshot_keeps_copies_the_scope_allows(
+    make_tenant: Any, scope: int, sessions: tuple[str, str]
+) -> None:
+    """Identical content twice in a space (two sessions with SESSION, anywhere with
+    OFF), retracted, then brought back by a restore: both come back, and they dedup
+    like proposals do afterwards."""
+    t = await make_tenant()
+    space = "restore-scope"
+    text = "the office closes at six"
+    await _set_scope(t, space, scope)
+    copies = [
+        (await propose(t.lifecycle, space, text, session=session)).memory for session in sessions
+    ]
+    assert copies[0].name != copies[1].name
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    snap = await stub.CreateSnapshot(
+        recall_pb2.CreateSnapshotRequest(snapshot=recall_pb2.Snapshot(space=space))
+    )
+    for memory in copies:
+        await t.lifecycle.RetractMemory(
+            lifecycle_pb2.RetractMemoryRequest(name=memory.name, reason="mistake")
+        )
+    dry = await stub.RestoreSnapshot(
+        recall_pb2.RestoreSnapshotRequest(name=snap.name, validate_only=True)
+    )
+    done = await stub.RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=snap.name))
+    assert dry.recreated_count == done.recreated_count == 2
+    live = await t.lifecycle.ListMemories(lifecycle_pb2.ListMemoriesRequest(space=space))
+    restored = [m for m in live.memories if m.status == ACTIVE]
+    assert sorted(m.session for m in restored) == sorted(sessions)
+    again = await propose(t.lifecycle, space, text, session="a")
+    expected = (
+        lifecycle_pb2.PROPOSAL_OUTCOME_DUPLICATE
+        if scope == lifecycle_pb2.DEDUP_SCOPE_SESSION
+        else lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    )
+    assert again.outcome == expected
+
+
+async def test_restoring_a_session_revision_in_a_session_scope(make_tenant: Any) -> None:
+    """A restore that sets a memory's session back takes the session's dedup key."""
+    t = await make_tenant()
+    space = "restore-rev"
+    text = "deploys freeze on fridays"
+    await _set_scope(t, space, lifecycle_pb2.DEDUP_SCOPE_SESSION)
+    memory = (await propose(t.lifecycle, space, text, session="a")).memory
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    snap = await stub.CreateSnapshot(
+        recall_pb2.CreateSnapshotRequest(snapshot=recall_pb2.Snapshot(space=space))
+    )
+    await _revise_session(t, memory, "b")
+    later = await propose(t.lifecycle, space, text, session="a")
+    assert later.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    # The restore retracts the later copy and moves the memory back to session a.
+    done = await stub.RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=snap.name))
+    assert (done.retracted_count, done.revised_count) == (1, 1)
+    back = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=memory.name))
+    assert back.session == "a"
+    # Its dedup key moved with it: a duplicate in a, none in b.
+    in_a = await propose(t.lifecycle, space, text, session="a")
+    assert in_a.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_DUPLICATE
+    assert in_a.memory.name == memory.name
+    in_b = await propose(t.lifecycle, space, text, session="b")
+    assert in_b.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED

@@ -142,3 +142,15 @@ def test_only_domain_errors_count_as_expected() -> None:
     assert is_expected(errors.NotFound("memory", "x"))
     assert not is_expected(errors.Unavailable("down"))
     assert not is_expected(RuntimeError("bug"))
+
+
+def test_an_error_id_makes_internal_a_stable_message_with_a_reference() -> None:
+    status = to_rich_status(KeyError("tenant other-corp row 42"), "0123abcd0123abcd")
+    assert status.code == code_pb2.INTERNAL
+    assert status.message.startswith("internal error (error id 0123abcd0123abcd): ")
+    assert "retry" in status.message and "other-corp" not in status.message
+    kinds = {d.TypeName().rsplit(".", 1)[1] for d in status.details}
+    assert kinds == {"RetryInfo", "ErrorInfo", "RequestInfo"}
+    unavailable = to_rich_status(errors.Unavailable("Redis is unavailable"), "feed")
+    assert unavailable.code == code_pb2.UNAVAILABLE
+    assert unavailable.message == "Redis is unavailable (error id feed)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import shutil
 import socket
 import subprocess
@@ -25,6 +26,7 @@ from engram_server.platform.config import Settings
 from engram_server.platform.server import EngramServer, build_context
 
 from tests.conftest import MakeTenant, open_channel
+from tests.test_hardening_disclosure import reference_of
 
 SPACE = "outage/test"
 
@@ -141,7 +143,10 @@ def _append(session: str, text: str, rid: str) -> lifecycle_pb2.AppendMessageReq
 
 
 async def test_redis_outage_and_recovery(
-    make_tenant: MakeTenant, dedicated_redis: DedicatedRedis, outage_server: str
+    make_tenant: MakeTenant,
+    dedicated_redis: DedicatedRedis,
+    outage_server: str,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     tenant = await make_tenant()
     channel = open_channel(outage_server, tenant.secret)
@@ -167,10 +172,16 @@ async def test_redis_outage_and_recovery(
                 )
             ),
         ):
-            with pytest.raises(grpc.aio.AioRpcError) as info:
-                await call
+            with caplog.at_level(logging.ERROR, logger="engram_server"):
+                with pytest.raises(grpc.aio.AioRpcError) as info:
+                    await call
             assert info.value.code() == grpc.StatusCode.UNAVAILABLE
-            assert "working memory unavailable" in (info.value.details() or "")
+            details = info.value.details() or ""
+            assert "working memory unavailable" in details
+            # Never the address; an error id that leads to the log line with it.
+            assert str(dedicated_redis.port) not in details and "127.0.0.1" not in details
+            error_id = reference_of(info.value)
+            assert any(error_id in r.getMessage() for r in caplog.records)
 
         # Back on the same port, same files: Engram reconnects by itself.
         dedicated_redis.start()

@@ -294,7 +294,11 @@ async def test_domain_errors_arrive_with_rich_details(
         with pytest.raises(grpc.aio.AioRpcError) as caught:
             await _call(channel, "Unary", metadata=auth)
         assert caught.value.code() == code
-        assert caught.value.details() == error.message
+        if isinstance(error, errors.Unavailable):
+            # Logged as a failure: the message also names the log line's error id.
+            assert (caught.value.details() or "").startswith(f"{error.message} (error id ")
+        else:
+            assert caught.value.details() == error.message
         details = _details(caught.value)
         if detail_type is not None:
             assert any(isinstance(d, detail_type) for d in details), details
@@ -343,6 +347,8 @@ async def test_unexpected_exception_is_internal_without_leaking(
     assert "other-tenant" not in (caught.value.details() or "")
     assert "other-tenant" not in str(caught.value.trailing_metadata())
     assert "other-tenant" in caplog.text  # ...but the operator can see it in the log
+    error_id = (caught.value.details() or "").split("(error id ", 1)[1].split(")", 1)[0]
+    assert f"failed (error id {error_id})" in caplog.text
 
 
 async def test_real_rpc_not_found_carries_resource_info(server: Any, make_tenant: Any) -> None:

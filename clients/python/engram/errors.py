@@ -9,6 +9,7 @@ ones as attributes (`InvalidArgument.field_violations`, `NotFound.resource_name`
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple, TypeVar
 
@@ -99,6 +100,13 @@ class EngramError(Exception):
         if info is None:
             return None
         return float(info.retry_delay.seconds + info.retry_delay.nanos / 1e9)
+
+    @property
+    def error_id(self) -> str:
+        """The server's reference for an INTERNAL or UNAVAILABLE error: its log line
+        about this failure carries the same id (give it to the operator)."""
+        info = self.error_info
+        return info.metadata.get("error_id", "") if info is not None else ""
 
 
 class _ResourceError(EngramError):
@@ -259,7 +267,35 @@ def from_rpc_error(error: grpc.RpcError) -> EngramError:
     status = _status_from_trailers(code, trailers)
     details = unpack_details(status) if status is not None else []
     message_text = text or (status.message if status is not None else "") or code.name
+    oversize = _TRANSPORT_OVERSIZE.match(message_text) if status is None else None
+    if code == grpc.StatusCode.RESOURCE_EXHAUSTED and oversize is not None:
+        return _transport_oversize(code, int(oversize["size"]), int(oversize["limit"]))
     return error_class(code)(code, message_text, details, status)
+
+
+# The server's gRPC transport refusing a request far over the server's size limit
+# (more than four times max_request_bytes): gRPC core answers before Engram sees
+# the request, with only this text.
+_TRANSPORT_OVERSIZE = re.compile(
+    r"^SERVER: Received message larger than max \((?P<size>\d+) vs\. (?P<limit>\d+)\)"
+)
+
+
+def _transport_oversize(code: grpc.StatusCode, size: int, limit: int) -> EngramError:
+    text = (
+        f"the request is {size:,} bytes, far over the server's size limit: its transport"
+        f" refuses anything over {limit:,} bytes, four times the server's limit per request"
+        " (setting max_request_bytes, environment ENGRAM_MAX_REQUEST_BYTES): send less per"
+        " call, e.g. split the batch, or have the operator raise it"
+    )
+    quota = error_details_pb2.QuotaFailure(
+        violations=[
+            error_details_pb2.QuotaFailure.Violation(
+                subject="request", description=f"max_request_bytes: {text}"
+            )
+        ]
+    )
+    return ResourceExhausted(code, text, [quota], make_status(code, text, [quota]))
 
 
 def make_status(

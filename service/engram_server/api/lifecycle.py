@@ -88,11 +88,13 @@ class LifecycleServicer(
         self._sweeper = BackgroundTask("expiry-sweeper", self._sweep_forever)
 
     async def _near_duplicate(
-        self, tenant: str, space: str, content: str, threshold: float
+        self, tenant: str, space: str, content: str, threshold: float, session: str | None
     ) -> uuid.UUID | None:
         if self.ctx.recall is None:
             return None
-        return await self.ctx.recall.service.near_duplicate(tenant, space, content, threshold)
+        return await self.ctx.recall.service.near_duplicate(
+            tenant, space, content, threshold, session
+        )
 
     # --- background work ---------------------------------------------------------
 

@@ -6,6 +6,8 @@ error-mapping interceptor applies it to whatever a handler raises.
 
 from __future__ import annotations
 
+import secrets
+
 import grpc
 import psycopg
 from google.protobuf import any_pb2, duration_pb2
@@ -22,6 +24,16 @@ from engram_server.store.redis import is_unreachable
 ERROR_DOMAIN = "engram"
 INTERNAL_MESSAGE = "internal error"
 UNAVAILABLE_MESSAGE = "a backing store is unavailable; retry later"
+# What a caller of a failed call can do, after the error id (see `with_error_id`).
+INTERNAL_ADVICE = (
+    "the server failed to handle this request; retry it later, and if it keeps"
+    " failing, give the operator this error id"
+)
+
+
+def new_error_id() -> str:
+    """A short random id that ties a caller's error to the server's log line."""
+    return secrets.token_hex(8)
 
 
 def _pack(message: Message) -> any_pb2.Any:
@@ -46,12 +58,25 @@ def _retry_info(seconds: int) -> Message:
     return info
 
 
-def to_rich_status(exc: BaseException) -> status_pb2.Status:
+def _reference(error_id: str, reason: str) -> list[Message]:
+    """Details that let a caller quote the log line holding the failure's cause."""
+    info: Message = error_details_pb2.ErrorInfo(
+        reason=reason, domain=ERROR_DOMAIN, metadata={"error_id": error_id}
+    )
+    request: Message = error_details_pb2.RequestInfo(request_id=error_id)
+    return [info, request]
+
+
+def to_rich_status(exc: BaseException, error_id: str | None = None) -> status_pb2.Status:
     """The `google.rpc.Status` a caller receives for `exc`.
 
     Anything that is not a domain error becomes a generic INTERNAL status: its
-    text could reveal internals (SQL, paths, other tenants' ids), so it is logged
-    by the interceptor and never sent.
+    text could reveal internals (SQL, paths, addresses, other tenants' ids), so it
+    is logged by the interceptor and never sent. With `error_id` (the id the
+    interceptor's log line carries), an INTERNAL status says "internal error
+    (error id ...)" with a retry hint, an `ErrorInfo` (metadata `error_id`) and a
+    `RequestInfo` (`request_id`) holding the id; UNAVAILABLE (a store the server
+    cannot reach) carries the same reference after its own message.
     """
     if isinstance(exc, errors.InvalidArgument):
         bad_request = error_details_pb2.BadRequest(
@@ -104,21 +129,42 @@ def to_rich_status(exc: BaseException) -> status_pb2.Status:
             return _status(code_pb2.RESOURCE_EXHAUSTED, exc.message, quota)
         return _status(code_pb2.RESOURCE_EXHAUSTED, exc.message, quota, _retry_info(1))
     if isinstance(exc, errors.Unavailable):
-        return _status(code_pb2.UNAVAILABLE, exc.message, _retry_info(1))
+        if error_id is None:
+            return _status(code_pb2.UNAVAILABLE, exc.message, _retry_info(1))
+        return _status(
+            code_pb2.UNAVAILABLE,
+            f"{exc.message} (error id {error_id})",
+            _retry_info(1),
+            *_reference(error_id, "UNAVAILABLE"),
+        )
     if isinstance(exc, psycopg.OperationalError | RedisConnectionError | RedisTimeoutError) or (
         isinstance(exc, RuntimeError) and is_unreachable(exc)
     ):
         # A store failure that escaped the store adapters: retryable, but its text
         # (hosts, SQL) stays in the log.
-        return _status(code_pb2.UNAVAILABLE, UNAVAILABLE_MESSAGE, _retry_info(1))
-    if isinstance(exc, errors.EngramError):
-        return _status(code_pb2.INTERNAL, exc.message)
-    return _status(code_pb2.INTERNAL, INTERNAL_MESSAGE)
+        if error_id is None:
+            return _status(code_pb2.UNAVAILABLE, UNAVAILABLE_MESSAGE, _retry_info(1))
+        return _status(
+            code_pb2.UNAVAILABLE,
+            f"{UNAVAILABLE_MESSAGE} (error id {error_id})",
+            _retry_info(1),
+            *_reference(error_id, "UNAVAILABLE"),
+        )
+    # Any other EngramError subclass is a server-side failure without a code of its
+    # own: its message is the server's, but it is still not the caller's fault.
+    if error_id is None:
+        return _status(code_pb2.INTERNAL, INTERNAL_MESSAGE)
+    return _status(
+        code_pb2.INTERNAL,
+        f"{INTERNAL_MESSAGE} (error id {error_id}): {INTERNAL_ADVICE}",
+        _retry_info(1),
+        *_reference(error_id, "INTERNAL"),
+    )
 
 
-def to_grpc_status(exc: BaseException) -> grpc.Status:
+def to_grpc_status(exc: BaseException, error_id: str | None = None) -> grpc.Status:
     """`to_rich_status` packed for `ServicerContext.abort_with_status`."""
-    status: grpc.Status = rpc_status.to_status(to_rich_status(exc))
+    status: grpc.Status = rpc_status.to_status(to_rich_status(exc, error_id))
     return status
 
 

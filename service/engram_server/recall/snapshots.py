@@ -29,7 +29,7 @@ import hashlib
 import json
 import re
 import uuid
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -302,10 +302,27 @@ def revert_changes(current: Memory, snapshot: Memory) -> dict[str, Any]:
     return changes
 
 
+def _duplicate_slot(memory: Memory, scopes: Mapping[str, str]) -> tuple[str, ...] | None:
+    """Where identical content may be live only once, by the space's dedup scope
+    (None: anywhere, DEDUP_SCOPE_OFF)."""
+    scope = scopes.get(memory.space, "SPACE")
+    if scope == "OFF":
+        return None
+    if scope == "SESSION":
+        return (memory.space, memory.content_hash, memory.session)
+    return (memory.space, memory.content_hash)
+
+
 def plan_restore(
-    items: Sequence[CapturedMemory], live: Sequence[Memory], now: datetime
+    items: Sequence[CapturedMemory],
+    live: Sequence[Memory],
+    now: datetime,
+    scopes: Mapping[str, str] | None = None,
 ) -> RestorePlan:
-    """What makes `live` (the space's live memories now) equal to `items`."""
+    """What makes `live` (the space's live memories now) equal to `items`.
+
+    `scopes` maps a space to its policy's dedup scope (SPACE when absent)."""
+    scopes = scopes or {}
     keys = assign_match_keys(live)
     unmatched_live = {keys[m.id]: m for m in live}
     pairs: list[tuple[Memory, CapturedMemory]] = []
@@ -318,12 +335,18 @@ def plan_restore(
         else:
             unmatched_items.append(item)
 
-    # Identical content is live at most once per space: if it is live under
-    # another memory, that memory stands for the snapshot's.
-    by_content = {(m.space, m.content_hash): k for k, m in unmatched_live.items()}
+    # Identical content is live at most once per space (per session, with the
+    # SESSION dedup scope): if it is live under another memory, that memory stands
+    # for the snapshot's. With dedup OFF, copies of one text coexist.
+    by_content: dict[tuple[str, ...], uuid.UUID] = {}
+    for k, m in unmatched_live.items():
+        slot = _duplicate_slot(m, scopes)
+        if slot is not None:
+            by_content[slot] = k
     plan = RestorePlan()
     for item in unmatched_items:
-        holder = by_content.pop((item.memory.space, item.memory.content_hash), None)
+        slot = _duplicate_slot(item.memory, scopes)
+        holder = by_content.pop(slot, None) if slot is not None else None
         if holder is not None:
             pairs.append((unmatched_live.pop(holder), item))
         elif item.memory.expire_time is not None and item.memory.expire_time <= now:

@@ -140,10 +140,11 @@ def parse_memory_name(name: str, field: str = "name") -> uuid.UUID:
 
 
 class NearDuplicateFinder(Protocol):
-    """Finds an ACTIVE memory of a space that a proposal nearly repeats."""
+    """Finds an ACTIVE memory of a space (of one session of it, when `session` is
+    not None) that a proposal nearly repeats."""
 
     def __call__(
-        self, tenant: str, space: str, content: str, threshold: float
+        self, tenant: str, space: str, content: str, threshold: float, session: str | None
     ) -> Awaitable[uuid.UUID | None]: ...
 
 
@@ -323,9 +324,16 @@ class LifecycleService:
         near: dict[int, uuid.UUID] = {}
         if self.near_duplicates is not None:
             for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):
-                threshold = limits[p.space].policy.near_duplicate_threshold
-                if threshold > 0 and not fails and not p.slot_key:
-                    found = await self.near_duplicates(tenant, p.space, p.content, threshold)
+                space_policy = limits[p.space].policy
+                threshold = space_policy.near_duplicate_threshold
+                # Reinforcement is dedup by similarity: it follows the space's dedup
+                # scope (never with OFF, only within the session with SESSION).
+                scope = space_policy.dedup_scope
+                if threshold > 0 and not fails and not p.slot_key and scope != "OFF":
+                    session = p.session if scope == "SESSION" else None
+                    found = await self.near_duplicates(
+                        tenant, p.space, p.content, threshold, session
+                    )
                     if found is not None:
                         near[i] = found
 
@@ -1122,14 +1130,22 @@ class LifecycleService:
             revised = _apply(memory, changes)
             column_changes = _columns(revised, changes)
             new_hash = content_hash(revised.content)
-            if new_hash != memory.content_hash:
-                same_scope = await store.dedup_key_of(conn, memory.id)
-                clash = (
-                    await store.find_live_by_hash(conn, memory.space, [new_hash], same_scope)
-                ).get(new_hash)
-                if clash is not None and clash.id != memory.id:
-                    raise AlreadyExists(MEMORY, clash.name)
+            stored_key = await store.dedup_key_of(conn, memory.id)
+            new_key = stored_key
+            if new_hash != memory.content_hash or revised.session != memory.session:
+                # What defines a duplicate changed: the memory takes the key a proposal
+                # of the revised content would get under the space's dedup scope now
+                # (a session revision moves a session-scoped memory to its new session).
+                new_key = dedup_key(limits.policy.dedup_scope, revised)
+            if (new_hash, new_key) != (memory.content_hash, stored_key):
+                if not new_key.startswith(DEDUP_OFF_PREFIX):
+                    clash = (
+                        await store.find_live_by_hash(conn, memory.space, [new_hash], new_key)
+                    ).get(new_hash)
+                    if clash is not None and clash.id != memory.id:
+                        raise AlreadyExists(MEMORY, clash.name)
                 column_changes["content_hash"] = new_hash
+                column_changes["dedup_key"] = new_key
             column_changes["revision"] = memory.revision + 1
             updated = await store.update_memory(conn, memory.id, column_changes)
             await store.insert_revisions(conn, tenant, [updated], principal.actor)

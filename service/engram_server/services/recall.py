@@ -290,23 +290,31 @@ class RecallService:
         return RecallResult(hits, pending, self.embedder.name)
 
     async def near_duplicate(
-        self, tenant: str, space: str, content: str, threshold: float
+        self,
+        tenant: str,
+        space: str,
+        content: str,
+        threshold: float,
+        session: str | None = None,
     ) -> uuid.UUID | None:
-        """The ACTIVE memory of `space` whose stemmed terms overlap `content`'s by
-        at least `threshold` (Jaccard), if any; the lexical leg finds candidates."""
+        """The ACTIVE memory of `space` (of that `session` of it, when given) whose
+        stemmed terms overlap `content`'s by at least `threshold` (Jaccard), if any;
+        the lexical leg finds candidates."""
         terms = set(analyze(content))
         sparse = query_sparse_vector(content)
         if not terms or not sparse:
             return None
-        points = await self.index.search(tenant, None, sparse, IndexFilter(spaces=(space,)), 5)
+        where = IndexFilter(spaces=(space,), session=session)
+        points = await self.index.search(tenant, None, sparse, where, 5)
         ids = [p.id for p in points if p.sparse_score]
         if not ids:
             return None
         async with self.db.tenant_tx(tenant) as conn:
+            # The session is checked again on the row: the index may lag a revision.
             cur = await conn.execute(
-                f"SELECT id, content FROM ({store.by_ids_sql('id, content, status')}) AS c"
-                " WHERE status = 'ACTIVE'",
-                (ids,),
+                f"SELECT id, content FROM ({store.by_ids_sql('id, content, status, session')})"
+                " AS c WHERE status = 'ACTIVE' AND (%s::text IS NULL OR session = %s)",
+                (ids, session, session),
             )
             rows = await cur.fetchall()
         best: tuple[float, uuid.UUID] | None = None

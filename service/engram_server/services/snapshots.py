@@ -10,6 +10,7 @@ with its audit row, all in that one transaction.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -47,9 +48,10 @@ from engram_server.recall.snapshots import (
     Snapshot,
     snapshot_name,
 )
-from engram_server.services.lifecycle import RequestKey
+from engram_server.services.lifecycle import RequestKey, dedup_key
 from engram_server.services.paging import decode_token, encode_token, filter_fingerprint, page_size
 from engram_server.store import memories as store
+from engram_server.store import policies as policy_store
 from engram_server.store import snapshots as snapshot_store
 from engram_server.store.postgres import Conn, Database
 
@@ -364,7 +366,8 @@ class SnapshotService:
                 snap = await self._existing(conn, snapshot_id)
                 live = await snapshot_store.live_in_scope(conn, snap.space, snap.include_subspaces)
                 copies = await snapshot_store.load_copies(conn, snap.id)
-                plan = model.plan_restore(copies, live, await store.transaction_now(conn))
+                scopes = await _dedup_scopes(conn, copies, live)
+                plan = model.plan_restore(copies, live, await store.transaction_now(conn), scopes)
             return _outcome(plan, validate_only=True, sequence=0)
 
         async with self.db.tenant_tx(tenant) as conn:
@@ -396,9 +399,10 @@ class SnapshotService:
             )
             copies = await snapshot_store.load_copies(conn, snap.id)
             now = await store.transaction_now(conn)
-            plan = model.plan_restore(copies, live, now)
+            scopes = await _dedup_scopes(conn, copies, live)
+            plan = model.plan_restore(copies, live, now, scopes)
             try:
-                sequence = await self._apply(conn, principal, snap, plan, reason, key, now)
+                sequence = await self._apply(conn, principal, snap, plan, reason, key, now, scopes)
             except psycopg.errors.UniqueViolation as exc:
                 # Only a snapshot that broke today's rules can get here, e.g. one
                 # taken before ACTIVE slots were unique, holding two holders of a slot.
@@ -431,8 +435,12 @@ class SnapshotService:
         reason: str,
         key: RequestKey | None,
         now: datetime,
+        scopes: Mapping[str, str],
     ) -> int:
-        """Carries out a restore plan; returns the sequence of its last audit entry."""
+        """Carries out a restore plan; returns the sequence of its last audit entry.
+
+        Memories it brings back or whose content or session it reverts take the
+        dedup key of their space's dedup scope now, as a proposal would."""
         tenant = principal.tenant_id
         actor = principal.actor
         request_id = key.request_id if key else ""
@@ -466,16 +474,19 @@ class SnapshotService:
             touched.append(m.id)
             live_delta -= 1
 
+        rekeyed = [r for r in plan.revert if "content" in r.changes or "session" in r.changes]
         await snapshot_store.park_unique_values(
             conn,
-            content_of=[r.current.id for r in plan.revert if "content" in r.changes],
+            content_of=[r.current.id for r in rekeyed],
             slot_of=[r.current.id for r in plan.revert if "slot_key" in r.changes],
         )
         revised: list[Memory] = []
         for r in plan.revert:
             columns = _columns(r.changes)
-            if "content" in r.changes:
-                columns["content_hash"] = content_hash(r.changes["content"])
+            if "content" in r.changes or "session" in r.changes:
+                reverted = r.current.to_proposal(**r.changes)
+                columns["content_hash"] = content_hash(reverted.content)
+                columns["dedup_key"] = dedup_key(scopes.get(reverted.space, "SPACE"), reverted)
             if r.changes:
                 columns["revision"] = r.current.revision + 1
             if r.confirm:
@@ -516,17 +527,20 @@ class SnapshotService:
         await store.insert_revisions(conn, tenant, revised, actor)
 
         new_ids = {item.match_key: new_memory_id() for item in plan.recreate}
-        to_insert = [
-            store.NewMemory(
-                id=new_ids[item.match_key],
-                proposal=_proposal(item, model.recreated_dependencies(item, new_ids, plan.kept)),
-                agent=item.memory.agent,
-                status=item.memory.status,
-                expire_time=item.memory.expire_time,
-                validation_notes=item.memory.validation_notes,
+        to_insert = []
+        for item in plan.recreate:
+            proposal = _proposal(item, model.recreated_dependencies(item, new_ids, plan.kept))
+            to_insert.append(
+                store.NewMemory(
+                    id=new_ids[item.match_key],
+                    proposal=proposal,
+                    agent=item.memory.agent,
+                    status=item.memory.status,
+                    expire_time=item.memory.expire_time,
+                    validation_notes=item.memory.validation_notes,
+                    dedup_key=dedup_key(scopes.get(proposal.space, "SPACE"), proposal),
+                )
             )
-            for item in plan.recreate
-        ]
         inserted = await store.insert_memories(conn, tenant, to_insert)
         if len(inserted) != len(to_insert):
             # Identical content committed concurrently in the space: the plan is stale.
@@ -598,6 +612,17 @@ def _columns(changes: dict[str, Any]) -> dict[str, Any]:
             value = list(value)
         out[name] = value
     return out
+
+
+async def _dedup_scopes(
+    conn: Conn, copies: Sequence[model.CapturedMemory], live: Sequence[Memory]
+) -> dict[str, str]:
+    """The dedup scope of every space a restore touches (its policy's now)."""
+    spaces = {c.memory.space for c in copies} | {m.space for m in live}
+    return {
+        space: (await policy_store.effective_policy(conn, space)).policy.dedup_scope
+        for space in sorted(spaces)
+    }
 
 
 def _proposal(item: model.CapturedMemory, depends_on: tuple[uuid.UUID, ...]) -> Proposal:

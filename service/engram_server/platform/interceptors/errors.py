@@ -2,8 +2,10 @@
 
 Domain errors carry their `google.rpc.Status` details; anything else is logged
 with its traceback and answered with a generic INTERNAL, so no SQL, path or
-foreign tenant id ever reaches a caller. Works for streaming RPCs too: an error
-after some messages were sent still ends the stream with the mapped status.
+foreign tenant id ever reaches a caller. The log line and the answer share an
+error id, so a caller's report leads the operator to the details. Works for
+streaming RPCs too: an error after some messages were sent still ends the stream
+with the mapped status.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 import grpc
 import grpc.aio
 
-from engram_server.platform.errors_mapping import is_expected, to_grpc_status
+from engram_server.platform.errors_mapping import is_expected, new_error_id, to_grpc_status
 from engram_server.platform.interceptors._wrap import WrappingInterceptor
 
 log = logging.getLogger(__name__)
@@ -41,7 +43,9 @@ async def abort_with(
     """Ends the call with the gRPC status `exc` maps to (logging unexpected ones)."""
     if is_expected(exc):
         log.debug("%s -> %s", method, exc)
+        status = to_grpc_status(exc)
     else:
-        log.exception("%s failed", method)
-    status = to_grpc_status(exc)
+        error_id = new_error_id()
+        log.exception("%s failed (error id %s)", method, error_id)
+        status = to_grpc_status(exc, error_id)
     await context.abort(status.code, status.details, status.trailing_metadata)
