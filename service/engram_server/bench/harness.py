@@ -214,8 +214,8 @@ class BenchServer:
     platform_key: str
     # How the server was run, for the results file.
     mode: str
-    # Whether the bench made it (its tenants then go with its database).
-    owned: bool
+    # The scratch database of a server the bench started ("" for a running one).
+    database_url: str
 
 
 @contextlib.asynccontextmanager
@@ -224,7 +224,7 @@ async def bench_server(choice: ServerChoice, prefix: str) -> AsyncIterator[Bench
     (stopped and dropped on exit)."""
     if choice.address:
         yield BenchServer(
-            choice.address, choice.api_key, f"an already running server at {choice.address}", False
+            choice.address, choice.api_key, f"an already running server at {choice.address}", ""
         )
         return
     url = create_database(choice.database_url, prefix)
@@ -237,7 +237,7 @@ async def bench_server(choice: ServerChoice, prefix: str) -> AsyncIterator[Bench
             server.bootstrap_token,
             "`engram serve` started by the bench in a child process (default settings),"
             " fresh database on the same PostgreSQL server, the machine's Redis",
-            True,
+            url,
         )
     finally:
         server.stop()
