@@ -381,9 +381,9 @@ class Pool(_message.Message):
 
     @_builtins.property
     def quick_invalidation_window(self) -> _duration_pb2.Duration:
-        """A publication whose memory is retracted or superseded within this long of
-        being published counts against its publisher's trust; unset or zero means
-        24 hours.
+        """A publication whose memory is retracted, superseded or contradicted within
+        this long of being published counts against its publisher's trust; unset or
+        zero means 24 hours.
         """
 
     def __init__(
@@ -1144,14 +1144,15 @@ class AgentTrust(_message.Message):
     CONFIRMED_COUNT_FIELD_NUMBER: _builtins.int
     QUICKLY_INVALIDATED_COUNT_FIELD_NUMBER: _builtins.int
     UPDATE_TIME_FIELD_NUMBER: _builtins.int
+    CONTRADICTED_COUNT_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Resource name: `pools/{pool}/members/{member}/trust`. Output only."""
     principal: _builtins.str
     """The publisher's identity. Output only."""
     score: _builtins.float
     """Trust in [0, 1]: rises as its publications are recalled and confirmed by
-    other members, falls as they are retracted or superseded soon after
-    publication. Output only.
+    other members, falls as they are retracted, superseded or contradicted soon
+    after publication. Output only.
     """
     published_count: _builtins.int
     """Publications it made. Output only."""
@@ -1160,8 +1161,13 @@ class AgentTrust(_message.Message):
     confirmed_count: _builtins.int
     """Its publications that other members confirmed or corroborated. Output only."""
     quickly_invalidated_count: _builtins.int
-    """Its publications retracted or superseded within the quick-invalidation
-    window. Output only.
+    """Its publications retracted, superseded or contradicted (a conflict opened
+    against the memory) within the quick-invalidation window, each counted once.
+    Output only.
+    """
+    contradicted_count: _builtins.int
+    """Of `quickly_invalidated_count`: the publications contradicted within the
+    window (counted before any retraction or supersession). Output only.
     """
     @_builtins.property
     def update_time(self) -> _timestamp_pb2.Timestamp:
@@ -1178,10 +1184,11 @@ class AgentTrust(_message.Message):
         confirmed_count: _builtins.int = ...,
         quickly_invalidated_count: _builtins.int = ...,
         update_time: _timestamp_pb2.Timestamp | None = ...,
+        contradicted_count: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed_count", b"confirmed_count", "name", b"name", "principal", b"principal", "published_count", b"published_count", "quickly_invalidated_count", b"quickly_invalidated_count", "score", b"score", "update_time", b"update_time", "used_count", b"used_count"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed_count", b"confirmed_count", "contradicted_count", b"contradicted_count", "name", b"name", "principal", b"principal", "published_count", b"published_count", "quickly_invalidated_count", b"quickly_invalidated_count", "score", b"score", "update_time", b"update_time", "used_count", b"used_count"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -553,9 +553,9 @@ type Pool struct {
 	Etag string `protobuf:"bytes,12,opt,name=etag,proto3" json:"etag,omitempty"`
 	// Free-form labels for the caller's own use.
 	Labels map[string]string `protobuf:"bytes,13,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	// A publication whose memory is retracted or superseded within this long of
-	// being published counts against its publisher's trust; unset or zero means
-	// 24 hours.
+	// A publication whose memory is retracted, superseded or contradicted within
+	// this long of being published counts against its publisher's trust; unset or
+	// zero means 24 hours.
 	QuickInvalidationWindow *durationpb.Duration `protobuf:"bytes,14,opt,name=quick_invalidation_window,json=quickInvalidationWindow,proto3" json:"quick_invalidation_window,omitempty"`
 	unknownFields           protoimpl.UnknownFields
 	sizeCache               protoimpl.SizeCache
@@ -2128,8 +2128,8 @@ type AgentTrust struct {
 	// The publisher's identity. Output only.
 	Principal string `protobuf:"bytes,2,opt,name=principal,proto3" json:"principal,omitempty"`
 	// Trust in [0, 1]: rises as its publications are recalled and confirmed by
-	// other members, falls as they are retracted or superseded soon after
-	// publication. Output only.
+	// other members, falls as they are retracted, superseded or contradicted soon
+	// after publication. Output only.
 	Score float64 `protobuf:"fixed64,3,opt,name=score,proto3" json:"score,omitempty"`
 	// Publications it made. Output only.
 	PublishedCount int64 `protobuf:"varint,4,opt,name=published_count,json=publishedCount,proto3" json:"published_count,omitempty"`
@@ -2137,13 +2137,17 @@ type AgentTrust struct {
 	UsedCount int64 `protobuf:"varint,5,opt,name=used_count,json=usedCount,proto3" json:"used_count,omitempty"`
 	// Its publications that other members confirmed or corroborated. Output only.
 	ConfirmedCount int64 `protobuf:"varint,6,opt,name=confirmed_count,json=confirmedCount,proto3" json:"confirmed_count,omitempty"`
-	// Its publications retracted or superseded within the quick-invalidation
-	// window. Output only.
+	// Its publications retracted, superseded or contradicted (a conflict opened
+	// against the memory) within the quick-invalidation window, each counted once.
+	// Output only.
 	QuicklyInvalidatedCount int64 `protobuf:"varint,7,opt,name=quickly_invalidated_count,json=quicklyInvalidatedCount,proto3" json:"quickly_invalidated_count,omitempty"`
 	// When the score last changed. Output only.
-	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UpdateTime *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	// Of `quickly_invalidated_count`: the publications contradicted within the
+	// window (counted before any retraction or supersession). Output only.
+	ContradictedCount int64 `protobuf:"varint,9,opt,name=contradicted_count,json=contradictedCount,proto3" json:"contradicted_count,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *AgentTrust) Reset() {
@@ -2230,6 +2234,13 @@ func (x *AgentTrust) GetUpdateTime() *timestamppb.Timestamp {
 		return x.UpdateTime
 	}
 	return nil
+}
+
+func (x *AgentTrust) GetContradictedCount() int64 {
+	if x != nil {
+		return x.ContradictedCount
+	}
+	return 0
 }
 
 // Request for GetAgentTrust.
@@ -3137,7 +3148,7 @@ const file_engram_v1_pool_proto_rawDesc = "" +
 	"page_token\x18\a \x01(\tR\tpageToken\"~\n" +
 	"\x18ListPublicationsResponse\x12:\n" +
 	"\fpublications\x18\x01 \x03(\v2\x16.engram.v1.PublicationR\fpublications\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xbe\x02\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xed\x02\n" +
 	"\n" +
 	"AgentTrust\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n" +
@@ -3149,7 +3160,8 @@ const file_engram_v1_pool_proto_rawDesc = "" +
 	"\x0fconfirmed_count\x18\x06 \x01(\x03R\x0econfirmedCount\x12:\n" +
 	"\x19quickly_invalidated_count\x18\a \x01(\x03R\x17quicklyInvalidatedCount\x12;\n" +
 	"\vupdate_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"updateTime\"*\n" +
+	"updateTime\x12-\n" +
+	"\x12contradicted_count\x18\t \x01(\x03R\x11contradictedCount\"*\n" +
 	"\x14GetAgentTrustRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"l\n" +
 	"\x16ListAgentTrustsRequest\x12\x16\n" +

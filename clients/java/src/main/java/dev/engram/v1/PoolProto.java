@@ -304,7 +304,7 @@ public final class PoolProto {
       "_token\030\007 \001(\tR\tpageToken\"~\n\030ListPublicati" +
       "onsResponse\022:\n\014publications\030\001 \003(\0132\026.engr" +
       "am.v1.PublicationR\014publications\022&\n\017next_" +
-      "page_token\030\002 \001(\tR\rnextPageToken\"\276\002\n\nAgen" +
+      "page_token\030\002 \001(\tR\rnextPageToken\"\355\002\n\nAgen" +
       "tTrust\022\022\n\004name\030\001 \001(\tR\004name\022\034\n\tprincipal\030" +
       "\002 \001(\tR\tprincipal\022\024\n\005score\030\003 \001(\001R\005score\022\'" +
       "\n\017published_count\030\004 \001(\003R\016publishedCount\022" +
@@ -312,110 +312,111 @@ public final class PoolProto {
       "med_count\030\006 \001(\003R\016confirmedCount\022:\n\031quick" +
       "ly_invalidated_count\030\007 \001(\003R\027quicklyInval" +
       "idatedCount\022;\n\013update_time\030\010 \001(\0132\032.googl" +
-      "e.protobuf.TimestampR\nupdateTime\"*\n\024GetA" +
-      "gentTrustRequest\022\022\n\004name\030\001 \001(\tR\004name\"l\n\026" +
-      "ListAgentTrustsRequest\022\026\n\006parent\030\001 \001(\tR\006" +
-      "parent\022\033\n\tpage_size\030\002 \001(\005R\010pageSize\022\035\n\np" +
-      "age_token\030\003 \001(\tR\tpageToken\"{\n\027ListAgentT" +
-      "rustsResponse\0228\n\014agent_trusts\030\001 \003(\0132\025.en" +
-      "gram.v1.AgentTrustR\013agentTrusts\022&\n\017next_" +
-      "page_token\030\002 \001(\tR\rnextPageToken\"\301\002\n\tSlot" +
-      "Delta\022\031\n\010slot_key\030\001 \001(\tR\007slotKey\022&\n\002op\030\002" +
-      " \001(\0162\026.engram.v1.SlotDeltaOpR\002op\0220\n\nold_" +
-      "memory\030\003 \001(\0132\021.engram.v1.MemoryR\toldMemo" +
-      "ry\0220\n\nnew_memory\030\004 \001(\0132\021.engram.v1.Memor" +
-      "yR\tnewMemory\022 \n\013publication\030\005 \001(\tR\013publi" +
-      "cation\022\030\n\007version\030\006 \001(\003R\007version\022\024\n\005topi" +
-      "c\030\007 \001(\tR\005topic\022;\n\013commit_time\030\010 \001(\0132\032.go" +
-      "ogle.protobuf.TimestampR\ncommitTime\"k\n\017S" +
-      "yncPoolRequest\022\022\n\004pool\030\001 \001(\tR\004pool\022\026\n\006cu" +
-      "rsor\030\002 \001(\tR\006cursor\022\024\n\005topic\030\003 \001(\tR\005topic" +
-      "\022\026\n\006follow\030\004 \001(\010R\006follow\"s\n\020SyncPoolResp" +
-      "onse\022\026\n\006cursor\030\001 \001(\tR\006cursor\022*\n\005delta\030\002 " +
-      "\001(\0132\024.engram.v1.SlotDeltaR\005delta\022\033\n\tcaug" +
-      "ht_up\030\003 \001(\010R\010caughtUp\"\246\001\n\005Topic\022\022\n\004name\030" +
-      "\001 \001(\tR\004name\022\024\n\005topic\030\002 \001(\tR\005topic\022+\n\021pub" +
-      "lication_count\030\003 \001(\003R\020publicationCount\022F" +
-      "\n\021last_publish_time\030\004 \001(\0132\032.google.proto" +
-      "buf.TimestampR\017lastPublishTime\"g\n\021ListTo" +
-      "picsRequest\022\026\n\006parent\030\001 \001(\tR\006parent\022\033\n\tp" +
-      "age_size\030\002 \001(\005R\010pageSize\022\035\n\npage_token\030\003" +
-      " \001(\tR\tpageToken\"f\n\022ListTopicsResponse\022(\n" +
-      "\006topics\030\001 \003(\0132\020.engram.v1.TopicR\006topics\022" +
-      "&\n\017next_page_token\030\002 \001(\tR\rnextPageToken\"" +
-      "C\n\025SubscribeTopicRequest\022\022\n\004name\030\001 \001(\tR\004" +
-      "name\022\026\n\006cursor\030\002 \001(\tR\006cursor\"\214\002\n\026Subscri" +
-      "beTopicResponse\022\026\n\006cursor\030\001 \001(\tR\006cursor\022" +
-      "8\n\nevent_type\030\002 \001(\0162\031.engram.v1.TopicEve" +
-      "ntTypeR\teventType\0228\n\013publication\030\003 \001(\0132\026" +
-      ".engram.v1.PublicationR\013publication\022)\n\006m" +
-      "emory\030\004 \001(\0132\021.engram.v1.MemoryR\006memory\022;" +
-      "\n\013commit_time\030\005 \001(\0132\032.google.protobuf.Ti" +
-      "mestampR\ncommitTime*f\n\010PoolRole\022\031\n\025POOL_" +
-      "ROLE_UNSPECIFIED\020\000\022\024\n\020POOL_ROLE_READER\020\001" +
-      "\022\024\n\020POOL_ROLE_WRITER\020\002\022\023\n\017POOL_ROLE_OWNE" +
-      "R\020\003*\254\001\n\025PublicationVisibility\022&\n\"PUBLICA" +
-      "TION_VISIBILITY_UNSPECIFIED\020\000\022\037\n\033PUBLICA" +
-      "TION_VISIBILITY_POOL\020\001\022\'\n#PUBLICATION_VI" +
-      "SIBILITY_CONTRIBUTORS\020\002\022!\n\035PUBLICATION_V" +
-      "ISIBILITY_TENANT\020\003*\275\001\n\020PublicationState\022" +
-      "!\n\035PUBLICATION_STATE_UNSPECIFIED\020\000\022\037\n\033PU" +
-      "BLICATION_STATE_PUBLISHED\020\001\022$\n PUBLICATI" +
-      "ON_STATE_PENDING_REVIEW\020\002\022\036\n\032PUBLICATION" +
-      "_STATE_REJECTED\020\003\022\037\n\033PUBLICATION_STATE_W" +
-      "ITHDRAWN\020\004*\271\001\n\016PublishOutcome\022\037\n\033PUBLISH" +
-      "_OUTCOME_UNSPECIFIED\020\000\022\035\n\031PUBLISH_OUTCOM" +
-      "E_PUBLISHED\020\001\022#\n\037PUBLISH_OUTCOME_HELD_FO" +
-      "R_REVIEW\020\002\022\033\n\027PUBLISH_OUTCOME_REFUSED\020\003\022" +
-      "%\n!PUBLISH_OUTCOME_ALREADY_PUBLISHED\020\004*j" +
-      "\n\016ReviewDecision\022\037\n\033REVIEW_DECISION_UNSP" +
-      "ECIFIED\020\000\022\033\n\027REVIEW_DECISION_APPROVE\020\001\022\032" +
-      "\n\026REVIEW_DECISION_REJECT\020\002*x\n\013SlotDeltaO" +
-      "p\022\035\n\031SLOT_DELTA_OP_UNSPECIFIED\020\000\022\025\n\021SLOT" +
-      "_DELTA_OP_ADD\020\001\022\031\n\025SLOT_DELTA_OP_REPLACE" +
-      "\020\002\022\030\n\024SLOT_DELTA_OP_REMOVE\020\003*\221\001\n\016TopicEv" +
-      "entType\022 \n\034TOPIC_EVENT_TYPE_UNSPECIFIED\020" +
-      "\000\022\036\n\032TOPIC_EVENT_TYPE_PUBLISHED\020\001\022\036\n\032TOP" +
-      "IC_EVENT_TYPE_WITHDRAWN\020\002\022\035\n\031TOPIC_EVENT" +
-      "_TYPE_REPLACED\020\0032\350\n\n\013PoolService\022;\n\nCrea" +
-      "tePool\022\034.engram.v1.CreatePoolRequest\032\017.e" +
-      "ngram.v1.Pool\0225\n\007GetPool\022\031.engram.v1.Get" +
-      "PoolRequest\032\017.engram.v1.Pool\022F\n\tListPool" +
-      "s\022\033.engram.v1.ListPoolsRequest\032\034.engram." +
-      "v1.ListPoolsResponse\022;\n\nUpdatePool\022\034.eng" +
-      "ram.v1.UpdatePoolRequest\032\017.engram.v1.Poo" +
-      "l\022B\n\nDeletePool\022\034.engram.v1.DeletePoolRe" +
-      "quest\032\026.google.protobuf.Empty\022G\n\rAddPool" +
-      "Member\022\037.engram.v1.AddPoolMemberRequest\032" +
-      "\025.engram.v1.PoolMember\022N\n\020RemovePoolMemb" +
-      "er\022\".engram.v1.RemovePoolMemberRequest\032\026" +
-      ".google.protobuf.Empty\022X\n\017ListPoolMember" +
-      "s\022!.engram.v1.ListPoolMembersRequest\032\".e" +
-      "ngram.v1.ListPoolMembersResponse\022R\n\rPubl" +
-      "ishMemory\022\037.engram.v1.PublishMemoryReque" +
-      "st\032 .engram.v1.PublishMemoryResponse\022L\n\017" +
-      "UnpublishMemory\022!.engram.v1.UnpublishMem" +
-      "oryRequest\032\026.engram.v1.Publication\022P\n\021Re" +
-      "viewPublication\022#.engram.v1.ReviewPublic" +
-      "ationRequest\032\026.engram.v1.Publication\022J\n\016" +
-      "GetPublication\022 .engram.v1.GetPublicatio" +
-      "nRequest\032\026.engram.v1.Publication\022[\n\020List" +
-      "Publications\022\".engram.v1.ListPublication" +
-      "sRequest\032#.engram.v1.ListPublicationsRes" +
-      "ponse\022G\n\rGetAgentTrust\022\037.engram.v1.GetAg" +
-      "entTrustRequest\032\025.engram.v1.AgentTrust\022X" +
-      "\n\017ListAgentTrusts\022!.engram.v1.ListAgentT" +
-      "rustsRequest\032\".engram.v1.ListAgentTrusts" +
-      "Response\022E\n\010SyncPool\022\032.engram.v1.SyncPoo" +
-      "lRequest\032\033.engram.v1.SyncPoolResponse0\001\022" +
-      "I\n\nListTopics\022\034.engram.v1.ListTopicsRequ" +
-      "est\032\035.engram.v1.ListTopicsResponse\022W\n\016Su" +
-      "bscribeTopic\022 .engram.v1.SubscribeTopicR" +
-      "equest\032!.engram.v1.SubscribeTopicRespons" +
-      "e0\001B|\n\rdev.engram.v1B\tPoolProtoP\001Z3engra" +
-      "m.dev/engram/clients/go/gen/engram/v1;en" +
-      "gramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram\\V1\352\002\nE" +
-      "ngram::V1b\006proto3"
+      "e.protobuf.TimestampR\nupdateTime\022-\n\022cont" +
+      "radicted_count\030\t \001(\003R\021contradictedCount\"" +
+      "*\n\024GetAgentTrustRequest\022\022\n\004name\030\001 \001(\tR\004n" +
+      "ame\"l\n\026ListAgentTrustsRequest\022\026\n\006parent\030" +
+      "\001 \001(\tR\006parent\022\033\n\tpage_size\030\002 \001(\005R\010pageSi" +
+      "ze\022\035\n\npage_token\030\003 \001(\tR\tpageToken\"{\n\027Lis" +
+      "tAgentTrustsResponse\0228\n\014agent_trusts\030\001 \003" +
+      "(\0132\025.engram.v1.AgentTrustR\013agentTrusts\022&" +
+      "\n\017next_page_token\030\002 \001(\tR\rnextPageToken\"\301" +
+      "\002\n\tSlotDelta\022\031\n\010slot_key\030\001 \001(\tR\007slotKey\022" +
+      "&\n\002op\030\002 \001(\0162\026.engram.v1.SlotDeltaOpR\002op\022" +
+      "0\n\nold_memory\030\003 \001(\0132\021.engram.v1.MemoryR\t" +
+      "oldMemory\0220\n\nnew_memory\030\004 \001(\0132\021.engram.v" +
+      "1.MemoryR\tnewMemory\022 \n\013publication\030\005 \001(\t" +
+      "R\013publication\022\030\n\007version\030\006 \001(\003R\007version\022" +
+      "\024\n\005topic\030\007 \001(\tR\005topic\022;\n\013commit_time\030\010 \001" +
+      "(\0132\032.google.protobuf.TimestampR\ncommitTi" +
+      "me\"k\n\017SyncPoolRequest\022\022\n\004pool\030\001 \001(\tR\004poo" +
+      "l\022\026\n\006cursor\030\002 \001(\tR\006cursor\022\024\n\005topic\030\003 \001(\t" +
+      "R\005topic\022\026\n\006follow\030\004 \001(\010R\006follow\"s\n\020SyncP" +
+      "oolResponse\022\026\n\006cursor\030\001 \001(\tR\006cursor\022*\n\005d" +
+      "elta\030\002 \001(\0132\024.engram.v1.SlotDeltaR\005delta\022" +
+      "\033\n\tcaught_up\030\003 \001(\010R\010caughtUp\"\246\001\n\005Topic\022\022" +
+      "\n\004name\030\001 \001(\tR\004name\022\024\n\005topic\030\002 \001(\tR\005topic" +
+      "\022+\n\021publication_count\030\003 \001(\003R\020publication" +
+      "Count\022F\n\021last_publish_time\030\004 \001(\0132\032.googl" +
+      "e.protobuf.TimestampR\017lastPublishTime\"g\n" +
+      "\021ListTopicsRequest\022\026\n\006parent\030\001 \001(\tR\006pare" +
+      "nt\022\033\n\tpage_size\030\002 \001(\005R\010pageSize\022\035\n\npage_" +
+      "token\030\003 \001(\tR\tpageToken\"f\n\022ListTopicsResp" +
+      "onse\022(\n\006topics\030\001 \003(\0132\020.engram.v1.TopicR\006" +
+      "topics\022&\n\017next_page_token\030\002 \001(\tR\rnextPag" +
+      "eToken\"C\n\025SubscribeTopicRequest\022\022\n\004name\030" +
+      "\001 \001(\tR\004name\022\026\n\006cursor\030\002 \001(\tR\006cursor\"\214\002\n\026" +
+      "SubscribeTopicResponse\022\026\n\006cursor\030\001 \001(\tR\006" +
+      "cursor\0228\n\nevent_type\030\002 \001(\0162\031.engram.v1.T" +
+      "opicEventTypeR\teventType\0228\n\013publication\030" +
+      "\003 \001(\0132\026.engram.v1.PublicationR\013publicati" +
+      "on\022)\n\006memory\030\004 \001(\0132\021.engram.v1.MemoryR\006m" +
+      "emory\022;\n\013commit_time\030\005 \001(\0132\032.google.prot" +
+      "obuf.TimestampR\ncommitTime*f\n\010PoolRole\022\031" +
+      "\n\025POOL_ROLE_UNSPECIFIED\020\000\022\024\n\020POOL_ROLE_R" +
+      "EADER\020\001\022\024\n\020POOL_ROLE_WRITER\020\002\022\023\n\017POOL_RO" +
+      "LE_OWNER\020\003*\254\001\n\025PublicationVisibility\022&\n\"" +
+      "PUBLICATION_VISIBILITY_UNSPECIFIED\020\000\022\037\n\033" +
+      "PUBLICATION_VISIBILITY_POOL\020\001\022\'\n#PUBLICA" +
+      "TION_VISIBILITY_CONTRIBUTORS\020\002\022!\n\035PUBLIC" +
+      "ATION_VISIBILITY_TENANT\020\003*\275\001\n\020Publicatio" +
+      "nState\022!\n\035PUBLICATION_STATE_UNSPECIFIED\020" +
+      "\000\022\037\n\033PUBLICATION_STATE_PUBLISHED\020\001\022$\n PU" +
+      "BLICATION_STATE_PENDING_REVIEW\020\002\022\036\n\032PUBL" +
+      "ICATION_STATE_REJECTED\020\003\022\037\n\033PUBLICATION_" +
+      "STATE_WITHDRAWN\020\004*\271\001\n\016PublishOutcome\022\037\n\033" +
+      "PUBLISH_OUTCOME_UNSPECIFIED\020\000\022\035\n\031PUBLISH" +
+      "_OUTCOME_PUBLISHED\020\001\022#\n\037PUBLISH_OUTCOME_" +
+      "HELD_FOR_REVIEW\020\002\022\033\n\027PUBLISH_OUTCOME_REF" +
+      "USED\020\003\022%\n!PUBLISH_OUTCOME_ALREADY_PUBLIS" +
+      "HED\020\004*j\n\016ReviewDecision\022\037\n\033REVIEW_DECISI" +
+      "ON_UNSPECIFIED\020\000\022\033\n\027REVIEW_DECISION_APPR" +
+      "OVE\020\001\022\032\n\026REVIEW_DECISION_REJECT\020\002*x\n\013Slo" +
+      "tDeltaOp\022\035\n\031SLOT_DELTA_OP_UNSPECIFIED\020\000\022" +
+      "\025\n\021SLOT_DELTA_OP_ADD\020\001\022\031\n\025SLOT_DELTA_OP_" +
+      "REPLACE\020\002\022\030\n\024SLOT_DELTA_OP_REMOVE\020\003*\221\001\n\016" +
+      "TopicEventType\022 \n\034TOPIC_EVENT_TYPE_UNSPE" +
+      "CIFIED\020\000\022\036\n\032TOPIC_EVENT_TYPE_PUBLISHED\020\001" +
+      "\022\036\n\032TOPIC_EVENT_TYPE_WITHDRAWN\020\002\022\035\n\031TOPI" +
+      "C_EVENT_TYPE_REPLACED\020\0032\350\n\n\013PoolService\022" +
+      ";\n\nCreatePool\022\034.engram.v1.CreatePoolRequ" +
+      "est\032\017.engram.v1.Pool\0225\n\007GetPool\022\031.engram" +
+      ".v1.GetPoolRequest\032\017.engram.v1.Pool\022F\n\tL" +
+      "istPools\022\033.engram.v1.ListPoolsRequest\032\034." +
+      "engram.v1.ListPoolsResponse\022;\n\nUpdatePoo" +
+      "l\022\034.engram.v1.UpdatePoolRequest\032\017.engram" +
+      ".v1.Pool\022B\n\nDeletePool\022\034.engram.v1.Delet" +
+      "ePoolRequest\032\026.google.protobuf.Empty\022G\n\r" +
+      "AddPoolMember\022\037.engram.v1.AddPoolMemberR" +
+      "equest\032\025.engram.v1.PoolMember\022N\n\020RemoveP" +
+      "oolMember\022\".engram.v1.RemovePoolMemberRe" +
+      "quest\032\026.google.protobuf.Empty\022X\n\017ListPoo" +
+      "lMembers\022!.engram.v1.ListPoolMembersRequ" +
+      "est\032\".engram.v1.ListPoolMembersResponse\022" +
+      "R\n\rPublishMemory\022\037.engram.v1.PublishMemo" +
+      "ryRequest\032 .engram.v1.PublishMemoryRespo" +
+      "nse\022L\n\017UnpublishMemory\022!.engram.v1.Unpub" +
+      "lishMemoryRequest\032\026.engram.v1.Publicatio" +
+      "n\022P\n\021ReviewPublication\022#.engram.v1.Revie" +
+      "wPublicationRequest\032\026.engram.v1.Publicat" +
+      "ion\022J\n\016GetPublication\022 .engram.v1.GetPub" +
+      "licationRequest\032\026.engram.v1.Publication\022" +
+      "[\n\020ListPublications\022\".engram.v1.ListPubl" +
+      "icationsRequest\032#.engram.v1.ListPublicat" +
+      "ionsResponse\022G\n\rGetAgentTrust\022\037.engram.v" +
+      "1.GetAgentTrustRequest\032\025.engram.v1.Agent" +
+      "Trust\022X\n\017ListAgentTrusts\022!.engram.v1.Lis" +
+      "tAgentTrustsRequest\032\".engram.v1.ListAgen" +
+      "tTrustsResponse\022E\n\010SyncPool\022\032.engram.v1." +
+      "SyncPoolRequest\032\033.engram.v1.SyncPoolResp" +
+      "onse0\001\022I\n\nListTopics\022\034.engram.v1.ListTop" +
+      "icsRequest\032\035.engram.v1.ListTopicsRespons" +
+      "e\022W\n\016SubscribeTopic\022 .engram.v1.Subscrib" +
+      "eTopicRequest\032!.engram.v1.SubscribeTopic" +
+      "Response0\001B|\n\rdev.engram.v1B\tPoolProtoP\001" +
+      "Z3engram.dev/engram/clients/go/gen/engra" +
+      "m/v1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram" +
+      "\\V1\352\002\nEngram::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -569,7 +570,7 @@ public final class PoolProto {
     internal_static_engram_v1_AgentTrust_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_AgentTrust_descriptor,
-        new java.lang.String[] { "Name", "Principal", "Score", "PublishedCount", "UsedCount", "ConfirmedCount", "QuicklyInvalidatedCount", "UpdateTime", });
+        new java.lang.String[] { "Name", "Principal", "Score", "PublishedCount", "UsedCount", "ConfirmedCount", "QuicklyInvalidatedCount", "UpdateTime", "ContradictedCount", });
     internal_static_engram_v1_GetAgentTrustRequest_descriptor =
       getDescriptor().getMessageTypes().get(23);
     internal_static_engram_v1_GetAgentTrustRequest_fieldAccessorTable = new
