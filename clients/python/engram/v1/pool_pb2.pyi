@@ -1305,9 +1305,10 @@ class SlotDelta(_message.Message):
     """The topic channel of the publication behind the change."""
     @_builtins.property
     def old_memory(self) -> _types_pb2.Memory:
-        """What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-        space, slot key, revision, status, etag). Its content is what an earlier
-        delta sent; it is not sent twice.
+        """What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+        the revision the slot held, ACTIVE (it may since have been revised, retracted
+        or superseded). With SyncPoolRequest.omit_old_content, only its identity
+        (name, space, slot key, revision, status, etag).
         """
 
     @_builtins.property
@@ -1348,6 +1349,7 @@ class SyncPoolRequest(_message.Message):
     CURSOR_FIELD_NUMBER: _builtins.int
     TOPIC_FIELD_NUMBER: _builtins.int
     FOLLOW_FIELD_NUMBER: _builtins.int
+    OMIT_OLD_CONTENT_FIELD_NUMBER: _builtins.int
     pool: _builtins.str
     """`pools/{pool}`. Required."""
     cursor: _builtins.str
@@ -1360,6 +1362,11 @@ class SyncPoolRequest(_message.Message):
     """Keep the stream open after catching up and send live deltas as they commit.
     Without it the stream ends after the catch-up.
     """
+    omit_old_content: _builtins.bool
+    """Send each delta's `old_memory` as its identity only, without its content:
+    for followers that keep what earlier deltas sent them (a resumed follower
+    always has it), a REPLACE then costs about half.
+    """
     def __init__(
         self,
         *,
@@ -1367,10 +1374,11 @@ class SyncPoolRequest(_message.Message):
         cursor: _builtins.str = ...,
         topic: _builtins.str = ...,
         follow: _builtins.bool = ...,
+        omit_old_content: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cursor", b"cursor", "follow", b"follow", "pool", b"pool", "topic", b"topic"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cursor", b"cursor", "follow", b"follow", "omit_old_content", b"omit_old_content", "pool", b"pool", "topic", b"topic"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -2417,9 +2417,10 @@ type SlotDelta struct {
 	SlotKey string `protobuf:"bytes,1,opt,name=slot_key,json=slotKey,proto3" json:"slot_key,omitempty"`
 	// What happened.
 	Op SlotDeltaOp `protobuf:"varint,2,opt,name=op,proto3,enum=engram.v1.SlotDeltaOp" json:"op,omitempty"`
-	// What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-	// space, slot key, revision, status, etag). Its content is what an earlier
-	// delta sent; it is not sent twice.
+	// What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+	// the revision the slot held, ACTIVE (it may since have been revised, retracted
+	// or superseded). With SyncPoolRequest.omit_old_content, only its identity
+	// (name, space, slot key, revision, status, etag).
 	OldMemory *Memory `protobuf:"bytes,3,opt,name=old_memory,json=oldMemory,proto3" json:"old_memory,omitempty"`
 	// What it holds now (ADD, REPLACE).
 	NewMemory *Memory `protobuf:"bytes,4,opt,name=new_memory,json=newMemory,proto3" json:"new_memory,omitempty"`
@@ -2534,9 +2535,13 @@ type SyncPoolRequest struct {
 	Topic string `protobuf:"bytes,3,opt,name=topic,proto3" json:"topic,omitempty"`
 	// Keep the stream open after catching up and send live deltas as they commit.
 	// Without it the stream ends after the catch-up.
-	Follow        bool `protobuf:"varint,4,opt,name=follow,proto3" json:"follow,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Follow bool `protobuf:"varint,4,opt,name=follow,proto3" json:"follow,omitempty"`
+	// Send each delta's `old_memory` as its identity only, without its content:
+	// for followers that keep what earlier deltas sent them (a resumed follower
+	// always has it), a REPLACE then costs about half.
+	OmitOldContent bool `protobuf:"varint,5,opt,name=omit_old_content,json=omitOldContent,proto3" json:"omit_old_content,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *SyncPoolRequest) Reset() {
@@ -2593,6 +2598,13 @@ func (x *SyncPoolRequest) GetTopic() string {
 func (x *SyncPoolRequest) GetFollow() bool {
 	if x != nil {
 		return x.Follow
+	}
+	return false
+}
+
+func (x *SyncPoolRequest) GetOmitOldContent() bool {
+	if x != nil {
+		return x.OmitOldContent
 	}
 	return false
 }
@@ -3183,12 +3195,13 @@ const file_engram_v1_pool_proto_rawDesc = "" +
 	"\aversion\x18\x06 \x01(\x03R\aversion\x12\x14\n" +
 	"\x05topic\x18\a \x01(\tR\x05topic\x12;\n" +
 	"\vcommit_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"commitTime\"k\n" +
+	"commitTime\"\x95\x01\n" +
 	"\x0fSyncPoolRequest\x12\x12\n" +
 	"\x04pool\x18\x01 \x01(\tR\x04pool\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\tR\x06cursor\x12\x14\n" +
 	"\x05topic\x18\x03 \x01(\tR\x05topic\x12\x16\n" +
-	"\x06follow\x18\x04 \x01(\bR\x06follow\"s\n" +
+	"\x06follow\x18\x04 \x01(\bR\x06follow\x12(\n" +
+	"\x10omit_old_content\x18\x05 \x01(\bR\x0eomitOldContent\"s\n" +
 	"\x10SyncPoolResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\tR\x06cursor\x12*\n" +
 	"\x05delta\x18\x02 \x01(\v2\x14.engram.v1.SlotDeltaR\x05delta\x12\x1b\n" +
