@@ -80,6 +80,21 @@ async def test_sync_catch_up_and_resume(make_tenant: Any) -> None:
     assert by["alice::employer"].old_memory.name == a1.name
     assert by["alice::employer"].new_memory.content == a3.content
     assert by["bob::city"].op == REMOVE and by["bob::city"].old_memory.name == b1.name
+    # The old memories as they were when their slots held them: whole, and ACTIVE
+    # (bob's is retracted now).
+    for delta, then in ((by["alice::employer"], a1), (by["bob::city"], b1)):
+        assert delta.old_memory.content == then.content
+        assert delta.old_memory.revision == then.revision
+        assert delta.old_memory.status == types_pb2.MEMORY_STATUS_ACTIVE
+        assert delta.old_memory.slot_key == then.slot_key
+    # Or their identity only, for a follower that keeps what it was sent.
+    lean, _ = await _sync(reader, cursor, omit_old_content=True)
+    lean_by = {d.slot_key: d for d in lean}
+    assert lean_by["alice::employer"].old_memory.name == a1.name
+    assert lean_by["alice::employer"].old_memory.revision == a1.revision
+    assert lean_by["alice::employer"].old_memory.content == ""
+    assert lean_by["alice::employer"].new_memory.content == a3.content
+    assert lean_by["alice::employer"].ByteSize() < by["alice::employer"].ByteSize()
     # Nothing changed since: an empty catch-up.
     assert (await _sync(reader, cursor2))[0] == []
     # A revision in the home space moves the slot: the new text, a higher version.
@@ -96,6 +111,11 @@ async def test_sync_catch_up_and_resume(make_tenant: Any) -> None:
     assert [(d.slot_key, d.op) for d in revised] == [("alice::employer", REPLACE)]
     assert revised[0].new_memory.content == "alice works at Hooli (since May)"
     assert revised[0].version > by["alice::employer"].version
+    # The same memory before and after: the old one at the revision the slot held.
+    assert revised[0].old_memory.name == a3.name
+    assert revised[0].old_memory.content == a3.content
+    assert revised[0].old_memory.revision == current.revision
+    assert revised[0].new_memory.revision > current.revision
     # Resuming mid catch-up sends the rest, no gaps, no duplicates.
     full, _ = await _sync(reader)
     first, mid = None, ""
@@ -138,6 +158,18 @@ async def test_follow_live_and_cut_on_removal(make_tenant: Any) -> None:
     await writer.publish("pools/p", m.name)
     await _until(lambda: received)
     assert received and received[0][1].op == ADD and received[0][1].new_memory.content == m.content
+    # A live REPLACE carries the old text as it was, and the new one.
+    await writer.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(name=m.name, content="the build runs on x86", etag=m.etag),
+            update_mask=field_mask_pb2.FieldMask(paths=["content"]),
+        )
+    )
+    await _until(lambda: len(received) >= 2)
+    live = received[1][1]
+    assert live.op == REPLACE and live.old_memory.content == m.content
+    assert live.old_memory.revision == m.revision
+    assert live.new_memory.content == "the build runs on x86"
     # Removing the member ends its stream with PERMISSION_DENIED within a second.
     member = (
         await owner.pool.ListPoolMembers(

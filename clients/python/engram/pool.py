@@ -252,13 +252,16 @@ def trust_request(member: Any) -> pool_pb2.GetAgentTrustRequest:
     return pool_pb2.GetAgentTrustRequest(name=name if name.endswith("/trust") else f"{name}/trust")
 
 
-def sync_request(pool: Any, cursor: Any, topic: Any, follow: Any) -> pool_pb2.SyncPoolRequest:
+def sync_request(
+    pool: Any, cursor: Any, topic: Any, follow: Any, omit_old_content: Any = False
+) -> pool_pb2.SyncPoolRequest:
     return c.fill(
         pool_pb2.SyncPoolRequest(),
         pool=_pool(pool, "pool"),
         cursor=cursor,
         topic=topic,
         follow=follow,
+        omit_old_content=omit_old_content,
     )
 
 
@@ -429,11 +432,18 @@ class PoolClient:
         return self._transport.pages(self._stub.ListAgentTrusts, request, lambda r: r.agent_trusts)
 
     def sync(
-        self, pool: str, *, cursor: str = "", topic: str = "", follow: bool = False
+        self,
+        pool: str,
+        *,
+        cursor: str = "",
+        topic: str = "",
+        follow: bool = False,
+        omit_old_content: bool = False,
     ) -> Iterator[pool_pb2.SyncPoolResponse]:
         """Slot deltas since `cursor`, then (with `follow`) live ones. Keep each
-        message's `cursor` to resume after it."""
-        request = sync_request(pool, cursor, topic, follow)
+        message's `cursor` to resume after it. `omit_old_content`: each delta's
+        `old_memory` by its identity only (a follower that keeps what it was sent)."""
+        request = sync_request(pool, cursor, topic, follow, omit_old_content)
         return self._stream(self._stub.SyncPool, request)
 
     def topics(self, pool: str, *, page_size: int = 0) -> Iterator[pool_pb2.Topic]:
@@ -675,11 +685,18 @@ class PoolMixin(ClientBase):
 
     @rpc("engram.v1.PoolService.SyncPool")
     def sync_pool(
-        self, pool: str, *, cursor: str = "", topic: str = "", follow: bool = False
+        self,
+        pool: str,
+        *,
+        cursor: str = "",
+        topic: str = "",
+        follow: bool = False,
+        omit_old_content: bool = False,
     ) -> Iterator[pool_pb2.SyncPoolResponse]:
         """Slot deltas since `cursor`, then (with `follow`) live ones. Keep each
-        message's `cursor` to resume after it."""
-        request = sync_request(pool, cursor, topic, follow)
+        message's `cursor` to resume after it. `omit_old_content`: each delta's
+        `old_memory` by its identity only (a follower that keeps what it was sent)."""
+        request = sync_request(pool, cursor, topic, follow, omit_old_content)
         return self._server_stream(self._pool_stub.SyncPool, request, lambda r: r)
 
     @rpc("engram.v1.PoolService.ListTopics")
@@ -846,11 +863,18 @@ class AsyncPoolMixin(AsyncClientBase):
 
     @rpc("engram.v1.PoolService.SyncPool")
     def sync_pool(
-        self, pool: str, *, cursor: str = "", topic: str = "", follow: bool = False
+        self,
+        pool: str,
+        *,
+        cursor: str = "",
+        topic: str = "",
+        follow: bool = False,
+        omit_old_content: bool = False,
     ) -> AsyncIterator[pool_pb2.SyncPoolResponse]:
         """Slot deltas since `cursor`, then (with `follow`) live ones. Keep each
-        message's `cursor` to resume after it."""
-        request = sync_request(pool, cursor, topic, follow)
+        message's `cursor` to resume after it. `omit_old_content`: each delta's
+        `old_memory` by its identity only (a follower that keeps what it was sent)."""
+        request = sync_request(pool, cursor, topic, follow, omit_old_content)
         return self._server_stream(self._pool_stub.SyncPool, request, lambda r: r)
 
     @rpc("engram.v1.PoolService.ListTopics")

@@ -241,7 +241,12 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         pool_streams.add(1, {"kind": "sync"})
         try:
             async for message in self.streams.sync(
-                current_principal(), pool_id, request.cursor, request.topic, request.follow
+                current_principal(),
+                pool_id,
+                request.cursor,
+                request.topic,
+                request.follow,
+                request.omit_old_content,
             ):
                 yield message
         finally:

@@ -30,8 +30,6 @@ from engram_server.bench import harness
 from engram_server.bench.stats import Latency
 
 DEFAULT_OUT = Path("bench/results/decisions.json")
-DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 GOAL_COMMITS_PER_SECOND = 150.0
 
 _VERBS = ["Cache", "Retry", "Guard", "Batch", "Limit", "Split", "Inline", "Validate", "Stream"]
@@ -48,8 +46,8 @@ _REASONS = [
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", help="a running server; default: start one")
     parser.add_argument("--api-key", help="with --address: a platform-admin key")
-    parser.add_argument("--database-url", default=DEFAULT_PG_URL)
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--database-url", default=harness.DEFAULT_PG_URL)
+    parser.add_argument("--redis-url", default=harness.DEFAULT_REDIS_URL)
     parser.add_argument("--commits", type=int, default=10_000)
     parser.add_argument("--files", type=int, default=300)
     parser.add_argument("--batch-size", type=int, default=250)

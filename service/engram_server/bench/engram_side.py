@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import grpc
@@ -83,6 +83,22 @@ class EngramTenant:
         self.names.extend(_accepted(r) for r in response.results)
         return elapsed
 
+    async def load(
+        self, proposals: Iterable[lifecycle_pb2.MemoryProposal], batch_size: int
+    ) -> list[str]:
+        """Proposes memories in BatchProposeMemories calls of `batch_size` (the way
+        a bench fills a tenant with 100k memories quickly); returns their names."""
+        first = len(self.names)
+        batch: list[lifecycle_pb2.MemoryProposal] = []
+        for item in proposals:
+            batch.append(item)
+            if len(batch) >= batch_size:
+                await self.batch_propose(lifecycle_pb2.BatchProposeMemoriesRequest(proposals=batch))
+                batch = []
+        if batch:
+            await self.batch_propose(lifecycle_pb2.BatchProposeMemoriesRequest(proposals=batch))
+        return self.names[first:]
+
     async def propose(self, request: lifecycle_pb2.ProposeMemoryRequest) -> float:
         """One ProposeMemory call; returns its seconds."""
         start = time.perf_counter()
@@ -145,6 +161,19 @@ class EngramSide:
         start = time.perf_counter()
         await self.health.Check(health_pb2.HealthCheckRequest())
         return time.perf_counter() - start
+
+    async def agent_key(
+        self, tenant_id: str, agent: str, scopes: Sequence[str] = BENCH_SCOPES
+    ) -> tuple[tuple[str, str], ...]:
+        """Call metadata of a new key of the tenant bound to the agent identity."""
+        created = await self.admin.CreateApiKey(
+            admin_pb2.CreateApiKeyRequest(
+                parent=f"tenants/{tenant_id}",
+                api_key=admin_pb2.ApiKey(scopes=list(scopes), agent=agent),
+            ),
+            metadata=self._admin_metadata,
+        )
+        return (("authorization", f"Bearer {created.secret}"),)
 
     async def new_tenant(self, label: str) -> EngramTenant:
         tenant_id = f"bench-{label}-{secrets.token_hex(4)}"

@@ -21,9 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
-import sys
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -44,10 +42,8 @@ from engram_server import __version__
 from engram_server.bench import corpus, harness
 from engram_server.bench.engram_side import EngramSide, EngramTenant
 from engram_server.bench.recall import questions_per_size
-from engram_server.bench.stats import Latency
+from engram_server.bench.stats import Latency, alternating
 
-DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_OUT = "bench/results/evidence.json"
 SPACE = "kb"
 SOURCES = ("wiki", "docs", "chat", "email", "tracker", "notes", "crm")
@@ -58,10 +54,7 @@ PLAIN = "Put simply: {q}"
 
 @dataclass(frozen=True)
 class Options:
-    address: str
-    api_key: str
-    database_url: str
-    redis_url: str
+    server: harness.ServerChoice
     sizes: tuple[int, ...]
     questions: int
     assessments: int
@@ -74,10 +67,7 @@ class Options:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--address", help="a running server; default: start one")
-    parser.add_argument("--api-key", help="with --address: a platform-admin key")
-    parser.add_argument("--database-url", default=DEFAULT_PG_URL, help="PostgreSQL superuser URL")
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis of the server")
+    harness.add_server_arguments(parser)
     parser.add_argument("--sizes", default="10000,100000", help="memories at each level")
     parser.add_argument("--questions", type=int, default=200, help="timed Recall pairs per size")
     parser.add_argument("--assessments", type=int, default=100, help="timed AssessMemory calls")
@@ -95,14 +85,8 @@ def options_from(args: argparse.Namespace) -> Options:
         raise ValueError("--sizes must be positive and strictly ascending")
     if args.questions < 2 or args.assessments < 2 or args.edge_every < 1:
         raise ValueError("--questions and --assessments must be at least 2, --edge-every 1")
-    api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
-    if args.address and not api_key:
-        raise ValueError("--address needs --api-key (a platform-admin key)")
     return Options(
-        address=args.address or "",
-        api_key=api_key,
-        database_url=args.database_url,
-        redis_url=args.redis_url,
+        server=harness.server_choice(args),
         sizes=sizes,
         questions=args.questions,
         assessments=args.assessments,
@@ -122,32 +106,23 @@ def run_command(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say(quiet: bool, start: float, message: str) -> None:
-    if not quiet:
-        print(f"[{time.monotonic() - start:7.1f}s] {message}", file=sys.stderr, flush=True)
-
-
 async def _load(
     options: Options, tenant: EngramTenant, evidence: Any, contents: list[str], seed: int
 ) -> None:
     rng = random.Random(seed)
-    first = len(tenant.names)
-    for i in range(0, len(contents), options.batch_size):
-        await tenant.batch_propose(
-            lifecycle_pb2.BatchProposeMemoriesRequest(
-                proposals=[
-                    lifecycle_pb2.MemoryProposal(
-                        space=SPACE,
-                        kind=types_pb2.MEMORY_KIND_SEMANTIC,
-                        content=text,
-                        source=rng.choice(SOURCES),
-                        confidence=0.9,
-                    )
-                    for text in contents[i : i + options.batch_size]
-                ]
+    names = await tenant.load(
+        (
+            lifecycle_pb2.MemoryProposal(
+                space=SPACE,
+                kind=types_pb2.MEMORY_KIND_SEMANTIC,
+                content=text,
+                source=rng.choice(SOURCES),
+                confidence=0.9,
             )
-        )
-    names = tenant.names[first:]
+            for text in contents
+        ),
+        options.batch_size,
+    )
     for i in range(0, len(names) - 1, options.edge_every):
         with contextlib.suppress(grpc.aio.AioRpcError):  # a duplicate pair exists
             await evidence.CreateEdge(
@@ -165,34 +140,28 @@ async def _load(
 async def _graph_level(
     options: Options, tenant: EngramTenant, recall: Any, questions: list[str], size: int
 ) -> dict[str, Any]:
-    plain_s: list[float] = []
-    graph_s: list[float] = []
-    added = 0
-    for i, question in enumerate(questions):
-        plain = recall_pb2.RecallRequest(
-            query=PLAIN.format(q=question), spaces=[SPACE], k=10, skip_access_tracking=True
+    def plain(i: int) -> Any:
+        return recall.Recall(
+            recall_pb2.RecallRequest(
+                query=PLAIN.format(q=questions[i]), spaces=[SPACE], k=10, skip_access_tracking=True
+            ),
+            metadata=tenant.metadata,
         )
-        graph = recall_pb2.RecallRequest(
-            query=REWORDED.format(q=question),
-            spaces=[SPACE],
-            k=10,
-            skip_access_tracking=True,
-            graph=recall_pb2.GraphExpansion(enabled=True, max_hops=1),
+
+    def graph(i: int) -> Any:
+        return recall.Recall(
+            recall_pb2.RecallRequest(
+                query=REWORDED.format(q=questions[i]),
+                spaces=[SPACE],
+                k=10,
+                skip_access_tracking=True,
+                graph=recall_pb2.GraphExpansion(enabled=True, max_hops=1),
+            ),
+            metadata=tenant.metadata,
         )
-        order = [("plain", plain), ("graph", graph)]
-        if i % 2:
-            order.reverse()
-        for label, request in order:
-            start = time.perf_counter()
-            reply = await recall.Recall(request, metadata=tenant.metadata)
-            elapsed = time.perf_counter() - start
-            if i < options.warmup:
-                continue
-            if label == "plain":
-                plain_s.append(elapsed)
-            else:
-                graph_s.append(elapsed)
-                added += sum(1 for h in reply.hits if h.reached_from)
+
+    plain_s, graph_s, replies = await alternating(len(questions), options.warmup, plain, graph)
+    added = sum(1 for reply in replies for h in reply.hits if h.reached_from)
     plain_latency = Latency.of(plain_s)
     graph_latency = Latency.of(graph_s)
     return {
@@ -237,23 +206,12 @@ async def run(options: Options) -> dict[str, Any]:
     started_at = datetime.now(UTC)
     load_before = harness.load_average()
     levels: list[dict[str, Any]] = []
-    with contextlib.ExitStack() as stack:
-        if options.address:
-            address, platform_key = options.address, options.api_key
-            mode = f"an already running server at {address}"
-        else:
-            url = harness.create_database(options.database_url, "engram_bench_ev")
-            stack.callback(harness.drop_database, options.database_url, url)
-            server = harness.SpawnedServer(url, options.redis_url)
-            server.start()
-            stack.callback(server.stop)
-            await server.wait_serving()
-            address, platform_key = server.address, server.bootstrap_token
-            mode = (
-                "`engram serve` started by the bench in a child process (default settings),"
-                " fresh database on the same PostgreSQL server, the machine's Redis"
-            )
-        side = EngramSide(address, platform_key)
+
+    def say(message: str) -> None:
+        harness.say(options.quiet, clock, message)
+
+    async with harness.bench_server(options.server, "engram_bench_ev") as served:
+        side = EngramSide(served.address, served.platform_key)
         try:
             recall = recall_pb2_grpc.RecallServiceStub(side.channel)
             evidence = evidence_pb2_grpc.EvidenceServiceStub(side.channel)
@@ -266,18 +224,18 @@ async def run(options: Options) -> dict[str, Any]:
             for level, (size, questions) in enumerate(
                 zip(options.sizes, question_sets, strict=True)
             ):
-                _say(options.quiet, clock, f"loading to {size:,} memories and their edges")
+                say(f"loading to {size:,} memories and their edges")
                 await _load(options, tenant, evidence, contents[loaded:size], options.seed + level)
                 loaded = size
                 _, drained = await side.wait_indexed(120 + 0.05 * size, [tenant])
                 if not drained:
                     raise RuntimeError("the index did not drain in time")
                 await side.first_recall(tenant)
-                _say(options.quiet, clock, f"{size:,} searchable; timing graph recall")
+                say(f"{size:,} searchable; timing graph recall")
                 graph = await _graph_level(options, tenant, recall, questions, size)
-                _say(options.quiet, clock, f"{size:,}: {graph['ratio_graph_to_plain']}")
+                say(f"{size:,}: {graph['ratio_graph_to_plain']}")
                 assess = await _assess_level(options, tenant, evidence, size, options.seed + level)
-                _say(options.quiet, clock, f"{size:,}: AssessMemory {assess['assess_memory']}")
+                say(f"{size:,}: AssessMemory {assess['assess_memory']}")
                 levels.append({**graph, **assess})
         finally:
             with contextlib.suppress(grpc.aio.AioRpcError):
@@ -289,8 +247,8 @@ async def run(options: Options) -> dict[str, Any]:
         "engram_version": __version__,
         "git_commit": harness.git_commit(),
         "started_at": started_at.isoformat(timespec="seconds"),
-        "machine": harness.machine_facts(options.database_url, load_before),
-        "server": mode,
+        "machine": harness.machine_facts(options.server.database_url, load_before),
+        "server": served.mode,
         "config": {
             "sizes": list(options.sizes),
             "questions": options.questions,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
 import json
@@ -15,7 +16,8 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -28,6 +30,8 @@ from psycopg import sql
 
 HEALTH_TIMEOUT_SECONDS = 90.0
 STOP_TIMEOUT_SECONDS = 20.0
+DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 
 
 def with_database(server_url: str, database: str) -> str:
@@ -174,6 +178,76 @@ class SpawnedServer:
             self._log = None
         with contextlib.suppress(OSError):
             self._workdir.cleanup()
+
+
+# -- the server a benchmark runs against ------------------------------------------
+
+
+@dataclass(frozen=True)
+class ServerChoice:
+    """A running server (address and a platform-admin key), or none: the bench then
+    starts one on a scratch database of `database_url`'s PostgreSQL server."""
+
+    address: str
+    api_key: str
+    database_url: str
+    redis_url: str
+
+
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--address", help="a running server; default: start one")
+    parser.add_argument("--api-key", help="with --address: a platform-admin key")
+    parser.add_argument("--database-url", default=DEFAULT_PG_URL, help="PostgreSQL superuser URL")
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis of the server")
+
+
+def server_choice(args: argparse.Namespace) -> ServerChoice:
+    api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
+    if args.address and not api_key:
+        raise ValueError("--address needs --api-key (a platform-admin key)")
+    return ServerChoice(args.address or "", api_key, args.database_url, args.redis_url)
+
+
+@dataclass(frozen=True)
+class BenchServer:
+    address: str
+    platform_key: str
+    # How the server was run, for the results file.
+    mode: str
+    # The scratch database of a server the bench started ("" for a running one).
+    database_url: str
+
+
+@contextlib.asynccontextmanager
+async def bench_server(choice: ServerChoice, prefix: str) -> AsyncIterator[BenchServer]:
+    """The chosen server, or `engram serve` started on a fresh scratch database
+    (stopped and dropped on exit)."""
+    if choice.address:
+        yield BenchServer(
+            choice.address, choice.api_key, f"an already running server at {choice.address}", ""
+        )
+        return
+    url = create_database(choice.database_url, prefix)
+    server = SpawnedServer(url, choice.redis_url)
+    try:
+        server.start()
+        await server.wait_serving()
+        yield BenchServer(
+            server.address,
+            server.bootstrap_token,
+            "`engram serve` started by the bench in a child process (default settings),"
+            " fresh database on the same PostgreSQL server, the machine's Redis",
+            url,
+        )
+    finally:
+        server.stop()
+        drop_database(choice.database_url, url)
+
+
+def say(quiet: bool, start: float, message: str) -> None:
+    """A progress line on stderr, with the seconds since `start` (monotonic)."""
+    if not quiet:
+        print(f"[{time.monotonic() - start:7.1f}s] {message}", file=sys.stderr, flush=True)
 
 
 # -- what every results file records ---------------------------------------------

@@ -42,8 +42,6 @@ from engram_server.bench.stats import Latency, Throughput
 from engram_server.bench.workload import Item, Workload
 from engram_server.store.migrate import migrate
 
-DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_OUT = "bench/results/lifecycle.json"
 BATCH_SIZE = 100
 PAGE_SIZE = 50
@@ -89,11 +87,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--database-url",
-        default=DEFAULT_PG_URL,
+        default=harness.DEFAULT_PG_URL,
         help="superuser URL of the PostgreSQL server for the scratch databases"
         " (the one the server uses, so the floor runs on the same server)",
     )
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis for a started server")
+    parser.add_argument(
+        "--redis-url", default=harness.DEFAULT_REDIS_URL, help="Redis for a started server"
+    )
     parser.add_argument(
         "--sizes",
         default="10000,100000",

@@ -33,8 +33,6 @@ from engram_server.bench.engram_side import EngramSide, EngramTenant
 from engram_server.bench.stats import Latency
 from engram_server.evaluation.bm25 import BM25
 
-DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_OUT = "bench/results/recall.json"
 SPACE = "kb"
 SOURCE = "engram-bench"
@@ -75,10 +73,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--database-url",
-        default=DEFAULT_PG_URL,
+        default=harness.DEFAULT_PG_URL,
         help="superuser URL of the PostgreSQL server for the scratch database",
     )
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis for a started server")
+    parser.add_argument(
+        "--redis-url", default=harness.DEFAULT_REDIS_URL, help="Redis for a started server"
+    )
     parser.add_argument(
         "--sizes",
         default="10000,100000",

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, TypeVar
+
+R = TypeVar("R")
 
 
 def percentile(values: Sequence[float], q: float) -> float:
@@ -84,3 +87,35 @@ class Throughput:
         out = asdict(self)
         out["batch"] = self.batch.to_json()
         return out
+
+
+async def alternating(
+    count: int,
+    warmup: int,
+    first: Callable[[int], Awaitable[Any]],
+    second: Callable[[int], Awaitable[R]],
+) -> tuple[list[float], list[float], list[R]]:
+    """Times two kinds of call side by side: `first(i)` and `second(i)` for each i,
+    the one or the other going first in turn (so neither always meets a cache the
+    other warmed). The first `warmup` pairs are not counted. Returns the seconds
+    of each kind, and the replies of `second` counted."""
+    a: list[float] = []
+    b: list[float] = []
+    replies: list[R] = []
+    for i in range(count):
+        order = (0, 1) if i % 2 == 0 else (1, 0)
+        for which in order:
+            start = time.perf_counter()
+            if which == 0:
+                await first(i)
+            else:
+                reply = await second(i)
+            elapsed = time.perf_counter() - start
+            if i < warmup:
+                continue
+            if which == 0:
+                a.append(elapsed)
+            else:
+                b.append(elapsed)
+                replies.append(reply)
+    return a, b, replies

@@ -23,7 +23,6 @@ import contextlib
 import json
 import multiprocessing
 import os
-import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -43,8 +42,6 @@ from engram_server.bench.engram_side import EngramSide, EngramTenant
 from engram_server.bench.recall import questions_per_size
 from engram_server.bench.stats import Latency
 
-DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
-DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 DEFAULT_OUT = "bench/results/working_memory.json"
 SPACE = "kb"
 SOURCE = "engram-bench"
@@ -87,10 +84,7 @@ class Options:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--address", help="a running server; default: start one")
-    parser.add_argument("--api-key", help="with --address: a platform-admin key")
-    parser.add_argument("--database-url", default=DEFAULT_PG_URL, help="PostgreSQL superuser URL")
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis of the server")
+    harness.add_server_arguments(parser)
     parser.add_argument(
         "--sizes", default="10000,100000", help="long-term memories at each Engage level"
     )
@@ -164,11 +158,6 @@ def run_command(args: argparse.Namespace) -> int:
     report = asyncio.run(run(options))
     harness.write_results(options.out, report, markdown(report))
     return 0
-
-
-def _say(quiet: bool, start: float, message: str) -> None:
-    if not quiet:
-        print(f"[{time.monotonic() - start:7.1f}s] {message}", file=sys.stderr, flush=True)
 
 
 # --- Engage ---------------------------------------------------------------------
@@ -484,29 +473,31 @@ async def run(options: Options) -> dict[str, Any]:
                 )
                 loaded = 0
                 for size, questions in zip(options.sizes, question_sets, strict=True):
-                    _say(options.quiet, clock, f"loading to {size:,} memories")
+                    harness.say(options.quiet, clock, f"loading to {size:,} memories")
                     seconds = await _load(tenant, recall, contents[loaded:size], options.batch_size)
                     loaded = size
-                    _say(options.quiet, clock, f"{size:,} searchable after {seconds:.0f}s")
+                    harness.say(options.quiet, clock, f"{size:,} searchable after {seconds:.0f}s")
                     profile = _profile_path(options, "engage", size == options.sizes[-1])
                     with harness.profiling(server_pid, profile):
                         level = await _engage_level(options, tenant, recall, questions, size)
                     levels.append(level)
-                    _say(options.quiet, clock, f"{size:,}: Engage {level['engage']}")
-            _say(options.quiet, clock, f"AppendMessage x{options.appends:,}")
+                    harness.say(options.quiet, clock, f"{size:,}: Engage {level['engage']}")
+            harness.say(options.quiet, clock, f"AppendMessage x{options.appends:,}")
             appender = await side.new_tenant("append")
             with harness.profiling(server_pid, _profile_path(options, "append", True)):
                 append = await _append_throughput(options, address, appender)
-            _say(options.quiet, clock, f"AppendMessage {append['messages_per_second']}/s")
+            harness.say(options.quiet, clock, f"AppendMessage {append['messages_per_second']}/s")
             stream: dict[str, Any] | None = None
             if options.stream_clients:
-                _say(options.quiet, clock, f"AppendMessages x{options.appends:,}")
+                harness.say(options.quiet, clock, f"AppendMessages x{options.appends:,}")
                 streamer = await side.new_tenant("stream")
                 with harness.profiling(server_pid, _profile_path(options, "stream", True)):
                     stream = await _stream_throughput(
                         options, address, streamer, append["redis_rpush_floor_per_second"]
                     )
-                _say(options.quiet, clock, f"AppendMessages {stream['messages_per_second']}/s")
+                harness.say(
+                    options.quiet, clock, f"AppendMessages {stream['messages_per_second']}/s"
+                )
         finally:
             # Deleting the tenants also clears their Redis keys (the session buffers
             # and the appends' request ids, kept a day); dropping the scratch

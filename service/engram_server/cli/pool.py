@@ -223,6 +223,11 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--cursor", default="")
     p.add_argument("--topic", default="")
     p.add_argument("--follow", action="store_true")
+    p.add_argument(
+        "--omit-old-content",
+        action="store_true",
+        help="old memories of REPLACE and REMOVE by identity only",
+    )
     p.set_defaults(handler=sync)
 
     p = sub.add_parser("topics", help="a pool's topic channels", parents=[parent])
@@ -346,7 +351,11 @@ def sync(args: argparse.Namespace) -> int:
 
     def body(client: Any) -> None:
         for message in client.pools.sync(
-            args.pool, cursor=args.cursor, topic=args.topic, follow=args.follow
+            args.pool,
+            cursor=args.cursor,
+            topic=args.topic,
+            follow=args.follow,
+            omit_old_content=args.omit_old_content,
         ):
             if args.json:
                 out.line(json.dumps(_dict(message), ensure_ascii=False))

@@ -76,6 +76,7 @@ TRUST_COLUMNS = f"""
   coalesce(t.used_count, 0) AS used_count,
   coalesce(t.confirmed_count, 0) AS confirmed_count,
   coalesce(t.quickly_invalidated_count, 0) AS quickly_invalidated_count,
+  coalesce(t.contradicted_count, 0) AS contradicted_count,
   t.update_time AS trust_update_time,
   {model.trust_sql("pl.initial_trust", "t")} AS trust_score
 """
@@ -220,6 +221,7 @@ def trust_to_proto(pool_id: str, row: dict[str, Any]) -> pool_pb2.AgentTrust:
         used_count=row["used_count"],
         confirmed_count=row["confirmed_count"],
         quickly_invalidated_count=row["quickly_invalidated_count"],
+        contradicted_count=row["contradicted_count"],
     )
     if row.get("trust_update_time") is not None:
         out.update_time.FromDatetime(row["trust_update_time"])

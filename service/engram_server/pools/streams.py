@@ -17,13 +17,14 @@ import time
 import uuid
 from collections import defaultdict
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 from engram.v1 import pool_pb2, types_pb2
 
 from engram_server.api import convert
 from engram_server.errors import InvalidArgument, NotFound, PermissionDenied
-from engram_server.lifecycle.model import memory_name
+from engram_server.lifecycle.model import Status, memory_name
 from engram_server.platform.principal import SCOPE_READ, Principal
 from engram_server.pools import model
 from engram_server.pools.model import Role
@@ -117,6 +118,70 @@ async def _memories(conn: Conn, ids: set[uuid.UUID]) -> dict[uuid.UUID, Any]:
     return {r["id"]: convert.memory_to_proto(store.row_to_memory(r)) for r in rows}
 
 
+async def _memories_then(
+    conn: Conn, revisions: set[tuple[uuid.UUID, int]]
+) -> dict[tuple[uuid.UUID, int], Any]:
+    """Memories as they were at the given revisions (from memory_revisions), ACTIVE
+    as they were while a slot held them."""
+    if not revisions:
+        return {}
+    pairs = sorted(revisions)
+    rows = await fetch_all(
+        conn,
+        "SELECT r.memory_id, r.revision, r.snapshot FROM memory_revisions r"
+        " JOIN unnest(%s::uuid[], %s::bigint[]) AS w(id, rev)"
+        " ON r.memory_id = w.id AND r.revision = w.rev",
+        ([p[0] for p in pairs], [p[1] for p in pairs]),
+    )
+    return {
+        (r["memory_id"], r["revision"]): convert.memory_to_proto(
+            replace(
+                store.memory_from_json(r["snapshot"]),
+                status=Status.ACTIVE,
+                superseded_by=None,
+                retract_time=None,
+                retraction_reason="",
+            )
+        )
+        for r in rows
+    }
+
+
+class _Contents:
+    """The memories a page of slot deltas names: the new ones as they are now, the
+    old ones as they were when their slot held them (as they are now for events
+    written before revisions were recorded, or a revision without its snapshot)."""
+
+    def __init__(self, now: dict[uuid.UUID, Any], then: dict[tuple[uuid.UUID, int], Any]):
+        self.now = now
+        self.then = then
+
+    @classmethod
+    async def read(cls, conn: Conn, rows: list[dict[str, Any]]) -> _Contents:
+        then = await _memories_then(
+            conn,
+            {
+                (r["old_memory"], r["old_revision"])
+                for r in rows
+                if r["old_memory"] and r["old_revision"] is not None
+            },
+        )
+        wanted = {r["new_memory"] for r in rows if r["new_memory"]} | {
+            r["old_memory"]
+            for r in rows
+            if r["old_memory"] and (r["old_memory"], r["old_revision"]) not in then
+        }
+        return cls(await _memories(conn, wanted), then)
+
+    def new(self, r: dict[str, Any]) -> Any:
+        return self.now.get(r["new_memory"]) if r["new_memory"] else None
+
+    def old(self, r: dict[str, Any]) -> Any:
+        if not r["old_memory"]:
+            return None
+        return self.then.get((r["old_memory"], r["old_revision"])) or self.now.get(r["old_memory"])
+
+
 def _seq_cursor(cursor: str, fingerprint: str, *, zero_ok: bool) -> int | None:
     return _cursor(cursor, fingerprint, zero_ok=zero_ok)[0]
 
@@ -155,7 +220,13 @@ class PoolStreams:
     # -- SyncPool ----------------------------------------------------------------
 
     async def sync(
-        self, principal: Principal, pool_id: str, cursor: str, topic: str, follow: bool
+        self,
+        principal: Principal,
+        pool_id: str,
+        cursor: str,
+        topic: str,
+        follow: bool,
+        omit_old_content: bool = False,
     ) -> AsyncIterator[pool_pb2.SyncPoolResponse]:
         tenant = principal.tenant_id
         if not principal.has(SCOPE_READ):
@@ -195,10 +266,7 @@ class PoolStreams:
                             "n": PAGE,
                         },
                     )
-                    mems = await _memories(
-                        conn,
-                        {r[c] for r in rows for c in ("old_memory", "new_memory") if r[c]},
-                    )
+                    contents = await _Contents.read(conn, rows)
                 for r in rows:
                     await guard.fresh()
                     position = r["seq"]
@@ -208,7 +276,7 @@ class PoolStreams:
                     op = "ADD" if old is None else "REMOVE" if new is None else "REPLACE"
                     yield pool_pb2.SyncPoolResponse(
                         cursor=encode_token({"s": position, "b": after}, fingerprint),
-                        delta=self._delta(pool_id, r, op, mems.get(old), mems.get(new)),
+                        delta=self._delta(pool_id, r, op, contents, omit_old_content),
                     )
                 if len(rows) < PAGE:
                     break
@@ -234,10 +302,14 @@ class PoolStreams:
                             "n": PAGE,
                         },
                     )
-                    mems = await _memories(
-                        conn,
-                        {r[c] for r in rows for c in ("old_memory", "new_memory") if r[c]},
-                    )
+                    mine = [
+                        r
+                        for r in rows
+                        if r["kind"] == "slot"
+                        and r["audience"] == aud
+                        and (not topic or r["topic"] == topic)
+                    ]
+                    contents = await _Contents.read(conn, mine)
                 for r in rows:
                     await guard.fresh()
                     position = r["seq"]
@@ -247,13 +319,7 @@ class PoolStreams:
                         continue
                     yield pool_pb2.SyncPoolResponse(
                         cursor=encode_token({"s": position}, fingerprint),
-                        delta=self._delta(
-                            pool_id,
-                            r,
-                            r["op"],
-                            mems.get(r["old_memory"]),
-                            mems.get(r["new_memory"]),
-                        ),
+                        delta=self._delta(pool_id, r, r["op"], contents, omit_old_content),
                     )
                 if len(rows) == PAGE:
                     continue
@@ -262,7 +328,9 @@ class PoolStreams:
             self.hub.unsubscribe(f"{tenant}/{pool_id}", wake)
 
     @staticmethod
-    def _delta(pool_id: str, r: dict[str, Any], op: str, old: Any, new: Any) -> pool_pb2.SlotDelta:
+    def _delta(
+        pool_id: str, r: dict[str, Any], op: str, contents: _Contents, omit_old_content: bool
+    ) -> pool_pb2.SlotDelta:
         delta = pool_pb2.SlotDelta(
             slot_key=r["slot"],
             op=_OPS[op],
@@ -272,20 +340,21 @@ class PoolStreams:
         )
         if r["publication_id"] is not None:
             delta.publication = model.publication_name(pool_id, r["publication_id"])
-        if old is not None and op != "ADD":
-            # Its identity only: the client holds the rest from the delta that
-            # brought it, and a REPLACE would otherwise send two whole memories.
-            delta.old_memory.CopyFrom(
-                types_pb2.Memory(
-                    name=old.name,
-                    space=old.space,
-                    slot_key=old.slot_key,
-                    revision=old.revision,
-                    status=old.status,
-                    etag=old.etag,
-                )
+        old = contents.old(r) if op != "ADD" else None
+        if old is not None and omit_old_content:
+            # The follower keeps the rest from the delta that brought it.
+            old = types_pb2.Memory(
+                name=old.name,
+                space=old.space,
+                slot_key=old.slot_key,
+                revision=old.revision,
+                status=old.status,
+                etag=old.etag,
             )
-        if new is not None and op != "REMOVE":
+        if old is not None:
+            delta.old_memory.CopyFrom(old)
+        new = contents.new(r) if op != "REMOVE" else None
+        if new is not None:
             delta.new_memory.CopyFrom(new)
         return delta
 
@@ -373,10 +442,10 @@ WITH changed AS (
    ORDER BY e.slot, e.seq DESC
 )
 SELECT c.seq, c.slot, c.version, c.topic, c.publication_id, c.create_time, c.new_memory,
-       b.new_memory AS old_memory
+       c.new_revision, b.new_memory AS old_memory, b.new_revision AS old_revision
   FROM changed c
   LEFT JOIN LATERAL (
-    SELECT e.new_memory FROM pool_events e
+    SELECT e.new_memory, e.new_revision FROM pool_events e
      WHERE e.pool_id = %(pool)s AND e.kind = 'slot' AND e.audience = %(aud)s
        AND e.slot = c.slot AND e.seq <= %(after)s
      ORDER BY e.seq DESC LIMIT 1) b ON true

@@ -242,7 +242,15 @@ async def insert_conflict(
         (tenant_id, space, ordered, pair_key(ordered), detector, reason),
     )
     row = await cur.fetchone()
-    return _conflict(row) if row else None
+    if row is None:
+        return None
+    # Pools count a contradiction soon after publishing against the publisher's
+    # trust; the queued check runs at commit (migration 0021).
+    await conn.execute(
+        "INSERT INTO pool_conflict_checks (tenant_id, conflict_id) VALUES (%s, %s)",
+        (tenant_id, row["id"]),
+    )
+    return _conflict(row)
 
 
 async def conflict_for(conn: Conn, memory_ids: Sequence[uuid.UUID]) -> Conflict | None:

@@ -381,9 +381,9 @@ class Pool(_message.Message):
 
     @_builtins.property
     def quick_invalidation_window(self) -> _duration_pb2.Duration:
-        """A publication whose memory is retracted or superseded within this long of
-        being published counts against its publisher's trust; unset or zero means
-        24 hours.
+        """A publication whose memory is retracted, superseded or contradicted within
+        this long of being published counts against its publisher's trust; unset or
+        zero means 24 hours.
         """
 
     def __init__(
@@ -1144,14 +1144,15 @@ class AgentTrust(_message.Message):
     CONFIRMED_COUNT_FIELD_NUMBER: _builtins.int
     QUICKLY_INVALIDATED_COUNT_FIELD_NUMBER: _builtins.int
     UPDATE_TIME_FIELD_NUMBER: _builtins.int
+    CONTRADICTED_COUNT_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """Resource name: `pools/{pool}/members/{member}/trust`. Output only."""
     principal: _builtins.str
     """The publisher's identity. Output only."""
     score: _builtins.float
     """Trust in [0, 1]: rises as its publications are recalled and confirmed by
-    other members, falls as they are retracted or superseded soon after
-    publication. Output only.
+    other members, falls as they are retracted, superseded or contradicted soon
+    after publication. Output only.
     """
     published_count: _builtins.int
     """Publications it made. Output only."""
@@ -1160,8 +1161,13 @@ class AgentTrust(_message.Message):
     confirmed_count: _builtins.int
     """Its publications that other members confirmed or corroborated. Output only."""
     quickly_invalidated_count: _builtins.int
-    """Its publications retracted or superseded within the quick-invalidation
-    window. Output only.
+    """Its publications retracted, superseded or contradicted (a conflict opened
+    against the memory) within the quick-invalidation window, each counted once.
+    Output only.
+    """
+    contradicted_count: _builtins.int
+    """Of `quickly_invalidated_count`: the publications contradicted within the
+    window (counted before any retraction or supersession). Output only.
     """
     @_builtins.property
     def update_time(self) -> _timestamp_pb2.Timestamp:
@@ -1178,10 +1184,11 @@ class AgentTrust(_message.Message):
         confirmed_count: _builtins.int = ...,
         quickly_invalidated_count: _builtins.int = ...,
         update_time: _timestamp_pb2.Timestamp | None = ...,
+        contradicted_count: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed_count", b"confirmed_count", "name", b"name", "principal", b"principal", "published_count", b"published_count", "quickly_invalidated_count", b"quickly_invalidated_count", "score", b"score", "update_time", b"update_time", "used_count", b"used_count"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["confirmed_count", b"confirmed_count", "contradicted_count", b"contradicted_count", "name", b"name", "principal", b"principal", "published_count", b"published_count", "quickly_invalidated_count", b"quickly_invalidated_count", "score", b"score", "update_time", b"update_time", "used_count", b"used_count"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1298,9 +1305,10 @@ class SlotDelta(_message.Message):
     """The topic channel of the publication behind the change."""
     @_builtins.property
     def old_memory(self) -> _types_pb2.Memory:
-        """What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-        space, slot key, revision, status, etag). Its content is what an earlier
-        delta sent; it is not sent twice.
+        """What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+        the revision the slot held, ACTIVE (it may since have been revised, retracted
+        or superseded). With SyncPoolRequest.omit_old_content, only its identity
+        (name, space, slot key, revision, status, etag).
         """
 
     @_builtins.property
@@ -1341,6 +1349,7 @@ class SyncPoolRequest(_message.Message):
     CURSOR_FIELD_NUMBER: _builtins.int
     TOPIC_FIELD_NUMBER: _builtins.int
     FOLLOW_FIELD_NUMBER: _builtins.int
+    OMIT_OLD_CONTENT_FIELD_NUMBER: _builtins.int
     pool: _builtins.str
     """`pools/{pool}`. Required."""
     cursor: _builtins.str
@@ -1353,6 +1362,11 @@ class SyncPoolRequest(_message.Message):
     """Keep the stream open after catching up and send live deltas as they commit.
     Without it the stream ends after the catch-up.
     """
+    omit_old_content: _builtins.bool
+    """Send each delta's `old_memory` as its identity only, without its content:
+    for followers that keep what earlier deltas sent them (a resumed follower
+    always has it), a REPLACE then costs about half.
+    """
     def __init__(
         self,
         *,
@@ -1360,10 +1374,11 @@ class SyncPoolRequest(_message.Message):
         cursor: _builtins.str = ...,
         topic: _builtins.str = ...,
         follow: _builtins.bool = ...,
+        omit_old_content: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["cursor", b"cursor", "follow", b"follow", "pool", b"pool", "topic", b"topic"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cursor", b"cursor", "follow", b"follow", "omit_old_content", b"omit_old_content", "pool", b"pool", "topic", b"topic"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -553,9 +553,9 @@ type Pool struct {
 	Etag string `protobuf:"bytes,12,opt,name=etag,proto3" json:"etag,omitempty"`
 	// Free-form labels for the caller's own use.
 	Labels map[string]string `protobuf:"bytes,13,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	// A publication whose memory is retracted or superseded within this long of
-	// being published counts against its publisher's trust; unset or zero means
-	// 24 hours.
+	// A publication whose memory is retracted, superseded or contradicted within
+	// this long of being published counts against its publisher's trust; unset or
+	// zero means 24 hours.
 	QuickInvalidationWindow *durationpb.Duration `protobuf:"bytes,14,opt,name=quick_invalidation_window,json=quickInvalidationWindow,proto3" json:"quick_invalidation_window,omitempty"`
 	unknownFields           protoimpl.UnknownFields
 	sizeCache               protoimpl.SizeCache
@@ -2128,8 +2128,8 @@ type AgentTrust struct {
 	// The publisher's identity. Output only.
 	Principal string `protobuf:"bytes,2,opt,name=principal,proto3" json:"principal,omitempty"`
 	// Trust in [0, 1]: rises as its publications are recalled and confirmed by
-	// other members, falls as they are retracted or superseded soon after
-	// publication. Output only.
+	// other members, falls as they are retracted, superseded or contradicted soon
+	// after publication. Output only.
 	Score float64 `protobuf:"fixed64,3,opt,name=score,proto3" json:"score,omitempty"`
 	// Publications it made. Output only.
 	PublishedCount int64 `protobuf:"varint,4,opt,name=published_count,json=publishedCount,proto3" json:"published_count,omitempty"`
@@ -2137,13 +2137,17 @@ type AgentTrust struct {
 	UsedCount int64 `protobuf:"varint,5,opt,name=used_count,json=usedCount,proto3" json:"used_count,omitempty"`
 	// Its publications that other members confirmed or corroborated. Output only.
 	ConfirmedCount int64 `protobuf:"varint,6,opt,name=confirmed_count,json=confirmedCount,proto3" json:"confirmed_count,omitempty"`
-	// Its publications retracted or superseded within the quick-invalidation
-	// window. Output only.
+	// Its publications retracted, superseded or contradicted (a conflict opened
+	// against the memory) within the quick-invalidation window, each counted once.
+	// Output only.
 	QuicklyInvalidatedCount int64 `protobuf:"varint,7,opt,name=quickly_invalidated_count,json=quicklyInvalidatedCount,proto3" json:"quickly_invalidated_count,omitempty"`
 	// When the score last changed. Output only.
-	UpdateTime    *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	UpdateTime *timestamppb.Timestamp `protobuf:"bytes,8,opt,name=update_time,json=updateTime,proto3" json:"update_time,omitempty"`
+	// Of `quickly_invalidated_count`: the publications contradicted within the
+	// window (counted before any retraction or supersession). Output only.
+	ContradictedCount int64 `protobuf:"varint,9,opt,name=contradicted_count,json=contradictedCount,proto3" json:"contradicted_count,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *AgentTrust) Reset() {
@@ -2230,6 +2234,13 @@ func (x *AgentTrust) GetUpdateTime() *timestamppb.Timestamp {
 		return x.UpdateTime
 	}
 	return nil
+}
+
+func (x *AgentTrust) GetContradictedCount() int64 {
+	if x != nil {
+		return x.ContradictedCount
+	}
+	return 0
 }
 
 // Request for GetAgentTrust.
@@ -2406,9 +2417,10 @@ type SlotDelta struct {
 	SlotKey string `protobuf:"bytes,1,opt,name=slot_key,json=slotKey,proto3" json:"slot_key,omitempty"`
 	// What happened.
 	Op SlotDeltaOp `protobuf:"varint,2,opt,name=op,proto3,enum=engram.v1.SlotDeltaOp" json:"op,omitempty"`
-	// What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-	// space, slot key, revision, status, etag). Its content is what an earlier
-	// delta sent; it is not sent twice.
+	// What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+	// the revision the slot held, ACTIVE (it may since have been revised, retracted
+	// or superseded). With SyncPoolRequest.omit_old_content, only its identity
+	// (name, space, slot key, revision, status, etag).
 	OldMemory *Memory `protobuf:"bytes,3,opt,name=old_memory,json=oldMemory,proto3" json:"old_memory,omitempty"`
 	// What it holds now (ADD, REPLACE).
 	NewMemory *Memory `protobuf:"bytes,4,opt,name=new_memory,json=newMemory,proto3" json:"new_memory,omitempty"`
@@ -2523,9 +2535,13 @@ type SyncPoolRequest struct {
 	Topic string `protobuf:"bytes,3,opt,name=topic,proto3" json:"topic,omitempty"`
 	// Keep the stream open after catching up and send live deltas as they commit.
 	// Without it the stream ends after the catch-up.
-	Follow        bool `protobuf:"varint,4,opt,name=follow,proto3" json:"follow,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Follow bool `protobuf:"varint,4,opt,name=follow,proto3" json:"follow,omitempty"`
+	// Send each delta's `old_memory` as its identity only, without its content:
+	// for followers that keep what earlier deltas sent them (a resumed follower
+	// always has it), a REPLACE then costs about half.
+	OmitOldContent bool `protobuf:"varint,5,opt,name=omit_old_content,json=omitOldContent,proto3" json:"omit_old_content,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *SyncPoolRequest) Reset() {
@@ -2582,6 +2598,13 @@ func (x *SyncPoolRequest) GetTopic() string {
 func (x *SyncPoolRequest) GetFollow() bool {
 	if x != nil {
 		return x.Follow
+	}
+	return false
+}
+
+func (x *SyncPoolRequest) GetOmitOldContent() bool {
+	if x != nil {
+		return x.OmitOldContent
 	}
 	return false
 }
@@ -3137,7 +3160,7 @@ const file_engram_v1_pool_proto_rawDesc = "" +
 	"page_token\x18\a \x01(\tR\tpageToken\"~\n" +
 	"\x18ListPublicationsResponse\x12:\n" +
 	"\fpublications\x18\x01 \x03(\v2\x16.engram.v1.PublicationR\fpublications\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xbe\x02\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xed\x02\n" +
 	"\n" +
 	"AgentTrust\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1c\n" +
@@ -3149,7 +3172,8 @@ const file_engram_v1_pool_proto_rawDesc = "" +
 	"\x0fconfirmed_count\x18\x06 \x01(\x03R\x0econfirmedCount\x12:\n" +
 	"\x19quickly_invalidated_count\x18\a \x01(\x03R\x17quicklyInvalidatedCount\x12;\n" +
 	"\vupdate_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"updateTime\"*\n" +
+	"updateTime\x12-\n" +
+	"\x12contradicted_count\x18\t \x01(\x03R\x11contradictedCount\"*\n" +
 	"\x14GetAgentTrustRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"l\n" +
 	"\x16ListAgentTrustsRequest\x12\x16\n" +
@@ -3171,12 +3195,13 @@ const file_engram_v1_pool_proto_rawDesc = "" +
 	"\aversion\x18\x06 \x01(\x03R\aversion\x12\x14\n" +
 	"\x05topic\x18\a \x01(\tR\x05topic\x12;\n" +
 	"\vcommit_time\x18\b \x01(\v2\x1a.google.protobuf.TimestampR\n" +
-	"commitTime\"k\n" +
+	"commitTime\"\x95\x01\n" +
 	"\x0fSyncPoolRequest\x12\x12\n" +
 	"\x04pool\x18\x01 \x01(\tR\x04pool\x12\x16\n" +
 	"\x06cursor\x18\x02 \x01(\tR\x06cursor\x12\x14\n" +
 	"\x05topic\x18\x03 \x01(\tR\x05topic\x12\x16\n" +
-	"\x06follow\x18\x04 \x01(\bR\x06follow\"s\n" +
+	"\x06follow\x18\x04 \x01(\bR\x06follow\x12(\n" +
+	"\x10omit_old_content\x18\x05 \x01(\bR\x0eomitOldContent\"s\n" +
 	"\x10SyncPoolResponse\x12\x16\n" +
 	"\x06cursor\x18\x01 \x01(\tR\x06cursor\x12*\n" +
 	"\x05delta\x18\x02 \x01(\v2\x14.engram.v1.SlotDeltaR\x05delta\x12\x1b\n" +

@@ -147,8 +147,8 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * Trust in [0, 1]: rises as its publications are recalled and confirmed by
-   * other members, falls as they are retracted or superseded soon after
-   * publication. Output only.
+   * other members, falls as they are retracted, superseded or contradicted soon
+   * after publication. Output only.
    * </pre>
    *
    * <code>double score = 3 [json_name = "score"];</code>
@@ -208,8 +208,9 @@ private static final long serialVersionUID = 0L;
   private long quicklyInvalidatedCount_ = 0L;
   /**
    * <pre>
-   * Its publications retracted or superseded within the quick-invalidation
-   * window. Output only.
+   * Its publications retracted, superseded or contradicted (a conflict opened
+   * against the memory) within the quick-invalidation window, each counted once.
+   * Output only.
    * </pre>
    *
    * <code>int64 quickly_invalidated_count = 7 [json_name = "quicklyInvalidatedCount"];</code>
@@ -258,6 +259,22 @@ private static final long serialVersionUID = 0L;
     return updateTime_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : updateTime_;
   }
 
+  public static final int CONTRADICTED_COUNT_FIELD_NUMBER = 9;
+  private long contradictedCount_ = 0L;
+  /**
+   * <pre>
+   * Of `quickly_invalidated_count`: the publications contradicted within the
+   * window (counted before any retraction or supersession). Output only.
+   * </pre>
+   *
+   * <code>int64 contradicted_count = 9 [json_name = "contradictedCount"];</code>
+   * @return The contradictedCount.
+   */
+  @java.lang.Override
+  public long getContradictedCount() {
+    return contradictedCount_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -295,6 +312,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000001) != 0)) {
       output.writeMessage(8, getUpdateTime());
+    }
+    if (contradictedCount_ != 0L) {
+      output.writeInt64(9, contradictedCount_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -335,6 +355,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(8, getUpdateTime());
     }
+    if (contradictedCount_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(9, contradictedCount_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -370,6 +394,8 @@ private static final long serialVersionUID = 0L;
       if (!getUpdateTime()
           .equals(other.getUpdateTime())) return false;
     }
+    if (getContradictedCount()
+        != other.getContradictedCount()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -404,6 +430,9 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + UPDATE_TIME_FIELD_NUMBER;
       hash = (53 * hash) + getUpdateTime().hashCode();
     }
+    hash = (37 * hash) + CONTRADICTED_COUNT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getContradictedCount());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -559,6 +588,7 @@ private static final long serialVersionUID = 0L;
         updateTimeBuilder_.dispose();
         updateTimeBuilder_ = null;
       }
+      contradictedCount_ = 0L;
       return this;
     }
 
@@ -619,6 +649,9 @@ private static final long serialVersionUID = 0L;
             ? updateTime_
             : updateTimeBuilder_.build();
         to_bitField0_ |= 0x00000001;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        result.contradictedCount_ = contradictedCount_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -695,6 +728,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasUpdateTime()) {
         mergeUpdateTime(other.getUpdateTime());
       }
+      if (other.getContradictedCount() != 0L) {
+        setContradictedCount(other.getContradictedCount());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -763,6 +799,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000080;
               break;
             } // case 66
+            case 72: {
+              contradictedCount_ = input.readInt64();
+              bitField0_ |= 0x00000100;
+              break;
+            } // case 72
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -968,8 +1009,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Trust in [0, 1]: rises as its publications are recalled and confirmed by
-     * other members, falls as they are retracted or superseded soon after
-     * publication. Output only.
+     * other members, falls as they are retracted, superseded or contradicted soon
+     * after publication. Output only.
      * </pre>
      *
      * <code>double score = 3 [json_name = "score"];</code>
@@ -982,8 +1023,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Trust in [0, 1]: rises as its publications are recalled and confirmed by
-     * other members, falls as they are retracted or superseded soon after
-     * publication. Output only.
+     * other members, falls as they are retracted, superseded or contradicted soon
+     * after publication. Output only.
      * </pre>
      *
      * <code>double score = 3 [json_name = "score"];</code>
@@ -1000,8 +1041,8 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * Trust in [0, 1]: rises as its publications are recalled and confirmed by
-     * other members, falls as they are retracted or superseded soon after
-     * publication. Output only.
+     * other members, falls as they are retracted, superseded or contradicted soon
+     * after publication. Output only.
      * </pre>
      *
      * <code>double score = 3 [json_name = "score"];</code>
@@ -1149,8 +1190,9 @@ private static final long serialVersionUID = 0L;
     private long quicklyInvalidatedCount_ ;
     /**
      * <pre>
-     * Its publications retracted or superseded within the quick-invalidation
-     * window. Output only.
+     * Its publications retracted, superseded or contradicted (a conflict opened
+     * against the memory) within the quick-invalidation window, each counted once.
+     * Output only.
      * </pre>
      *
      * <code>int64 quickly_invalidated_count = 7 [json_name = "quicklyInvalidatedCount"];</code>
@@ -1162,8 +1204,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its publications retracted or superseded within the quick-invalidation
-     * window. Output only.
+     * Its publications retracted, superseded or contradicted (a conflict opened
+     * against the memory) within the quick-invalidation window, each counted once.
+     * Output only.
      * </pre>
      *
      * <code>int64 quickly_invalidated_count = 7 [json_name = "quicklyInvalidatedCount"];</code>
@@ -1179,8 +1222,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Its publications retracted or superseded within the quick-invalidation
-     * window. Output only.
+     * Its publications retracted, superseded or contradicted (a conflict opened
+     * against the memory) within the quick-invalidation window, each counted once.
+     * Output only.
      * </pre>
      *
      * <code>int64 quickly_invalidated_count = 7 [json_name = "quicklyInvalidatedCount"];</code>
@@ -1348,6 +1392,53 @@ private static final long serialVersionUID = 0L;
         updateTime_ = null;
       }
       return updateTimeBuilder_;
+    }
+
+    private long contradictedCount_ ;
+    /**
+     * <pre>
+     * Of `quickly_invalidated_count`: the publications contradicted within the
+     * window (counted before any retraction or supersession). Output only.
+     * </pre>
+     *
+     * <code>int64 contradicted_count = 9 [json_name = "contradictedCount"];</code>
+     * @return The contradictedCount.
+     */
+    @java.lang.Override
+    public long getContradictedCount() {
+      return contradictedCount_;
+    }
+    /**
+     * <pre>
+     * Of `quickly_invalidated_count`: the publications contradicted within the
+     * window (counted before any retraction or supersession). Output only.
+     * </pre>
+     *
+     * <code>int64 contradicted_count = 9 [json_name = "contradictedCount"];</code>
+     * @param value The contradictedCount to set.
+     * @return This builder for chaining.
+     */
+    public Builder setContradictedCount(long value) {
+
+      contradictedCount_ = value;
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Of `quickly_invalidated_count`: the publications contradicted within the
+     * window (counted before any retraction or supersession). Output only.
+     * </pre>
+     *
+     * <code>int64 contradicted_count = 9 [json_name = "contradictedCount"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearContradictedCount() {
+      bitField0_ = (bitField0_ & ~0x00000100);
+      contradictedCount_ = 0L;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

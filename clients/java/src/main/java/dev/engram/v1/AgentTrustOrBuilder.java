@@ -51,8 +51,8 @@ public interface AgentTrustOrBuilder extends
   /**
    * <pre>
    * Trust in [0, 1]: rises as its publications are recalled and confirmed by
-   * other members, falls as they are retracted or superseded soon after
-   * publication. Output only.
+   * other members, falls as they are retracted, superseded or contradicted soon
+   * after publication. Output only.
    * </pre>
    *
    * <code>double score = 3 [json_name = "score"];</code>
@@ -92,8 +92,9 @@ public interface AgentTrustOrBuilder extends
 
   /**
    * <pre>
-   * Its publications retracted or superseded within the quick-invalidation
-   * window. Output only.
+   * Its publications retracted, superseded or contradicted (a conflict opened
+   * against the memory) within the quick-invalidation window, each counted once.
+   * Output only.
    * </pre>
    *
    * <code>int64 quickly_invalidated_count = 7 [json_name = "quicklyInvalidatedCount"];</code>
@@ -127,4 +128,15 @@ public interface AgentTrustOrBuilder extends
    * <code>.google.protobuf.Timestamp update_time = 8 [json_name = "updateTime"];</code>
    */
   com.google.protobuf.TimestampOrBuilder getUpdateTimeOrBuilder();
+
+  /**
+   * <pre>
+   * Of `quickly_invalidated_count`: the publications contradicted within the
+   * window (counted before any retraction or supersession). Output only.
+   * </pre>
+   *
+   * <code>int64 contradicted_count = 9 [json_name = "contradictedCount"];</code>
+   * @return The contradictedCount.
+   */
+  long getContradictedCount();
 }

@@ -584,9 +584,9 @@ java.lang.String defaultValue) {
   private com.google.protobuf.Duration quickInvalidationWindow_;
   /**
    * <pre>
-   * A publication whose memory is retracted or superseded within this long of
-   * being published counts against its publisher's trust; unset or zero means
-   * 24 hours.
+   * A publication whose memory is retracted, superseded or contradicted within
+   * this long of being published counts against its publisher's trust; unset or
+   * zero means 24 hours.
    * </pre>
    *
    * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -598,9 +598,9 @@ java.lang.String defaultValue) {
   }
   /**
    * <pre>
-   * A publication whose memory is retracted or superseded within this long of
-   * being published counts against its publisher's trust; unset or zero means
-   * 24 hours.
+   * A publication whose memory is retracted, superseded or contradicted within
+   * this long of being published counts against its publisher's trust; unset or
+   * zero means 24 hours.
    * </pre>
    *
    * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -612,9 +612,9 @@ java.lang.String defaultValue) {
   }
   /**
    * <pre>
-   * A publication whose memory is retracted or superseded within this long of
-   * being published counts against its publisher's trust; unset or zero means
-   * 24 hours.
+   * A publication whose memory is retracted, superseded or contradicted within
+   * this long of being published counts against its publisher's trust; unset or
+   * zero means 24 hours.
    * </pre>
    *
    * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2668,9 +2668,9 @@ java.lang.String defaultValue) {
         com.google.protobuf.Duration, com.google.protobuf.Duration.Builder, com.google.protobuf.DurationOrBuilder> quickInvalidationWindowBuilder_;
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2681,9 +2681,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2698,9 +2698,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2720,9 +2720,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2740,9 +2740,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2767,9 +2767,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2786,9 +2786,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2800,9 +2800,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -2817,9 +2817,9 @@ java.lang.String defaultValue) {
     }
     /**
      * <pre>
-     * A publication whose memory is retracted or superseded within this long of
-     * being published counts against its publisher's trust; unset or zero means
-     * 24 hours.
+     * A publication whose memory is retracted, superseded or contradicted within
+     * this long of being published counts against its publisher's trust; unset or
+     * zero means 24 hours.
      * </pre>
      *
      * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>

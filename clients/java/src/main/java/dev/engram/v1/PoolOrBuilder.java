@@ -297,9 +297,9 @@ java.lang.String defaultValue);
 
   /**
    * <pre>
-   * A publication whose memory is retracted or superseded within this long of
-   * being published counts against its publisher's trust; unset or zero means
-   * 24 hours.
+   * A publication whose memory is retracted, superseded or contradicted within
+   * this long of being published counts against its publisher's trust; unset or
+   * zero means 24 hours.
    * </pre>
    *
    * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -308,9 +308,9 @@ java.lang.String defaultValue);
   boolean hasQuickInvalidationWindow();
   /**
    * <pre>
-   * A publication whose memory is retracted or superseded within this long of
-   * being published counts against its publisher's trust; unset or zero means
-   * 24 hours.
+   * A publication whose memory is retracted, superseded or contradicted within
+   * this long of being published counts against its publisher's trust; unset or
+   * zero means 24 hours.
    * </pre>
    *
    * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>
@@ -319,9 +319,9 @@ java.lang.String defaultValue);
   com.google.protobuf.Duration getQuickInvalidationWindow();
   /**
    * <pre>
-   * A publication whose memory is retracted or superseded within this long of
-   * being published counts against its publisher's trust; unset or zero means
-   * 24 hours.
+   * A publication whose memory is retracted, superseded or contradicted within
+   * this long of being published counts against its publisher's trust; unset or
+   * zero means 24 hours.
    * </pre>
    *
    * <code>.google.protobuf.Duration quick_invalidation_window = 14 [json_name = "quickInvalidationWindow"];</code>

@@ -304,7 +304,7 @@ public final class PoolProto {
       "_token\030\007 \001(\tR\tpageToken\"~\n\030ListPublicati" +
       "onsResponse\022:\n\014publications\030\001 \003(\0132\026.engr" +
       "am.v1.PublicationR\014publications\022&\n\017next_" +
-      "page_token\030\002 \001(\tR\rnextPageToken\"\276\002\n\nAgen" +
+      "page_token\030\002 \001(\tR\rnextPageToken\"\355\002\n\nAgen" +
       "tTrust\022\022\n\004name\030\001 \001(\tR\004name\022\034\n\tprincipal\030" +
       "\002 \001(\tR\tprincipal\022\024\n\005score\030\003 \001(\001R\005score\022\'" +
       "\n\017published_count\030\004 \001(\003R\016publishedCount\022" +
@@ -312,110 +312,112 @@ public final class PoolProto {
       "med_count\030\006 \001(\003R\016confirmedCount\022:\n\031quick" +
       "ly_invalidated_count\030\007 \001(\003R\027quicklyInval" +
       "idatedCount\022;\n\013update_time\030\010 \001(\0132\032.googl" +
-      "e.protobuf.TimestampR\nupdateTime\"*\n\024GetA" +
-      "gentTrustRequest\022\022\n\004name\030\001 \001(\tR\004name\"l\n\026" +
-      "ListAgentTrustsRequest\022\026\n\006parent\030\001 \001(\tR\006" +
-      "parent\022\033\n\tpage_size\030\002 \001(\005R\010pageSize\022\035\n\np" +
-      "age_token\030\003 \001(\tR\tpageToken\"{\n\027ListAgentT" +
-      "rustsResponse\0228\n\014agent_trusts\030\001 \003(\0132\025.en" +
-      "gram.v1.AgentTrustR\013agentTrusts\022&\n\017next_" +
-      "page_token\030\002 \001(\tR\rnextPageToken\"\301\002\n\tSlot" +
-      "Delta\022\031\n\010slot_key\030\001 \001(\tR\007slotKey\022&\n\002op\030\002" +
-      " \001(\0162\026.engram.v1.SlotDeltaOpR\002op\0220\n\nold_" +
-      "memory\030\003 \001(\0132\021.engram.v1.MemoryR\toldMemo" +
-      "ry\0220\n\nnew_memory\030\004 \001(\0132\021.engram.v1.Memor" +
-      "yR\tnewMemory\022 \n\013publication\030\005 \001(\tR\013publi" +
-      "cation\022\030\n\007version\030\006 \001(\003R\007version\022\024\n\005topi" +
-      "c\030\007 \001(\tR\005topic\022;\n\013commit_time\030\010 \001(\0132\032.go" +
-      "ogle.protobuf.TimestampR\ncommitTime\"k\n\017S" +
-      "yncPoolRequest\022\022\n\004pool\030\001 \001(\tR\004pool\022\026\n\006cu" +
-      "rsor\030\002 \001(\tR\006cursor\022\024\n\005topic\030\003 \001(\tR\005topic" +
-      "\022\026\n\006follow\030\004 \001(\010R\006follow\"s\n\020SyncPoolResp" +
-      "onse\022\026\n\006cursor\030\001 \001(\tR\006cursor\022*\n\005delta\030\002 " +
-      "\001(\0132\024.engram.v1.SlotDeltaR\005delta\022\033\n\tcaug" +
-      "ht_up\030\003 \001(\010R\010caughtUp\"\246\001\n\005Topic\022\022\n\004name\030" +
-      "\001 \001(\tR\004name\022\024\n\005topic\030\002 \001(\tR\005topic\022+\n\021pub" +
-      "lication_count\030\003 \001(\003R\020publicationCount\022F" +
-      "\n\021last_publish_time\030\004 \001(\0132\032.google.proto" +
-      "buf.TimestampR\017lastPublishTime\"g\n\021ListTo" +
-      "picsRequest\022\026\n\006parent\030\001 \001(\tR\006parent\022\033\n\tp" +
-      "age_size\030\002 \001(\005R\010pageSize\022\035\n\npage_token\030\003" +
-      " \001(\tR\tpageToken\"f\n\022ListTopicsResponse\022(\n" +
-      "\006topics\030\001 \003(\0132\020.engram.v1.TopicR\006topics\022" +
-      "&\n\017next_page_token\030\002 \001(\tR\rnextPageToken\"" +
-      "C\n\025SubscribeTopicRequest\022\022\n\004name\030\001 \001(\tR\004" +
-      "name\022\026\n\006cursor\030\002 \001(\tR\006cursor\"\214\002\n\026Subscri" +
-      "beTopicResponse\022\026\n\006cursor\030\001 \001(\tR\006cursor\022" +
-      "8\n\nevent_type\030\002 \001(\0162\031.engram.v1.TopicEve" +
-      "ntTypeR\teventType\0228\n\013publication\030\003 \001(\0132\026" +
-      ".engram.v1.PublicationR\013publication\022)\n\006m" +
-      "emory\030\004 \001(\0132\021.engram.v1.MemoryR\006memory\022;" +
-      "\n\013commit_time\030\005 \001(\0132\032.google.protobuf.Ti" +
-      "mestampR\ncommitTime*f\n\010PoolRole\022\031\n\025POOL_" +
-      "ROLE_UNSPECIFIED\020\000\022\024\n\020POOL_ROLE_READER\020\001" +
-      "\022\024\n\020POOL_ROLE_WRITER\020\002\022\023\n\017POOL_ROLE_OWNE" +
-      "R\020\003*\254\001\n\025PublicationVisibility\022&\n\"PUBLICA" +
-      "TION_VISIBILITY_UNSPECIFIED\020\000\022\037\n\033PUBLICA" +
-      "TION_VISIBILITY_POOL\020\001\022\'\n#PUBLICATION_VI" +
-      "SIBILITY_CONTRIBUTORS\020\002\022!\n\035PUBLICATION_V" +
-      "ISIBILITY_TENANT\020\003*\275\001\n\020PublicationState\022" +
-      "!\n\035PUBLICATION_STATE_UNSPECIFIED\020\000\022\037\n\033PU" +
-      "BLICATION_STATE_PUBLISHED\020\001\022$\n PUBLICATI" +
-      "ON_STATE_PENDING_REVIEW\020\002\022\036\n\032PUBLICATION" +
-      "_STATE_REJECTED\020\003\022\037\n\033PUBLICATION_STATE_W" +
-      "ITHDRAWN\020\004*\271\001\n\016PublishOutcome\022\037\n\033PUBLISH" +
-      "_OUTCOME_UNSPECIFIED\020\000\022\035\n\031PUBLISH_OUTCOM" +
-      "E_PUBLISHED\020\001\022#\n\037PUBLISH_OUTCOME_HELD_FO" +
-      "R_REVIEW\020\002\022\033\n\027PUBLISH_OUTCOME_REFUSED\020\003\022" +
-      "%\n!PUBLISH_OUTCOME_ALREADY_PUBLISHED\020\004*j" +
-      "\n\016ReviewDecision\022\037\n\033REVIEW_DECISION_UNSP" +
-      "ECIFIED\020\000\022\033\n\027REVIEW_DECISION_APPROVE\020\001\022\032" +
-      "\n\026REVIEW_DECISION_REJECT\020\002*x\n\013SlotDeltaO" +
-      "p\022\035\n\031SLOT_DELTA_OP_UNSPECIFIED\020\000\022\025\n\021SLOT" +
-      "_DELTA_OP_ADD\020\001\022\031\n\025SLOT_DELTA_OP_REPLACE" +
-      "\020\002\022\030\n\024SLOT_DELTA_OP_REMOVE\020\003*\221\001\n\016TopicEv" +
-      "entType\022 \n\034TOPIC_EVENT_TYPE_UNSPECIFIED\020" +
-      "\000\022\036\n\032TOPIC_EVENT_TYPE_PUBLISHED\020\001\022\036\n\032TOP" +
-      "IC_EVENT_TYPE_WITHDRAWN\020\002\022\035\n\031TOPIC_EVENT" +
-      "_TYPE_REPLACED\020\0032\350\n\n\013PoolService\022;\n\nCrea" +
-      "tePool\022\034.engram.v1.CreatePoolRequest\032\017.e" +
-      "ngram.v1.Pool\0225\n\007GetPool\022\031.engram.v1.Get" +
-      "PoolRequest\032\017.engram.v1.Pool\022F\n\tListPool" +
-      "s\022\033.engram.v1.ListPoolsRequest\032\034.engram." +
-      "v1.ListPoolsResponse\022;\n\nUpdatePool\022\034.eng" +
-      "ram.v1.UpdatePoolRequest\032\017.engram.v1.Poo" +
-      "l\022B\n\nDeletePool\022\034.engram.v1.DeletePoolRe" +
-      "quest\032\026.google.protobuf.Empty\022G\n\rAddPool" +
-      "Member\022\037.engram.v1.AddPoolMemberRequest\032" +
-      "\025.engram.v1.PoolMember\022N\n\020RemovePoolMemb" +
-      "er\022\".engram.v1.RemovePoolMemberRequest\032\026" +
-      ".google.protobuf.Empty\022X\n\017ListPoolMember" +
-      "s\022!.engram.v1.ListPoolMembersRequest\032\".e" +
-      "ngram.v1.ListPoolMembersResponse\022R\n\rPubl" +
-      "ishMemory\022\037.engram.v1.PublishMemoryReque" +
-      "st\032 .engram.v1.PublishMemoryResponse\022L\n\017" +
-      "UnpublishMemory\022!.engram.v1.UnpublishMem" +
-      "oryRequest\032\026.engram.v1.Publication\022P\n\021Re" +
-      "viewPublication\022#.engram.v1.ReviewPublic" +
-      "ationRequest\032\026.engram.v1.Publication\022J\n\016" +
-      "GetPublication\022 .engram.v1.GetPublicatio" +
-      "nRequest\032\026.engram.v1.Publication\022[\n\020List" +
-      "Publications\022\".engram.v1.ListPublication" +
-      "sRequest\032#.engram.v1.ListPublicationsRes" +
-      "ponse\022G\n\rGetAgentTrust\022\037.engram.v1.GetAg" +
-      "entTrustRequest\032\025.engram.v1.AgentTrust\022X" +
-      "\n\017ListAgentTrusts\022!.engram.v1.ListAgentT" +
-      "rustsRequest\032\".engram.v1.ListAgentTrusts" +
-      "Response\022E\n\010SyncPool\022\032.engram.v1.SyncPoo" +
-      "lRequest\032\033.engram.v1.SyncPoolResponse0\001\022" +
-      "I\n\nListTopics\022\034.engram.v1.ListTopicsRequ" +
-      "est\032\035.engram.v1.ListTopicsResponse\022W\n\016Su" +
-      "bscribeTopic\022 .engram.v1.SubscribeTopicR" +
-      "equest\032!.engram.v1.SubscribeTopicRespons" +
-      "e0\001B|\n\rdev.engram.v1B\tPoolProtoP\001Z3engra" +
-      "m.dev/engram/clients/go/gen/engram/v1;en" +
-      "gramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram\\V1\352\002\nE" +
-      "ngram::V1b\006proto3"
+      "e.protobuf.TimestampR\nupdateTime\022-\n\022cont" +
+      "radicted_count\030\t \001(\003R\021contradictedCount\"" +
+      "*\n\024GetAgentTrustRequest\022\022\n\004name\030\001 \001(\tR\004n" +
+      "ame\"l\n\026ListAgentTrustsRequest\022\026\n\006parent\030" +
+      "\001 \001(\tR\006parent\022\033\n\tpage_size\030\002 \001(\005R\010pageSi" +
+      "ze\022\035\n\npage_token\030\003 \001(\tR\tpageToken\"{\n\027Lis" +
+      "tAgentTrustsResponse\0228\n\014agent_trusts\030\001 \003" +
+      "(\0132\025.engram.v1.AgentTrustR\013agentTrusts\022&" +
+      "\n\017next_page_token\030\002 \001(\tR\rnextPageToken\"\301" +
+      "\002\n\tSlotDelta\022\031\n\010slot_key\030\001 \001(\tR\007slotKey\022" +
+      "&\n\002op\030\002 \001(\0162\026.engram.v1.SlotDeltaOpR\002op\022" +
+      "0\n\nold_memory\030\003 \001(\0132\021.engram.v1.MemoryR\t" +
+      "oldMemory\0220\n\nnew_memory\030\004 \001(\0132\021.engram.v" +
+      "1.MemoryR\tnewMemory\022 \n\013publication\030\005 \001(\t" +
+      "R\013publication\022\030\n\007version\030\006 \001(\003R\007version\022" +
+      "\024\n\005topic\030\007 \001(\tR\005topic\022;\n\013commit_time\030\010 \001" +
+      "(\0132\032.google.protobuf.TimestampR\ncommitTi" +
+      "me\"\225\001\n\017SyncPoolRequest\022\022\n\004pool\030\001 \001(\tR\004po" +
+      "ol\022\026\n\006cursor\030\002 \001(\tR\006cursor\022\024\n\005topic\030\003 \001(" +
+      "\tR\005topic\022\026\n\006follow\030\004 \001(\010R\006follow\022(\n\020omit" +
+      "_old_content\030\005 \001(\010R\016omitOldContent\"s\n\020Sy" +
+      "ncPoolResponse\022\026\n\006cursor\030\001 \001(\tR\006cursor\022*" +
+      "\n\005delta\030\002 \001(\0132\024.engram.v1.SlotDeltaR\005del" +
+      "ta\022\033\n\tcaught_up\030\003 \001(\010R\010caughtUp\"\246\001\n\005Topi" +
+      "c\022\022\n\004name\030\001 \001(\tR\004name\022\024\n\005topic\030\002 \001(\tR\005to" +
+      "pic\022+\n\021publication_count\030\003 \001(\003R\020publicat" +
+      "ionCount\022F\n\021last_publish_time\030\004 \001(\0132\032.go" +
+      "ogle.protobuf.TimestampR\017lastPublishTime" +
+      "\"g\n\021ListTopicsRequest\022\026\n\006parent\030\001 \001(\tR\006p" +
+      "arent\022\033\n\tpage_size\030\002 \001(\005R\010pageSize\022\035\n\npa" +
+      "ge_token\030\003 \001(\tR\tpageToken\"f\n\022ListTopicsR" +
+      "esponse\022(\n\006topics\030\001 \003(\0132\020.engram.v1.Topi" +
+      "cR\006topics\022&\n\017next_page_token\030\002 \001(\tR\rnext" +
+      "PageToken\"C\n\025SubscribeTopicRequest\022\022\n\004na" +
+      "me\030\001 \001(\tR\004name\022\026\n\006cursor\030\002 \001(\tR\006cursor\"\214" +
+      "\002\n\026SubscribeTopicResponse\022\026\n\006cursor\030\001 \001(" +
+      "\tR\006cursor\0228\n\nevent_type\030\002 \001(\0162\031.engram.v" +
+      "1.TopicEventTypeR\teventType\0228\n\013publicati" +
+      "on\030\003 \001(\0132\026.engram.v1.PublicationR\013public" +
+      "ation\022)\n\006memory\030\004 \001(\0132\021.engram.v1.Memory" +
+      "R\006memory\022;\n\013commit_time\030\005 \001(\0132\032.google.p" +
+      "rotobuf.TimestampR\ncommitTime*f\n\010PoolRol" +
+      "e\022\031\n\025POOL_ROLE_UNSPECIFIED\020\000\022\024\n\020POOL_ROL" +
+      "E_READER\020\001\022\024\n\020POOL_ROLE_WRITER\020\002\022\023\n\017POOL" +
+      "_ROLE_OWNER\020\003*\254\001\n\025PublicationVisibility\022" +
+      "&\n\"PUBLICATION_VISIBILITY_UNSPECIFIED\020\000\022" +
+      "\037\n\033PUBLICATION_VISIBILITY_POOL\020\001\022\'\n#PUBL" +
+      "ICATION_VISIBILITY_CONTRIBUTORS\020\002\022!\n\035PUB" +
+      "LICATION_VISIBILITY_TENANT\020\003*\275\001\n\020Publica" +
+      "tionState\022!\n\035PUBLICATION_STATE_UNSPECIFI" +
+      "ED\020\000\022\037\n\033PUBLICATION_STATE_PUBLISHED\020\001\022$\n" +
+      " PUBLICATION_STATE_PENDING_REVIEW\020\002\022\036\n\032P" +
+      "UBLICATION_STATE_REJECTED\020\003\022\037\n\033PUBLICATI" +
+      "ON_STATE_WITHDRAWN\020\004*\271\001\n\016PublishOutcome\022" +
+      "\037\n\033PUBLISH_OUTCOME_UNSPECIFIED\020\000\022\035\n\031PUBL" +
+      "ISH_OUTCOME_PUBLISHED\020\001\022#\n\037PUBLISH_OUTCO" +
+      "ME_HELD_FOR_REVIEW\020\002\022\033\n\027PUBLISH_OUTCOME_" +
+      "REFUSED\020\003\022%\n!PUBLISH_OUTCOME_ALREADY_PUB" +
+      "LISHED\020\004*j\n\016ReviewDecision\022\037\n\033REVIEW_DEC" +
+      "ISION_UNSPECIFIED\020\000\022\033\n\027REVIEW_DECISION_A" +
+      "PPROVE\020\001\022\032\n\026REVIEW_DECISION_REJECT\020\002*x\n\013" +
+      "SlotDeltaOp\022\035\n\031SLOT_DELTA_OP_UNSPECIFIED" +
+      "\020\000\022\025\n\021SLOT_DELTA_OP_ADD\020\001\022\031\n\025SLOT_DELTA_" +
+      "OP_REPLACE\020\002\022\030\n\024SLOT_DELTA_OP_REMOVE\020\003*\221" +
+      "\001\n\016TopicEventType\022 \n\034TOPIC_EVENT_TYPE_UN" +
+      "SPECIFIED\020\000\022\036\n\032TOPIC_EVENT_TYPE_PUBLISHE" +
+      "D\020\001\022\036\n\032TOPIC_EVENT_TYPE_WITHDRAWN\020\002\022\035\n\031T" +
+      "OPIC_EVENT_TYPE_REPLACED\020\0032\350\n\n\013PoolServi" +
+      "ce\022;\n\nCreatePool\022\034.engram.v1.CreatePoolR" +
+      "equest\032\017.engram.v1.Pool\0225\n\007GetPool\022\031.eng" +
+      "ram.v1.GetPoolRequest\032\017.engram.v1.Pool\022F" +
+      "\n\tListPools\022\033.engram.v1.ListPoolsRequest" +
+      "\032\034.engram.v1.ListPoolsResponse\022;\n\nUpdate" +
+      "Pool\022\034.engram.v1.UpdatePoolRequest\032\017.eng" +
+      "ram.v1.Pool\022B\n\nDeletePool\022\034.engram.v1.De" +
+      "letePoolRequest\032\026.google.protobuf.Empty\022" +
+      "G\n\rAddPoolMember\022\037.engram.v1.AddPoolMemb" +
+      "erRequest\032\025.engram.v1.PoolMember\022N\n\020Remo" +
+      "vePoolMember\022\".engram.v1.RemovePoolMembe" +
+      "rRequest\032\026.google.protobuf.Empty\022X\n\017List" +
+      "PoolMembers\022!.engram.v1.ListPoolMembersR" +
+      "equest\032\".engram.v1.ListPoolMembersRespon" +
+      "se\022R\n\rPublishMemory\022\037.engram.v1.PublishM" +
+      "emoryRequest\032 .engram.v1.PublishMemoryRe" +
+      "sponse\022L\n\017UnpublishMemory\022!.engram.v1.Un" +
+      "publishMemoryRequest\032\026.engram.v1.Publica" +
+      "tion\022P\n\021ReviewPublication\022#.engram.v1.Re" +
+      "viewPublicationRequest\032\026.engram.v1.Publi" +
+      "cation\022J\n\016GetPublication\022 .engram.v1.Get" +
+      "PublicationRequest\032\026.engram.v1.Publicati" +
+      "on\022[\n\020ListPublications\022\".engram.v1.ListP" +
+      "ublicationsRequest\032#.engram.v1.ListPubli" +
+      "cationsResponse\022G\n\rGetAgentTrust\022\037.engra" +
+      "m.v1.GetAgentTrustRequest\032\025.engram.v1.Ag" +
+      "entTrust\022X\n\017ListAgentTrusts\022!.engram.v1." +
+      "ListAgentTrustsRequest\032\".engram.v1.ListA" +
+      "gentTrustsResponse\022E\n\010SyncPool\022\032.engram." +
+      "v1.SyncPoolRequest\032\033.engram.v1.SyncPoolR" +
+      "esponse0\001\022I\n\nListTopics\022\034.engram.v1.List" +
+      "TopicsRequest\032\035.engram.v1.ListTopicsResp" +
+      "onse\022W\n\016SubscribeTopic\022 .engram.v1.Subsc" +
+      "ribeTopicRequest\032!.engram.v1.SubscribeTo" +
+      "picResponse0\001B|\n\rdev.engram.v1B\tPoolProt" +
+      "oP\001Z3engram.dev/engram/clients/go/gen/en" +
+      "gram/v1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEng" +
+      "ram\\V1\352\002\nEngram::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -569,7 +571,7 @@ public final class PoolProto {
     internal_static_engram_v1_AgentTrust_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_AgentTrust_descriptor,
-        new java.lang.String[] { "Name", "Principal", "Score", "PublishedCount", "UsedCount", "ConfirmedCount", "QuicklyInvalidatedCount", "UpdateTime", });
+        new java.lang.String[] { "Name", "Principal", "Score", "PublishedCount", "UsedCount", "ConfirmedCount", "QuicklyInvalidatedCount", "UpdateTime", "ContradictedCount", });
     internal_static_engram_v1_GetAgentTrustRequest_descriptor =
       getDescriptor().getMessageTypes().get(23);
     internal_static_engram_v1_GetAgentTrustRequest_fieldAccessorTable = new
@@ -599,7 +601,7 @@ public final class PoolProto {
     internal_static_engram_v1_SyncPoolRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_SyncPoolRequest_descriptor,
-        new java.lang.String[] { "Pool", "Cursor", "Topic", "Follow", });
+        new java.lang.String[] { "Pool", "Cursor", "Topic", "Follow", "OmitOldContent", });
     internal_static_engram_v1_SyncPoolResponse_descriptor =
       getDescriptor().getMessageTypes().get(28);
     internal_static_engram_v1_SyncPoolResponse_fieldAccessorTable = new

@@ -127,9 +127,10 @@ private static final long serialVersionUID = 0L;
   private dev.engram.v1.Memory oldMemory_;
   /**
    * <pre>
-   * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-   * space, slot key, revision, status, etag). Its content is what an earlier
-   * delta sent; it is not sent twice.
+   * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+   * the revision the slot held, ACTIVE (it may since have been revised, retracted
+   * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+   * (name, space, slot key, revision, status, etag).
    * </pre>
    *
    * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -141,9 +142,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-   * space, slot key, revision, status, etag). Its content is what an earlier
-   * delta sent; it is not sent twice.
+   * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+   * the revision the slot held, ACTIVE (it may since have been revised, retracted
+   * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+   * (name, space, slot key, revision, status, etag).
    * </pre>
    *
    * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -155,9 +157,10 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-   * space, slot key, revision, status, etag). Its content is what an earlier
-   * delta sent; it is not sent twice.
+   * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+   * the revision the slot held, ACTIVE (it may since have been revised, retracted
+   * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+   * (name, space, slot key, revision, status, etag).
    * </pre>
    *
    * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1070,9 +1073,10 @@ private static final long serialVersionUID = 0L;
         dev.engram.v1.Memory, dev.engram.v1.Memory.Builder, dev.engram.v1.MemoryOrBuilder> oldMemoryBuilder_;
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1083,9 +1087,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1100,9 +1105,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1122,9 +1128,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1142,9 +1149,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1169,9 +1177,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1188,9 +1197,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1202,9 +1212,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -1219,9 +1230,10 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-     * space, slot key, revision, status, etag). Its content is what an earlier
-     * delta sent; it is not sent twice.
+     * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+     * the revision the slot held, ACTIVE (it may since have been revised, retracted
+     * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+     * (name, space, slot key, revision, status, etag).
      * </pre>
      *
      * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>

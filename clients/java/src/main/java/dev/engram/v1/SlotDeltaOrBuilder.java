@@ -49,9 +49,10 @@ public interface SlotDeltaOrBuilder extends
 
   /**
    * <pre>
-   * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-   * space, slot key, revision, status, etag). Its content is what an earlier
-   * delta sent; it is not sent twice.
+   * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+   * the revision the slot held, ACTIVE (it may since have been revised, retracted
+   * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+   * (name, space, slot key, revision, status, etag).
    * </pre>
    *
    * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -60,9 +61,10 @@ public interface SlotDeltaOrBuilder extends
   boolean hasOldMemory();
   /**
    * <pre>
-   * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-   * space, slot key, revision, status, etag). Its content is what an earlier
-   * delta sent; it is not sent twice.
+   * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+   * the revision the slot held, ACTIVE (it may since have been revised, retracted
+   * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+   * (name, space, slot key, revision, status, etag).
    * </pre>
    *
    * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>
@@ -71,9 +73,10 @@ public interface SlotDeltaOrBuilder extends
   dev.engram.v1.Memory getOldMemory();
   /**
    * <pre>
-   * What the slot held before (REPLACE, REMOVE): that memory's identity (name,
-   * space, slot key, revision, status, etag). Its content is what an earlier
-   * delta sent; it is not sent twice.
+   * What the slot held before (REPLACE, REMOVE), as it was then: the memory at
+   * the revision the slot held, ACTIVE (it may since have been revised, retracted
+   * or superseded). With SyncPoolRequest.omit_old_content, only its identity
+   * (name, space, slot key, revision, status, etag).
    * </pre>
    *
    * <code>.engram.v1.Memory old_memory = 3 [json_name = "oldMemory"];</code>

@@ -205,6 +205,23 @@ private static final long serialVersionUID = 0L;
     return follow_;
   }
 
+  public static final int OMIT_OLD_CONTENT_FIELD_NUMBER = 5;
+  private boolean omitOldContent_ = false;
+  /**
+   * <pre>
+   * Send each delta's `old_memory` as its identity only, without its content:
+   * for followers that keep what earlier deltas sent them (a resumed follower
+   * always has it), a REPLACE then costs about half.
+   * </pre>
+   *
+   * <code>bool omit_old_content = 5 [json_name = "omitOldContent"];</code>
+   * @return The omitOldContent.
+   */
+  @java.lang.Override
+  public boolean getOmitOldContent() {
+    return omitOldContent_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -231,6 +248,9 @@ private static final long serialVersionUID = 0L;
     if (follow_ != false) {
       output.writeBool(4, follow_);
     }
+    if (omitOldContent_ != false) {
+      output.writeBool(5, omitOldContent_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -252,6 +272,10 @@ private static final long serialVersionUID = 0L;
     if (follow_ != false) {
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(4, follow_);
+    }
+    if (omitOldContent_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(5, omitOldContent_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -276,6 +300,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getTopic())) return false;
     if (getFollow()
         != other.getFollow()) return false;
+    if (getOmitOldContent()
+        != other.getOmitOldContent()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -296,6 +322,9 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + FOLLOW_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getFollow());
+    hash = (37 * hash) + OMIT_OLD_CONTENT_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getOmitOldContent());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -435,6 +464,7 @@ private static final long serialVersionUID = 0L;
       cursor_ = "";
       topic_ = "";
       follow_ = false;
+      omitOldContent_ = false;
       return this;
     }
 
@@ -479,6 +509,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.follow_ = follow_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.omitOldContent_ = omitOldContent_;
       }
     }
 
@@ -544,6 +577,9 @@ private static final long serialVersionUID = 0L;
       if (other.getFollow() != false) {
         setFollow(other.getFollow());
       }
+      if (other.getOmitOldContent() != false) {
+        setOmitOldContent(other.getOmitOldContent());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -590,6 +626,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 32
+            case 40: {
+              omitOldContent_ = input.readBool();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 40
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -931,6 +972,56 @@ private static final long serialVersionUID = 0L;
     public Builder clearFollow() {
       bitField0_ = (bitField0_ & ~0x00000008);
       follow_ = false;
+      onChanged();
+      return this;
+    }
+
+    private boolean omitOldContent_ ;
+    /**
+     * <pre>
+     * Send each delta's `old_memory` as its identity only, without its content:
+     * for followers that keep what earlier deltas sent them (a resumed follower
+     * always has it), a REPLACE then costs about half.
+     * </pre>
+     *
+     * <code>bool omit_old_content = 5 [json_name = "omitOldContent"];</code>
+     * @return The omitOldContent.
+     */
+    @java.lang.Override
+    public boolean getOmitOldContent() {
+      return omitOldContent_;
+    }
+    /**
+     * <pre>
+     * Send each delta's `old_memory` as its identity only, without its content:
+     * for followers that keep what earlier deltas sent them (a resumed follower
+     * always has it), a REPLACE then costs about half.
+     * </pre>
+     *
+     * <code>bool omit_old_content = 5 [json_name = "omitOldContent"];</code>
+     * @param value The omitOldContent to set.
+     * @return This builder for chaining.
+     */
+    public Builder setOmitOldContent(boolean value) {
+
+      omitOldContent_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Send each delta's `old_memory` as its identity only, without its content:
+     * for followers that keep what earlier deltas sent them (a resumed follower
+     * always has it), a REPLACE then costs about half.
+     * </pre>
+     *
+     * <code>bool omit_old_content = 5 [json_name = "omitOldContent"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearOmitOldContent() {
+      bitField0_ = (bitField0_ & ~0x00000010);
+      omitOldContent_ = false;
       onChanged();
       return this;
     }

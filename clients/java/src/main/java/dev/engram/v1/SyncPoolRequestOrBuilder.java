@@ -80,4 +80,16 @@ public interface SyncPoolRequestOrBuilder extends
    * @return The follow.
    */
   boolean getFollow();
+
+  /**
+   * <pre>
+   * Send each delta's `old_memory` as its identity only, without its content:
+   * for followers that keep what earlier deltas sent them (a resumed follower
+   * always has it), a REPLACE then costs about half.
+   * </pre>
+   *
+   * <code>bool omit_old_content = 5 [json_name = "omitOldContent"];</code>
+   * @return The omitOldContent.
+   */
+  boolean getOmitOldContent();
 }
