@@ -111,6 +111,9 @@ class Lever:
     time_after: int = 2  # days after a window that still match
     time_strip: bool = False  # search without the time expression's words
     time_leg: int = 0  # also take the n best turns said in the window as candidates
+    session_spread: float = 0.0  # minus this per better-ranked hit of the same session
+    session_boost: float = 0.0  # plus this times the session's best score / the best
+    next_turn: float = 0.0  # a hit's next turn in its session gets this share of its score
 
 
 SPEAKER = re.compile(r"^([^:]{1,40}):\s")
@@ -265,6 +268,41 @@ class Index:
                 s += lever.speaker_boost
             scored.append((-s, i))
         scored.sort()
+        if lever.session_boost or lever.next_turn:
+            by_score = {i: -neg for neg, i in scored}
+            if lever.next_turn:
+                for i, value in list(by_score.items()):
+                    j = i + 1
+                    turns = self.conv.turns
+                    if j < len(turns) and turns[j].session == turns[i].session:
+                        by_score[j] = max(by_score.get(j, 0.0), lever.next_turn * value)
+            if lever.session_boost:
+                best: dict[str, float] = {}
+                for i, value in by_score.items():
+                    sess = self.conv.turns[i].session
+                    best[sess] = max(best.get(sess, 0.0), value)
+                top = max(best.values(), default=1.0) or 1.0
+                by_score = {
+                    i: v + lever.session_boost * best[self.conv.turns[i].session] / top
+                    for i, v in by_score.items()
+                }
+            scored = sorted((-v, i) for i, v in by_score.items())
+        if lever.session_spread:
+            remaining = [(-neg, i) for neg, i in scored]
+            out: list[int] = []
+            seen: Counter[str] = Counter()
+            while remaining and len(out) < 20:
+                k = max(
+                    range(len(remaining)),
+                    key=lambda n: (
+                        remaining[n][0]
+                        - lever.session_spread * seen[self.conv.turns[remaining[n][1]].session]
+                    ),
+                )
+                _, i = remaining.pop(k)
+                out.append(i)
+                seen[self.conv.turns[i].session] += 1
+            return out + [i for _, i in remaining]
         return [i for _, i in scored]
 
 
@@ -316,18 +354,20 @@ def summarise(name: str, s: Score, base: Score | None = None) -> str:
     return "  ".join(cells)
 
 
+TIME = {"time_boost": 0.3, "time_after": 1, "time_before": 1}
+
 LEVERS = [
     Lever("today (0.8/0.2)"),
-    Lever("time 0.4 a1", 0.4, 0.6, time_boost=0.4, time_after=1),
-    Lever("time 0.5 a1", 0.4, 0.6, time_boost=0.5, time_after=1),
-    Lever("time 0.3 a1 b1", 0.4, 0.6, time_boost=0.3, time_after=1, time_before=1),
-    Lever("time 0.3 a2 b1", 0.4, 0.6, time_boost=0.3, time_after=2, time_before=1),
     Lever("time 0.1 a0", 0.4, 0.6, time_boost=0.1, time_after=0),
     Lever("time 0.1 a1", 0.4, 0.6, time_boost=0.1, time_after=1),
     Lever("time 0.1 a2", 0.4, 0.6, time_boost=0.1, time_after=2),
     Lever("time 0.2 a1", 0.4, 0.6, time_boost=0.2, time_after=1),
     Lever("time 0.2 a1 b1", 0.4, 0.6, time_boost=0.2, time_after=1, time_before=1),
     Lever("time 0.3 a1", 0.4, 0.6, time_boost=0.3, time_after=1),
+    Lever("time 0.3 a1 b1", 0.4, 0.6, **TIME),
+    Lever("time 0.3 a2 b1", 0.4, 0.6, time_boost=0.3, time_after=2, time_before=1),
+    Lever("time 0.4 a1", 0.4, 0.6, time_boost=0.4, time_after=1),
+    Lever("time 0.5 a1", 0.4, 0.6, time_boost=0.5, time_after=1),
     Lever("time 0.2 a1 strip", 0.4, 0.6, time_boost=0.2, time_after=1, time_strip=True),
     Lever("time 0.2 a1 leg20", 0.4, 0.6, time_boost=0.2, time_after=1, time_leg=20),
     Lever(
@@ -339,6 +379,20 @@ LEVERS = [
         time_strip=True,
         time_leg=20,
     ),
+    Lever("session support 0.05", 0.4, 0.6, session_boost=0.05),
+    Lever("session support 0.1", 0.4, 0.6, session_boost=0.1),
+    Lever("session support 0.2", 0.4, 0.6, session_boost=0.2),
+    Lever("session support 0.3", 0.4, 0.6, session_boost=0.3),
+    Lever("session support 0.5", 0.4, 0.6, session_boost=0.5),
+    Lever("session support 0.2 + next turn 0.4", 0.4, 0.6, session_boost=0.2, next_turn=0.4),
+    Lever("session support 0.2 + time", 0.4, 0.6, session_boost=0.2, **TIME),
+    Lever("session support 0.3 + time", 0.4, 0.6, session_boost=0.3, **TIME),
+    Lever("session spread 0.02", 0.4, 0.6, session_spread=0.02),
+    Lever("session spread 0.05", 0.4, 0.6, session_spread=0.05),
+    Lever("session spread 0.1", 0.4, 0.6, session_spread=0.1),
+    Lever("next turn 0.5", 0.4, 0.6, next_turn=0.5),
+    Lever("next turn 0.7", 0.4, 0.6, next_turn=0.7),
+    Lever("next turn 0.85", 0.4, 0.6, next_turn=0.85),
     Lever("dense 0.4 / lexical 0.6", 0.4, 0.6),
     Lever("0.4/0.6 + ctx mix 0.2", 0.4, 0.6, dense_context="mix", context_mix=0.2),
     Lever("0.4/0.6 + ctx lexical 0.3", 0.4, 0.6, lexical_context=0.3),

@@ -80,6 +80,11 @@ class RankingParams:
     time_weight: float = 0.3
     time_before_days: int = 1
     time_after_days: int = 1
+    # Session support: each candidate gains this times the best score among the
+    # candidates of its session (relative to the best overall), so a turn of the
+    # conversation the query is about outranks an equally scored stray one. Tuned
+    # on REALTALK's dev conversations (0.2; 0.3 ranks the same).
+    session_weight: float = 0.2
     rrf_k: float = 60.0
     # How much the memory's own signals may move the fused score.
     importance_weight: float = 0.10
@@ -132,6 +137,8 @@ class Breakdown:
     graph_boost: float = 0.0
     # How well the memory's valid_from matches a time the query names (0-1).
     time_match: float = 0.0
+    # Added for the best candidate of the memory's session (`session_support`).
+    session_support: float = 0.0
     # The publisher's trust in the pool a hit was read from; 1 for own spaces.
     trust: float = 1.0
 
@@ -215,6 +222,23 @@ def score(
         final=adjusted + evidence,
         time_match=time_match,
     )
+
+
+def session_support(scored: Sequence[tuple[object, float]], weight: float) -> list[float]:
+    """Per candidate, given (its group, its score) in any order: `weight` times the
+    best score of its group divided by the best score of all (0 when none is
+    positive). A group is a session; a memory without one is a group of its own,
+    so it gets its own score's share like the best turn of a session does."""
+    if weight <= 0 or not scored:
+        return [0.0] * len(scored)
+    best: dict[object, float] = {}
+    for group, value in scored:
+        if value > best.get(group, float("-inf")):
+            best[group] = value
+    top = max(best.values())
+    if top <= 0:
+        return [0.0] * len(scored)
+    return [weight * max(0.0, best[group]) / top for group, _ in scored]
 
 
 def evidence_delta(level: EvidenceLevel, params: RankingParams) -> float:

@@ -40,6 +40,7 @@ from engram_server.recall.scoring import (
     final_score,
     fused_scores,
     score,
+    session_support,
     slot_matches,
 )
 from engram_server.services.indexing import IndexWorker
@@ -546,10 +547,23 @@ class RecallService:
             final = final_score(fused[p.id], slot, signals, now, params, timed) * trust
             if final >= q.min_score:
                 ranked.append((final, p, row, signals, slot, params, timed))
+        support: dict[uuid.UUID, float] = {}
+        if self.params.session_weight > 0 and ranked:
+            # The turns of a session the query is about move up together.
+            groups = [(_session_of(t[2]), t[0]) for t in ranked]
+            extra = session_support(groups, self.params.session_weight)
+            support = {t[1].id: boost for t, boost in zip(ranked, extra, strict=True)}
+            ranked = [(t[0] + support[t[1].id], *t[1:]) for t in ranked]
         # Ties by id: a UUID's integer orders like its canonical string.
         ranked.sort(key=lambda t: (-t[0], t[1].id.int))
         hits = [
-            _hit(row, score(fused[p.id], slot, signals, now, params, timed), p)
+            _hit(
+                row,
+                _supported(
+                    score(fused[p.id], slot, signals, now, params, timed), support.get(p.id, 0.0)
+                ),
+                p,
+            )
             for _, p, row, signals, slot, params, timed in ranked[: q.k or DEFAULT_K]
         ]
         if q.graph is not None and hits:
@@ -771,6 +785,19 @@ _NEIGHBOURS = (
     ") AS e CROSS JOIN LATERAL ("
     f" SELECT {_CANDIDATE_COLUMNS} FROM memories WHERE memories.id = e.graph_to OFFSET 0) AS c"
 )
+
+
+def _session_of(row: dict[str, Any]) -> object:
+    """The group whose best candidate lends support: the memory's session in its
+    space, or the memory alone when it has none."""
+    session = row["session"]
+    return (row["space"], session) if session else row["id"]
+
+
+def _supported(breakdown: Breakdown, boost: float) -> Breakdown:
+    if not boost:
+        return breakdown
+    return replace(breakdown, session_support=boost, final=breakdown.final + boost)
 
 
 def _time_match(named: when.Resolved, valid_from: datetime | None, params: RankingParams) -> float:
