@@ -545,8 +545,7 @@ class RecallService:
             params = self._space_params(policy) if policy else self.params
             timed = _time_match(named_time, row["valid_from"], params) if named_time else 0.0
             final = final_score(fused[p.id], slot, signals, now, params, timed) * trust
-            if final >= q.min_score:
-                ranked.append((final, p, row, signals, slot, params, timed))
+            ranked.append((final, p, row, signals, slot, params, timed))
         support: dict[uuid.UUID, float] = {}
         if self.params.session_weight > 0 and ranked:
             # The turns of a session the query is about move up together.
@@ -554,6 +553,7 @@ class RecallService:
             extra = session_support(groups, self.params.session_weight)
             support = {t[1].id: boost for t, boost in zip(ranked, extra, strict=True)}
             ranked = [(t[0] + support[t[1].id], *t[1:]) for t in ranked]
+        ranked = [t for t in ranked if t[0] >= q.min_score]
         # Ties by id: a UUID's integer orders like its canonical string.
         ranked.sort(key=lambda t: (-t[0], t[1].id.int))
         hits = [
@@ -797,7 +797,13 @@ def _session_of(row: dict[str, Any]) -> object:
 def _supported(breakdown: Breakdown, boost: float) -> Breakdown:
     if not boost:
         return breakdown
-    return replace(breakdown, session_support=boost, final=breakdown.final + boost)
+    # Part of the score before the evidence grade's adjustment, like the time match.
+    return replace(
+        breakdown,
+        session_support=boost,
+        base_score=breakdown.base_score + boost,
+        final=breakdown.final + boost,
+    )
 
 
 def _time_match(named: when.Resolved, valid_from: datetime | None, params: RankingParams) -> float:
