@@ -101,7 +101,7 @@ class Settings:
     # Session support: a memory gains this times the best score among the
     # candidates of its session (relative to the best overall), so the turns of the
     # conversation a query is about move up together; 0 turns it off.
-    recall_session_weight: float = 0.2
+    recall_session_weight: float = 0.1
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
     # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
     embedding_provider: str = "minilm"
