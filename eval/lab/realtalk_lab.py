@@ -385,6 +385,7 @@ LEVERS = [
     Lever("session support 0.3", 0.4, 0.6, session_boost=0.3),
     Lever("session support 0.5", 0.4, 0.6, session_boost=0.5),
     Lever("session support 0.2 + next turn 0.4", 0.4, 0.6, session_boost=0.2, next_turn=0.4),
+    Lever("session support 0.1 + time", 0.4, 0.6, session_boost=0.1, **TIME),
     Lever("session support 0.2 + time", 0.4, 0.6, session_boost=0.2, **TIME),
     Lever("session support 0.3 + time", 0.4, 0.6, session_boost=0.3, **TIME),
     Lever("session spread 0.02", 0.4, 0.6, session_spread=0.02),
