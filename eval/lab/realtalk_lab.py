@@ -27,6 +27,7 @@ import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 import numpy as np
@@ -39,6 +40,7 @@ from engram_server.evaluation.bm25 import BM25
 from engram_server.evaluation.dataset import Conversation
 from engram_server.lexical.analyzer import analyze
 from engram_server.lexical.sparse import DEFAULT_BM25
+from engram_server.recall import when
 from engram_server.store.vectors.term_stats import bm25_idf
 
 CACHE = Path(os.environ.get("ENGRAM_LAB_CACHE") or Path(tempfile.gettempdir()) / "engram-lab")
@@ -104,6 +106,14 @@ class Lever:
     speaker_boost: float = 0.0  # added when the query names the turn's speaker
     prf: int = 0  # second pass: expand the query with the top-n hits' rare terms
     prf_weight: float = 0.5
+    time_boost: float = 0.0  # added (times the match) when the turn was said in a named window
+    time_before: int = 0  # days before a window that still match, linearly less
+    time_after: int = 2  # days after a window that still match
+    time_strip: bool = False  # search without the time expression's words
+    time_leg: int = 0  # also take the n best turns said in the window as candidates
+    session_spread: float = 0.0  # minus this per better-ranked hit of the same session
+    session_boost: float = 0.0  # plus this times the session's best score / the best
+    next_turn: float = 0.0  # a hit's next turn in its session gets this share of its score
 
 
 SPEAKER = re.compile(r"^([^:]{1,40}):\s")
@@ -150,6 +160,7 @@ class Index:
                     dense[i] = own[i] + lever.context_mix * own[p[0]]
             dense /= np.linalg.norm(dense, axis=1, keepdims=True)
         self.dense = dense
+        self.said = [_date(t.time) for t in conv.turns]
         # Lexical: BM25 tf part per document; context terms at a reduced weight.
         self.doc_weights: list[dict[str, float]] = []
         df: Counter[str] = Counter()
@@ -185,9 +196,24 @@ class Index:
 
     def rank(self, question: str, vectors: Vectors) -> list[str]:
         lever = self.lever
-        qv = vectors.query(question)
+        self.timed = np.zeros(len(self.conv.turns))
+        search = question
+        if lever.time_boost or lever.time_leg:
+            resolved = when.resolve(question, NOW)
+            if resolved:
+                self.timed = np.array(
+                    [
+                        when.time_match(resolved.windows, d, lever.time_before, lever.time_after)
+                        if d
+                        else 0.0
+                        for d in self.said
+                    ]
+                )
+                if lever.time_strip:
+                    search = resolved.without_spans(question) or question
+        qv = vectors.query(search)
         dense = self.dense @ qv
-        terms = analyze(question)
+        terms = analyze(search)
         lexical = self.lexical(terms)
         order = self._fuse(dense, lexical, question)
         if lever.prf:
@@ -214,6 +240,14 @@ class Index:
         candidates = list(dict.fromkeys([*d_top.tolist(), *l_top.tolist()]))
         in_lexical = set(l_top.tolist())
         in_dense = set(d_top.tolist())
+        if lever.time_leg and self.timed.any():
+            inside = np.flatnonzero(self.timed > 0)
+            top_lex = lexical.max() or 1.0
+            best = inside[np.argsort(-(dense[inside] + lexical[inside] / top_lex), kind="stable")]
+            extra = best[: lever.time_leg].tolist()
+            candidates = list(dict.fromkeys([*candidates, *extra]))
+            in_dense |= set(extra)
+            in_lexical |= {i for i in extra if lexical[i] > 0}
         max_lex = max((lexical[i] for i in in_lexical), default=0.0)
         dense_values = [dense[i] for i in in_dense]
         d_low, d_high = min(dense_values, default=0.0), max(dense_values, default=1.0)
@@ -228,11 +262,58 @@ class Index:
             if lever.lexical_norm == "max":
                 lx = lx / max_lex if max_lex > 0 else 0.0
             s = lever.dense_weight * d + lever.lexical_weight * lx
+            if lever.time_boost:
+                s += lever.time_boost * self.timed[i]
             if lever.speaker_boost and named and self.speakers[i] in named:
                 s += lever.speaker_boost
             scored.append((-s, i))
         scored.sort()
+        if lever.session_boost or lever.next_turn:
+            by_score = {i: -neg for neg, i in scored}
+            if lever.next_turn:
+                for i, value in list(by_score.items()):
+                    j = i + 1
+                    turns = self.conv.turns
+                    if j < len(turns) and turns[j].session == turns[i].session:
+                        by_score[j] = max(by_score.get(j, 0.0), lever.next_turn * value)
+            if lever.session_boost:
+                best: dict[str, float] = {}
+                for i, value in by_score.items():
+                    sess = self.conv.turns[i].session
+                    best[sess] = max(best.get(sess, 0.0), value)
+                top = max(best.values(), default=1.0) or 1.0
+                by_score = {
+                    i: v + lever.session_boost * best[self.conv.turns[i].session] / top
+                    for i, v in by_score.items()
+                }
+            scored = sorted((-v, i) for i, v in by_score.items())
+        if lever.session_spread:
+            remaining = [(-neg, i) for neg, i in scored]
+            out: list[int] = []
+            seen: Counter[str] = Counter()
+            while remaining and len(out) < 20:
+                k = max(
+                    range(len(remaining)),
+                    key=lambda n: (
+                        remaining[n][0]
+                        - lever.session_spread * seen[self.conv.turns[remaining[n][1]].session]
+                    ),
+                )
+                _, i = remaining.pop(k)
+                out.append(i)
+                seen[self.conv.turns[i].session] += 1
+            return out + [i for _, i in remaining]
         return [i for _, i in scored]
+
+
+NOW = datetime.now(UTC)
+
+
+def _date(iso: str) -> date | None:
+    try:
+        return datetime.fromisoformat(iso.replace("Z", "+00:00")).date()
+    except ValueError:
+        return None
 
 
 def _tf(terms: Sequence[str]) -> dict[str, float]:
@@ -273,8 +354,46 @@ def summarise(name: str, s: Score, base: Score | None = None) -> str:
     return "  ".join(cells)
 
 
+TIME = {"time_boost": 0.3, "time_after": 1, "time_before": 1}
+
 LEVERS = [
     Lever("today (0.8/0.2)"),
+    Lever("time 0.1 a0", 0.4, 0.6, time_boost=0.1, time_after=0),
+    Lever("time 0.1 a1", 0.4, 0.6, time_boost=0.1, time_after=1),
+    Lever("time 0.1 a2", 0.4, 0.6, time_boost=0.1, time_after=2),
+    Lever("time 0.2 a1", 0.4, 0.6, time_boost=0.2, time_after=1),
+    Lever("time 0.2 a1 b1", 0.4, 0.6, time_boost=0.2, time_after=1, time_before=1),
+    Lever("time 0.3 a1", 0.4, 0.6, time_boost=0.3, time_after=1),
+    Lever("time 0.3 a1 b1", 0.4, 0.6, **TIME),
+    Lever("time 0.3 a2 b1", 0.4, 0.6, time_boost=0.3, time_after=2, time_before=1),
+    Lever("time 0.4 a1", 0.4, 0.6, time_boost=0.4, time_after=1),
+    Lever("time 0.5 a1", 0.4, 0.6, time_boost=0.5, time_after=1),
+    Lever("time 0.2 a1 strip", 0.4, 0.6, time_boost=0.2, time_after=1, time_strip=True),
+    Lever("time 0.2 a1 leg20", 0.4, 0.6, time_boost=0.2, time_after=1, time_leg=20),
+    Lever(
+        "time 0.2 a1 strip leg20",
+        0.4,
+        0.6,
+        time_boost=0.2,
+        time_after=1,
+        time_strip=True,
+        time_leg=20,
+    ),
+    Lever("session support 0.05", 0.4, 0.6, session_boost=0.05),
+    Lever("session support 0.1", 0.4, 0.6, session_boost=0.1),
+    Lever("session support 0.2", 0.4, 0.6, session_boost=0.2),
+    Lever("session support 0.3", 0.4, 0.6, session_boost=0.3),
+    Lever("session support 0.5", 0.4, 0.6, session_boost=0.5),
+    Lever("session support 0.2 + next turn 0.4", 0.4, 0.6, session_boost=0.2, next_turn=0.4),
+    Lever("session support 0.1 + time", 0.4, 0.6, session_boost=0.1, **TIME),
+    Lever("session support 0.2 + time", 0.4, 0.6, session_boost=0.2, **TIME),
+    Lever("session support 0.3 + time", 0.4, 0.6, session_boost=0.3, **TIME),
+    Lever("session spread 0.02", 0.4, 0.6, session_spread=0.02),
+    Lever("session spread 0.05", 0.4, 0.6, session_spread=0.05),
+    Lever("session spread 0.1", 0.4, 0.6, session_spread=0.1),
+    Lever("next turn 0.5", 0.4, 0.6, next_turn=0.5),
+    Lever("next turn 0.7", 0.4, 0.6, next_turn=0.7),
+    Lever("next turn 0.85", 0.4, 0.6, next_turn=0.85),
     Lever("dense 0.4 / lexical 0.6", 0.4, 0.6),
     Lever("0.4/0.6 + ctx mix 0.2", 0.4, 0.6, dense_context="mix", context_mix=0.2),
     Lever("0.4/0.6 + ctx lexical 0.3", 0.4, 0.6, lexical_context=0.3),

@@ -239,8 +239,9 @@ def build(
         "machine": {"cpu_count": os.cpu_count()},
         "method": (
             "one tenant per conversation; every turn one EPISODIC memory 'SPEAKER: text'"
-            " (BatchProposeMemories, session = the file's session, attributes turn_id and"
-            " time), in order; once the index has no backlog, one Recall per question"
+            " (BatchProposeMemories, session = the file's session, valid_from = the"
+            " message's time, attributes turn_id and time), in order; once the index has"
+            " no backlog, one Recall per question"
             " (k = 10, read-your-writes, skip_access_tracking, server defaults). BM25:"
             " Okapi over the same 'SPEAKER: text' turns (evaluation/bm25.py). A turn counts"
             " when the question's evidence names it. CIs: 95% bootstrap over questions."

@@ -2,7 +2,8 @@
 
 Everything goes through the public API the way an agent would use it: a scratch
 tenant made with a platform-admin key, one space per conversation, every turn a
-memory, then one Recall per question with read-your-writes consistency.
+memory (its `valid_from` the time it was said), then one Recall per question
+with read-your-writes consistency.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 
 import grpc
 import grpc.aio
@@ -25,6 +27,7 @@ from engram.v1 import (
     recall_pb2_grpc,
     types_pb2,
 )
+from google.protobuf import timestamp_pb2
 
 from engram_server.evaluation.dataset import Conversation, Question
 
@@ -33,6 +36,20 @@ SCOPES = ("read", "write")
 BATCH_SIZE = 250
 POLL_SECONDS = 0.5
 _CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 * 1024 * 1024)]
+
+
+def said_at(time_text: str) -> timestamp_pb2.Timestamp | None:
+    """A turn's time as the memory's `valid_from` (when it was said, so a question
+    naming a day can find it); None when the text is not ISO 8601."""
+    try:
+        when = datetime.fromisoformat(time_text.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    out = timestamp_pb2.Timestamp()
+    out.FromDatetime(when)
+    return out
 
 
 class RecallUnavailable(RuntimeError):
@@ -154,6 +171,7 @@ class RemoteEngram:
                                 content=turn.text,
                                 source=SOURCE,
                                 confidence=1.0,
+                                valid_from=said_at(turn.time),
                                 attributes={
                                     "turn_id": turn.id,
                                     "role": turn.role,

@@ -94,6 +94,14 @@ class Settings:
     # dataset it lost 0.05 recall@10 (docs/recall-quality.md).
     recall_context_dense_weight: float = 0.0
     recall_context_lexical_weight: float = 0.0
+    # Added to the score of a memory whose valid_from falls on a day or in a
+    # period the query names ("on 7 Jan 2024", "last week"; recall/when.py); 0
+    # turns it off. Tuned on REALTALK's dev conversations (docs/recall-quality.md).
+    recall_time_weight: float = 0.3
+    # Session support: a memory gains this times the best score among the
+    # candidates of its session (relative to the best overall), so the turns of the
+    # conversation a query is about move up together; 0 turns it off.
+    recall_session_weight: float = 0.1
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
     # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
     embedding_provider: str = "minilm"

@@ -29,6 +29,7 @@ from engram_server.lifecycle.validation import check_space
 from engram_server.platform.background import BackgroundTask
 from engram_server.pools import model as pool_model
 from engram_server.pools.recall import PoolScope
+from engram_server.recall import when
 from engram_server.recall.scoring import (
     NO_EVIDENCE_DELTAS,
     Breakdown,
@@ -39,6 +40,7 @@ from engram_server.recall.scoring import (
     final_score,
     fused_scores,
     score,
+    session_support,
     slot_matches,
 )
 from engram_server.services.indexing import IndexWorker
@@ -507,9 +509,11 @@ class RecallService:
             allowed = {Status.ACTIVE.value}  # as of known_at (rows rewritten above)
         now = q.now or datetime.now(UTC)
         fused = fused_scores(candidates, self.params)
+        # A day or period the query names: memories said then move up.
+        named_time = when.resolve(text, now) if self.params.time_weight > 0 else when.NOTHING
         terms: frozenset[str] | None = None
         ranked: list[
-            tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams]
+            tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float]
         ] = []
         own_spaces = frozenset(q.spaces)
         own_prefixes = tuple(f"{s}/" for s in q.spaces) if q.include_subspaces else ()
@@ -547,19 +551,33 @@ class RecallService:
             )
             policy = row["space_policy"]
             params = self._space_params(policy) if policy else self.params
-            final = final_score(fused[p.id], slot, signals, now, params) * trust
-            if final >= q.min_score:
-                ranked.append((final, p, row, signals, slot, params))
+            timed = _time_match(named_time, row["valid_from"], params) if named_time else 0.0
+            final = final_score(fused[p.id], slot, signals, now, params, timed) * trust
+            ranked.append((final, p, row, signals, slot, params, timed))
+        support: dict[uuid.UUID, float] = {}
+        if self.params.session_weight > 0 and ranked:
+            # The turns of a session the query is about move up together.
+            groups = [(_session_of(t[2]), t[0]) for t in ranked]
+            extra = session_support(groups, self.params.session_weight)
+            support = {t[1].id: boost for t, boost in zip(ranked, extra, strict=True)}
+            ranked = [(t[0] + support[t[1].id], *t[1:]) for t in ranked]
+        ranked = [t for t in ranked if t[0] >= q.min_score]
         # Ties by id: a UUID's integer orders like its canonical string.
         ranked.sort(key=lambda t: (-t[0], t[1].id.int))
         hits = [
-            _hit(row, score(fused[p.id], slot, signals, now, params), p)
-            for _, p, row, signals, slot, params in ranked[: q.k or DEFAULT_K]
+            _hit(
+                row,
+                _supported(
+                    score(fused[p.id], slot, signals, now, params, timed), support.get(p.id, 0.0)
+                ),
+                p,
+            )
+            for _, p, row, signals, slot, params, timed in ranked[: q.k or DEFAULT_K]
         ]
         if q.graph is not None and hits:
             beyond = {
                 p.id: (row, signals, slot, params, p)
-                for _, p, row, signals, slot, params in ranked[q.k or DEFAULT_K :]
+                for _, p, row, signals, slot, params, _timed in ranked[q.k or DEFAULT_K :]
             }
             hits = await self._expand(tenant, q, hits, beyond, fused, now)
         return hits
@@ -777,10 +795,38 @@ _NEIGHBOURS = (
 )
 
 
-def _valid_at(row: dict[str, Any], when: datetime) -> bool:
-    """Whether a memory's fact held in the world at `when` (open bounds hold)."""
+def _session_of(row: dict[str, Any]) -> object:
+    """The group whose best candidate lends support: the memory's session in its
+    space, or the memory alone when it has none."""
+    session = row["session"]
+    return (row["space"], session) if session else row["id"]
+
+
+def _supported(breakdown: Breakdown, boost: float) -> Breakdown:
+    if not boost:
+        return breakdown
+    # Part of the score before the evidence grade's adjustment, like the time match.
+    return replace(
+        breakdown,
+        session_support=boost,
+        base_score=breakdown.base_score + boost,
+        final=breakdown.final + boost,
+    )
+
+
+def _time_match(named: when.Resolved, valid_from: datetime | None, params: RankingParams) -> float:
+    """How well a memory's `valid_from` (when it was said) matches the time the
+    query names; 0 for a memory without one."""
+    if valid_from is None:
+        return 0.0
+    said = valid_from.astimezone(UTC).date()
+    return when.time_match(named.windows, said, params.time_before_days, params.time_after_days)
+
+
+def _valid_at(row: dict[str, Any], moment: datetime) -> bool:
+    """Whether a memory's fact held in the world at `moment` (open bounds hold)."""
     start, end = row.get("valid_from"), row.get("valid_to")
-    return (start is None or start <= when) and (end is None or when < end)
+    return (start is None or start <= moment) and (end is None or moment < end)
 
 
 def _in_spaces(space: str, q: RecallQuery) -> bool:

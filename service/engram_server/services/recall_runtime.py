@@ -60,6 +60,8 @@ def ranking_params(settings: Settings) -> RankingParams:
         fusion=fusion,
         lexical_weight=settings.recall_lexical_weight,
         dense_weight=settings.recall_dense_weight,
+        time_weight=settings.recall_time_weight,
+        session_weight=settings.recall_session_weight,
     )
 
 
