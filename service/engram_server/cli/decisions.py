@@ -226,7 +226,8 @@ def _lines(text: str | None) -> tuple[int, int] | None:
 def explain(args: argparse.Namespace) -> int:
     repository = _default_repository(args)
     revision = args.revision
-    if not revision and not args.repository:
+    if not revision:
+        # Lines refer to the checkout at hand: HEAD of --repo-path, when it is one.
         from engram_server.cli import gitlog
 
         try:
