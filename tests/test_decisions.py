@@ -837,3 +837,42 @@ async def test_dream_proposes_a_pattern_from_outcomes_held_for_review(
     other = await make_tenant()
     theirs = await other.lifecycle.Dream(lifecycle_pb2.DreamRequest(space=space, dry_run=True))
     assert not theirs.actions
+
+
+async def test_missing_fields_and_limits_refuse_only_their_commit(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    hunk = D.DiffHunk(new_lines=D.LineRange(start_line=1, end_line=1))
+    too_many_hunks = D.FileChange(
+        path="a.py", change_type=D.FILE_CHANGE_TYPE_MODIFIED, hunks=[hunk] * 201
+    )
+    too_many_files = [
+        D.FileChange(path=f"f{i}.py", change_type=D.FILE_CHANGE_TYPE_MODIFIED) for i in range(1001)
+    ]
+    commits = [
+        proto_commit("", "No sha because it was lost\n"),
+        proto_commit("1" * 40, ""),
+        proto_commit("2" * 40, "Split a.py because it grew\n", files=[too_many_hunks]),
+        proto_commit("3" * 40, "Touch everything because of a rename\n", files=too_many_files),
+        proto_commit("4" * 40, "Cap retries at three because the API throttles\n", minutes=5),
+    ]
+    response = await ingest(t, commits)
+    by_index = {c.index: c for c in response.commits}
+    expected = {
+        0: "commits[0].sha",
+        1: "commits[1].message",
+        2: "commits[2].files[0].hunks",
+        3: "commits[3].files",
+    }
+    for index, field in expected.items():
+        assert by_index[index].disposition == D.COMMIT_DISPOSITION_INVALID
+        assert field in [v.field for v in by_index[index].violations]
+    assert by_index[4].disposition == D.COMMIT_DISPOSITION_DECISION
+    assert response.invalid_commits == 4 and response.created_decisions == 1
+    # Nothing of a refused commit was kept: sending the good one again is a no-op,
+    # sending a refused one fixed is new.
+    fixed = proto_commit("2" * 40, "Split a.py because it grew\n", files=[])
+    again = await ingest(t, [commits[4], fixed])
+    assert [c.disposition for c in again.commits] == [
+        D.COMMIT_DISPOSITION_ALREADY_INGESTED,
+        D.COMMIT_DISPOSITION_DECISION,
+    ]
