@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import uuid
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,7 @@ from engram.v1 import decisions_pb2, decisions_pb2_grpc, lifecycle_pb2, recall_p
 from engram_server.cli.gitlog import read_commits
 
 from tests.conftest import MakeTenant, RunningServer, TestTenant
+from tests.lifecycle_helpers import propose
 
 REPO = "github.com/acme/api"
 T0 = datetime(2024, 5, 1, 9, 0, tzinfo=UTC)
@@ -531,6 +533,7 @@ async def test_created_decisions_and_outcomes(make_tenant: MakeTenant) -> None:
             outcome=D.DECISION_OUTCOME_MISSED,
             summary="Billing moved to 02:00 too; they collided twice.",
             evidence=[D.DecisionEvidence(quote="2 overlaps in March")],
+            sources=["Scheduler report: 2 overlaps in March, both at 02:10."],
         )
     )
     assert updated.outcome == D.DECISION_OUTCOME_MISSED
@@ -545,6 +548,90 @@ async def test_created_decisions_and_outcomes(make_tenant: MakeTenant) -> None:
             D.RecordDecisionOutcomeRequest(name=created.name, summary="x")
         )
     assert "outcome" in (caught.value.details() or "")
+
+
+def _details(caught: pytest.ExceptionInfo[grpc.aio.AioRpcError]) -> str:
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    return caught.value.details() or ""
+
+
+async def test_stated_quotes_must_appear_verbatim_in_their_source(
+    make_tenant: MakeTenant,
+) -> None:
+    t, other = await make_tenant(), await make_tenant()
+    note = await propose(t.lifecycle, "ops", "Load test: p99 rose to 180 ms with 3 replicas.")
+    memory = note.memory.name
+    report = "Bench run 7: cold start took 4.2 s on the small instance."
+
+    def request(*evidence: D.DecisionEvidence, sources: tuple[str, ...] = ()) -> Any:
+        return D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository="ops/runbooks",
+                title="Keep four replicas",
+                rationale="Three replicas could not hold the p99 target.",
+                evidence=list(evidence),
+            ),
+            sources=list(sources),
+        )
+
+    # Quoted exactly from the memory it names, and from a text sent along.
+    created = await stub(t).CreateDecision(
+        request(
+            D.DecisionEvidence(quote="p99 rose to 180 ms", memory=memory),
+            D.DecisionEvidence(quote="cold start took 4.2 s"),
+            sources=(report,),
+        )
+    )
+    assert [(e.quote, e.memory) for e in created.evidence] == [
+        ("p99 rose to 180 ms", memory),
+        ("cold start took 4.2 s", ""),
+    ]
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository="ops/runbooks"))
+    assert len(listed.decisions) == 1
+
+    refused = [
+        # paraphrased, not quoted
+        (request(D.DecisionEvidence(quote="p99 went to 180 ms", memory=memory)), "[0].quote"),
+        # a different case is not verbatim either
+        (request(D.DecisionEvidence(quote="Cold start took 4.2 s"), sources=(report,)), "quote"),
+        # no source at all
+        (request(D.DecisionEvidence(quote="cold start took 4.2 s")), "decision.evidence[0].quote"),
+        # a memory that does not exist, and a malformed name
+        (
+            request(D.DecisionEvidence(quote="x y z", memory=f"memories/{uuid.uuid4()}")),
+            "decision.evidence[0].memory",
+        ),
+        (request(D.DecisionEvidence(quote="x y z", memory="notes/1")), "[0].memory"),
+    ]
+    for bad, field in refused:
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).CreateDecision(bad)
+        assert field in _details(caught)
+    # Another tenant cannot quote (or probe) this tenant's memory.
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(other).CreateDecision(
+            request(D.DecisionEvidence(quote="p99 rose to 180 ms", memory=memory))
+        )
+    assert "decision.evidence[0].memory" in _details(caught)
+    # Nothing half-written: the refused requests stored no decision.
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository="ops/runbooks"))
+    assert [d.name for d in listed.decisions] == [created.name]
+    assert not (await stub(other).ListDecisions(D.ListDecisionsRequest())).decisions
+
+    # Outcomes: the same rule; a refused outcome changes nothing.
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).RecordDecisionOutcome(
+            D.RecordDecisionOutcomeRequest(
+                name=created.name,
+                outcome=D.DECISION_OUTCOME_MISSED,
+                summary="Four replicas were not enough either.",
+                evidence=[D.DecisionEvidence(quote="p99 of 240 ms")],
+                sources=["Week 12: p99 at 230 ms."],
+            )
+        )
+    assert "evidence[0].quote" in _details(caught)
+    held = await stub(t).GetDecision(D.GetDecisionRequest(name=created.name))
+    assert held.outcome == D.DECISION_OUTCOME_UNSPECIFIED
 
 
 async def test_list_pages(make_tenant: MakeTenant) -> None:
@@ -680,3 +767,112 @@ async def test_purging_the_decision_space_forgets_its_decisions(make_tenant: Mak
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
     again = await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])
     assert again.created_decisions == 1  # its commit record went with it: mined afresh
+
+
+async def test_dream_proposes_a_pattern_from_outcomes_held_for_review(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    repo = "ops/platform"
+    names: dict[str, str] = {}
+    for title, tag, outcome in (
+        ("Cache sessions in Redis", "caching", D.DECISION_OUTCOME_MISSED),
+        ("Cache rendered pages for a minute", "caching", D.DECISION_OUTCOME_MISSED),
+        ("Cache the price list per region", "caching", D.DECISION_OUTCOME_PARTIALLY_MET),
+        ("Cache feature flags locally", "caching", D.DECISION_OUTCOME_MET),
+        ("Shard the queue by tenant", "queues", D.DECISION_OUTCOME_MISSED),
+        ("Retry queue pushes twice", "queues", D.DECISION_OUTCOME_MISSED),
+    ):
+        d = await stub(t).CreateDecision(
+            D.CreateDecisionRequest(
+                decision=D.Decision(
+                    repository=repo,
+                    title=title,
+                    rationale=f"{title} to cut load on the primary.",
+                    tags=[tag],
+                    expectations=["primary CPU below 50 %"],
+                )
+            )
+        )
+        await stub(t).RecordDecisionOutcome(
+            D.RecordDecisionOutcomeRequest(
+                name=d.name, outcome=outcome, summary=f"{title}: primary CPU stayed at 80 %."
+            )
+        )
+        names[title] = d.name
+    space = f"decisions/{repo}"
+
+    report = await t.lifecycle.Dream(lifecycle_pb2.DreamRequest(space=space, dry_run=True))
+    patterns = [a for a in report.actions if a.action == "pattern"]
+    # Three of the four caching decisions went wrong; two queue decisions are too few.
+    assert len(patterns) == 1
+    (pattern,) = patterns
+    assert pattern.detail["feature"] == "tag:caching"
+    assert sorted(pattern.detail["decisions"]) == sorted(
+        names[n]
+        for n in (
+            "Cache sessions in Redis",
+            "Cache rendered pages for a minute",
+            "Cache the price list per region",
+        )
+    )
+    assert len(pattern.memories) == 3
+    listed = await t.lifecycle.ListMemories(lifecycle_pb2.ListMemoriesRequest(space=space))
+    assert all(m.kind != types_pb2.MEMORY_KIND_PATTERN for m in listed.memories)  # dry run
+
+    applied = await t.lifecycle.Dream(lifecycle_pb2.DreamRequest(space=space))
+    (done,) = [a for a in applied.actions if a.action == "pattern"]
+    held = await t.lifecycle.GetMemory(
+        lifecycle_pb2.GetMemoryRequest(name=done.detail["pattern_memory"])
+    )
+    # Held for review, never published on its own.
+    assert held.status == types_pb2.MEMORY_STATUS_PENDING_CONFIRMATION
+    assert held.kind == types_pb2.MEMORY_KIND_PATTERN
+    assert "3 of 4 times" in held.content and "Cache sessions in Redis" in held.content
+    assert any("held for review" in n for n in held.validation_notes)
+    # Dreaming again proposes nothing new: the same pattern is already held.
+    again = await t.lifecycle.Dream(lifecycle_pb2.DreamRequest(space=space))
+    assert not [a for a in again.actions if a.action == "pattern"]
+    # Another tenant's Dream over the same space name sees none of it.
+    other = await make_tenant()
+    theirs = await other.lifecycle.Dream(lifecycle_pb2.DreamRequest(space=space, dry_run=True))
+    assert not theirs.actions
+
+
+async def test_missing_fields_and_limits_refuse_only_their_commit(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    hunk = D.DiffHunk(new_lines=D.LineRange(start_line=1, end_line=1))
+    too_many_hunks = D.FileChange(
+        path="a.py", change_type=D.FILE_CHANGE_TYPE_MODIFIED, hunks=[hunk] * 201
+    )
+    too_many_files = [
+        D.FileChange(path=f"f{i}.py", change_type=D.FILE_CHANGE_TYPE_MODIFIED) for i in range(1001)
+    ]
+    commits = [
+        proto_commit("", "No sha because it was lost\n"),
+        proto_commit("1" * 40, ""),
+        proto_commit("2" * 40, "Split a.py because it grew\n", files=[too_many_hunks]),
+        proto_commit("3" * 40, "Touch everything because of a rename\n", files=too_many_files),
+        proto_commit("4" * 40, "Cap retries at three because the API throttles\n", minutes=5),
+    ]
+    response = await ingest(t, commits)
+    by_index = {c.index: c for c in response.commits}
+    expected = {
+        0: "commits[0].sha",
+        1: "commits[1].message",
+        2: "commits[2].files[0].hunks",
+        3: "commits[3].files",
+    }
+    for index, field in expected.items():
+        assert by_index[index].disposition == D.COMMIT_DISPOSITION_INVALID
+        assert field in [v.field for v in by_index[index].violations]
+    assert by_index[4].disposition == D.COMMIT_DISPOSITION_DECISION
+    assert response.invalid_commits == 4 and response.created_decisions == 1
+    # Nothing of a refused commit was kept: sending the good one again is a no-op,
+    # sending a refused one fixed is new.
+    fixed = proto_commit("2" * 40, "Split a.py because it grew\n", files=[])
+    again = await ingest(t, [commits[4], fixed])
+    assert [c.disposition for c in again.commits] == [
+        D.COMMIT_DISPOSITION_ALREADY_INGESTED,
+        D.COMMIT_DISPOSITION_DECISION,
+    ]

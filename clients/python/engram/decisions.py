@@ -114,6 +114,7 @@ class _Requests:
         space: Any,
         session: Any,
         request_id: Any,
+        sources: Any = (),
     ) -> decisions_pb2.CreateDecisionRequest:
         fields = dict(fields)
         alternatives = _alternatives(fields.pop("alternatives", ()))
@@ -134,6 +135,7 @@ class _Requests:
             space=space,
             session=session,
             request_id=_requests.request_id(request_id),
+            sources=_list(sources, "sources"),
         )
 
     @staticmethod
@@ -211,7 +213,7 @@ class _Requests:
 
     @staticmethod
     def outcome(
-        name: Any, outcome: Any, summary: Any, evidence: Any, request_id: Any
+        name: Any, outcome: Any, summary: Any, evidence: Any, sources: Any, request_id: Any
     ) -> decisions_pb2.RecordDecisionOutcomeRequest:
         return c.fill(
             decisions_pb2.RecordDecisionOutcomeRequest(),
@@ -219,6 +221,7 @@ class _Requests:
             outcome=_outcome(outcome, "outcome"),
             summary=summary,
             evidence=_evidence(evidence, "evidence"),
+            sources=_list(sources, "sources"),
             request_id=_requests.request_id(request_id),
         )
 
@@ -280,12 +283,18 @@ class DecisionsMixin:
         space: str = "",
         session: str = "",
         request_id: str | None = None,
+        sources: Sequence[str] = (),
         **fields: Any,
     ) -> decisions_pb2.Decision:
         """Records a stated decision. `fields`: statement, question, alternatives
-        (strings or (option, why rejected) pairs), evidence (quotes), anchors
-        (CodeAnchor messages), expectations, tags, author, decision_time."""
-        request = _Requests.create(repository, title, rationale, fields, space, session, request_id)
+        (strings or (option, why rejected) pairs), evidence (quotes, or
+        DecisionEvidence naming the memory quoted), anchors (CodeAnchor messages),
+        expectations, tags, author, decision_time. Every quote must appear
+        verbatim in the memory it names or in one of `sources` (the texts it is
+        quoted from), else InvalidArgument naming the quote."""
+        request = _Requests.create(
+            repository, title, rationale, fields, space, session, request_id, sources
+        )
         response: decisions_pb2.Decision = self._transport_.unary(
             self._decisions.CreateDecision, request, retryable=True
         )
@@ -368,11 +377,13 @@ class DecisionsMixin:
         outcome: str | int,
         summary: str,
         *,
-        evidence: Sequence[str] = (),
+        evidence: Sequence[str | decisions_pb2.DecisionEvidence] = (),
+        sources: Sequence[str] = (),
         request_id: str | None = None,
     ) -> decisions_pb2.Decision:
-        """Attaches what happened (MET, PARTIALLY_MET, MISSED) to a decision."""
-        request = _Requests.outcome(name, outcome, summary, evidence, request_id)
+        """Attaches what happened (MET, PARTIALLY_MET, MISSED) to a decision; its
+        evidence quotes are checked against `sources` as in create_decision."""
+        request = _Requests.outcome(name, outcome, summary, evidence, sources, request_id)
         response: decisions_pb2.Decision = self._transport_.unary(
             self._decisions.RecordDecisionOutcome, request, retryable=True
         )
@@ -439,9 +450,12 @@ class AsyncDecisionsMixin:
         space: str = "",
         session: str = "",
         request_id: str | None = None,
+        sources: Sequence[str] = (),
         **fields: Any,
     ) -> decisions_pb2.Decision:
-        request = _Requests.create(repository, title, rationale, fields, space, session, request_id)
+        request = _Requests.create(
+            repository, title, rationale, fields, space, session, request_id, sources
+        )
         response: decisions_pb2.Decision = await self._transport_.unary(
             self._decisions.CreateDecision, request, retryable=True
         )
@@ -522,10 +536,11 @@ class AsyncDecisionsMixin:
         outcome: str | int,
         summary: str,
         *,
-        evidence: Sequence[str] = (),
+        evidence: Sequence[str | decisions_pb2.DecisionEvidence] = (),
+        sources: Sequence[str] = (),
         request_id: str | None = None,
     ) -> decisions_pb2.Decision:
-        request = _Requests.outcome(name, outcome, summary, evidence, request_id)
+        request = _Requests.outcome(name, outcome, summary, evidence, sources, request_id)
         response: decisions_pb2.Decision = await self._transport_.unary(
             self._decisions.RecordDecisionOutcome, request, retryable=True
         )

@@ -31,6 +31,8 @@ from engram_server.errors import Violations
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.services.decisions import (
+    MAX_SOURCE_BYTES,
+    MAX_SOURCES,
     CommitInput,
     DecisionsService,
     ExplainQuery,
@@ -138,8 +140,17 @@ def _evidence_in(items: Any, path: str, v: Violations) -> list[Evidence]:
         if origin is None:
             v.add(f"{path}[{i}].origin", "one of commit_message, diff, session, statement")
             origin = Origin.STATEMENT
-        out.append(Evidence(e.quote, origin, e.commit_sha, e.path))
+        out.append(Evidence(e.quote, origin, e.commit_sha, e.path, e.memory))
     return out
+
+
+def _sources_in(sources: Any, v: Violations) -> tuple[str, ...]:
+    if len(sources) > MAX_SOURCES:
+        v.add("sources", f"at most {MAX_SOURCES} texts")
+    for i, text in enumerate(sources):
+        if len(text.encode()) > MAX_SOURCE_BYTES:
+            v.add(f"sources[{i}]", f"at most {MAX_SOURCE_BYTES} bytes")
+    return tuple(sources)
 
 
 def _draft_from_proto(d: decisions_pb2.Decision, v: Violations) -> Any:
@@ -209,7 +220,7 @@ def anchor_to_proto(a: Anchor) -> decisions_pb2.CodeAnchor:
 
 def _evidence_out(e: Evidence) -> decisions_pb2.DecisionEvidence:
     return decisions_pb2.DecisionEvidence(
-        quote=e.quote, commit_sha=e.commit_sha, origin=e.origin.value, path=e.path
+        quote=e.quote, commit_sha=e.commit_sha, origin=e.origin.value, path=e.path, memory=e.memory
     )
 
 
@@ -330,6 +341,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
             v.add("decision.repository", "required")
         if len(request.session) > 256:
             v.add("session", "at most 256 characters")
+        sources = _sources_in(request.sources, v)
         v.raise_if_any()
         decision = await self._service().create(
             current_principal(),
@@ -338,6 +350,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
             draft,
             request.session,
             convert.request_key("CreateDecision", request),
+            sources=sources,
         )
         return decision_to_proto(decision)
 
@@ -431,12 +444,14 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
             v.add("outcome", f"unknown enum value {request.outcome}")
             outcome = Outcome.UNSPECIFIED
         evidence = _evidence_in(request.evidence, "evidence", v)
+        sources = _sources_in(request.sources, v)
         v.raise_if_any()
         decision = await self._service().record_outcome(
             current_principal(),
             decision_id,
             OutcomeRecord(outcome, request.summary.strip(), tuple(evidence), now()),
             convert.request_key("RecordDecisionOutcome", request),
+            sources=sources,
         )
         return decision_to_proto(decision)
 

@@ -8,8 +8,8 @@ engram decisions explain PATH [--lines 40-52] [--symbol NAME]
                                            why is this code like this?
 engram decisions search QUESTION           decisions that answer a question
 engram decisions get NAME | list           read decisions
-engram decisions create --repository R --title T --rationale W
-engram decisions outcome NAME --outcome MISSED --summary TEXT
+engram decisions create --repository R --title T --rationale W [--evidence Q --source TEXT]
+engram decisions outcome NAME --outcome MISSED --summary TEXT [--evidence Q --source-file F]
 
 The server never reads a repository: `ingest` runs git here (log with rename
 detection and zero-context hunks) and sends what it read.
@@ -21,7 +21,7 @@ import argparse
 import collections
 import sys
 import time
-from collections.abc import Iterator
+from pathlib import Path
 
 from engram.errors import InvalidArgument
 from engram.v1 import decisions_pb2
@@ -108,28 +108,27 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--statement", default="")
     p.add_argument("--alternative", action="append", default=[])
     p.add_argument("--expectation", action="append", default=[])
-    p.add_argument("--evidence", action="append", default=[], help="a verbatim quote")
+    p.add_argument("--evidence", action="append", default=[], help="a verbatim quote of a --source")
+    p.add_argument(
+        "--evidence-memory",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("QUOTE", "MEMORY"),
+        help="a verbatim quote of a memory (memories/ID)",
+    )
+    p.add_argument("--source", action="append", default=[], help="text the quotes come from")
+    p.add_argument("--source-file", action="append", default=[], help="file the quotes come from")
     p.set_defaults(handler=create)
 
     p = sub.add_parser("outcome", help="record how a decision turned out", parents=[parent])
     p.add_argument("name")
     p.add_argument("--outcome", required=True, help="MET, PARTIALLY_MET or MISSED")
     p.add_argument("--summary", required=True)
-    p.add_argument("--evidence", action="append", default=[])
+    p.add_argument("--evidence", action="append", default=[], help="a verbatim quote")
+    p.add_argument("--source", action="append", default=[], help="text the quotes come from")
+    p.add_argument("--source-file", action="append", default=[], help="file the quotes come from")
     p.set_defaults(handler=outcome)
-
-
-def batches(
-    commits: Iterator[decisions_pb2.Commit], size: int
-) -> Iterator[list[decisions_pb2.Commit]]:
-    batch: list[decisions_pb2.Commit] = []
-    for commit in commits:
-        batch.append(commit)
-        if len(batch) >= size:
-            yield batch
-            batch = []
-    if batch:
-        yield batch
 
 
 def ingest(args: argparse.Namespace) -> int:
@@ -150,7 +149,7 @@ def ingest(args: argparse.Namespace) -> int:
     started = time.monotonic()
     show_progress = not args.quiet and not args.json and sys.stderr.isatty()
     with common.make_client(args) as client:
-        for batch in batches(gitlog.read_commits(args.path, args.range), args.batch_size):
+        for batch in gitlog.read_batches(args.path, args.range, args.batch_size):
             response = client.ingest_commits(
                 repository, batch, space=args.space, reprocess=args.reprocess
             )
@@ -227,7 +226,8 @@ def _lines(text: str | None) -> tuple[int, int] | None:
 def explain(args: argparse.Namespace) -> int:
     repository = _default_repository(args)
     revision = args.revision
-    if not revision and not args.repository:
+    if not revision:
+        # Lines refer to the checkout at hand: HEAD of --repo-path, when it is one.
         from engram_server.cli import gitlog
 
         try:
@@ -333,7 +333,22 @@ def list_decisions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sources(args: argparse.Namespace) -> list[str]:
+    texts = list(args.source)
+    for name in args.source_file:
+        try:
+            texts.append(Path(name).read_text(encoding="utf-8", errors="replace"))
+        except OSError as error:
+            raise UsageError(f"cannot read --source-file {name}: {error.strerror}") from error
+    return texts
+
+
 def create(args: argparse.Namespace) -> int:
+    evidence: list[str | decisions_pb2.DecisionEvidence] = list(args.evidence)
+    evidence += [
+        decisions_pb2.DecisionEvidence(quote=q, memory=m, origin="statement")
+        for q, m in args.evidence_memory
+    ]
     with common.make_client(args) as client:
         d = client.create_decision(
             args.repository,
@@ -342,7 +357,8 @@ def create(args: argparse.Namespace) -> int:
             statement=args.statement,
             alternatives=args.alternative,
             expectations=args.expectation,
-            evidence=args.evidence,
+            evidence=evidence,
+            sources=_sources(args),
         )
     _show(args, d)
     return 0
@@ -352,7 +368,11 @@ def outcome(args: argparse.Namespace) -> int:
     with common.make_client(args) as client:
         try:
             d = client.record_decision_outcome(
-                args.name, args.outcome, args.summary, evidence=args.evidence
+                args.name,
+                args.outcome,
+                args.summary,
+                evidence=args.evidence,
+                sources=_sources(args),
             )
         except InvalidArgument as error:
             if error.fields != ["outcome"]:

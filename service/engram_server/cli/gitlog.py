@@ -14,8 +14,10 @@ The server never reads a repository: this module is all the git access there is.
 
 from __future__ import annotations
 
+import queue
 import re
 import subprocess
+import threading
 from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
@@ -123,6 +125,60 @@ def read_commits(path: str, revision_range: str = "HEAD") -> Iterator[decisions_
         if proc.returncode != 0:
             assert proc.stderr is not None
             raise GitError(proc.stderr.read().strip() or "git log failed")
+
+
+def read_batches(
+    path: str, revision_range: str, size: int, ahead: int = 4
+) -> Iterator[list[decisions_pb2.Commit]]:
+    """`read_commits` in lists of `size`, read and parsed on a thread of their own
+    up to `ahead` batches ahead: git and the parser work while the caller waits
+    on the server, instead of in turn with it. GitError as `read_commits`."""
+    handoff: queue.Queue[list[decisions_pb2.Commit] | BaseException | None] = queue.Queue(ahead)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            batch: list[decisions_pb2.Commit] = []
+            for commit in read_commits(path, revision_range):
+                batch.append(commit)
+                if len(batch) >= size:
+                    if not _put(handoff, batch, stop):
+                        return
+                    batch = []
+            if batch and not _put(handoff, batch, stop):
+                return
+            _put(handoff, None, stop)
+        except BaseException as error:  # handed to the consumer, raised there
+            _put(handoff, error, stop)
+
+    reader = threading.Thread(target=produce, name="git-log-reader", daemon=True)
+    reader.start()
+    try:
+        while True:
+            item = handoff.get()
+            if item is None:
+                return
+            if isinstance(item, BaseException):
+                raise item
+            yield item
+    finally:
+        stop.set()
+        reader.join()
+
+
+def _put(
+    handoff: queue.Queue[list[decisions_pb2.Commit] | BaseException | None],
+    item: list[decisions_pb2.Commit] | BaseException | None,
+    stop: threading.Event,
+) -> bool:
+    """Hands `item` over unless the consumer went away (then False)."""
+    while not stop.is_set():
+        try:
+            handoff.put(item, timeout=0.1)
+            return True
+        except queue.Full:
+            continue
+    return False
 
 
 def _parse(chunk: str) -> decisions_pb2.Commit:

@@ -130,6 +130,8 @@ class Evidence:
     origin: Origin = Origin.COMMIT
     commit_sha: str = ""
     path: str = ""
+    # `memories/{memory}` the quote comes from (stated decisions).
+    memory: str = ""
 
 
 @dataclass(frozen=True, slots=True)

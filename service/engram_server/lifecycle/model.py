@@ -211,6 +211,10 @@ class Proposal:
     # When the fact held in the world (bi-temporal); None = unknown / open.
     valid_from: datetime | None = None
     valid_to: datetime | None = None
+    # Internal writers only (never set from the API): non-empty holds the memory
+    # for review (PENDING_CONFIRMATION, this note among its validation notes)
+    # even when every validator passed; a person confirms or retracts it.
+    review_note: str = ""
 
     @property
     def content_hash(self) -> str:

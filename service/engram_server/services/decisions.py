@@ -92,6 +92,8 @@ DEFAULT_EXPLAIN_K = 5
 DEFAULT_SEARCH_K = 10
 MAX_TOKEN_BUDGET = 20_000
 INGEST_ATTEMPTS = 3
+MAX_SOURCES = 12
+MAX_SOURCE_BYTES = 64 * 1024
 _SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 _IDENTIFIER = re.compile(
     r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*(?:(?:_|::|\.)[A-Za-z0-9_]+)+|[a-z]+[A-Z][A-Za-z0-9]*"
@@ -558,22 +560,33 @@ class DecisionsService:
 
         # One transaction, pipelined (nothing in it reads a result): the commits are
         # recorded with their decisions or not at all.
+        stored_at = now()
         async with self.db.tenant_tx(tenant, pipeline=True) as conn:
-            await store.insert_decisions(conn, tenant, new_rows)
+            await store.insert_decisions(conn, tenant, new_rows, stored_at)
             for decision_id, changes in updates:
                 await store.update_decision(conn, decision_id, changes)
             await store.save_anchors(conn, tenant, repository, anchors)
             await store.save_commits(conn, tenant, repository, commit_rows, replace=reprocess)
             await store.save_file_changes(conn, tenant, repository, change_rows)
 
+        reversed_ids: set[uuid.UUID] = set()
         for identity, target_sha in replaced:
-            await self._supersede(principal, repository, target_sha, decision_ids[identity])
+            reversed_id = await self._supersede(
+                principal, repository, target_sha, decision_ids[identity]
+            )
+            if reversed_id is not None:
+                reversed_ids.add(reversed_id)
 
+        # The answer's decisions: new ones as written (no second read of rows this
+        # call just sent); updated ones, and ones a revert of this batch reversed,
+        # read back.
+        written = {r.id: _as_stored(r, memories[r.identity], anchors, stored_at) for r in new_rows}
+        reread = ({d for d, _ in updates} | reversed_ids) & set(decision_ids.values())
+        if reread:
+            async with self.db.tenant_tx(tenant) as conn:
+                written.update(await store.get_decisions(conn, list(reread)))
         touched = list(dict.fromkeys(decision_ids.values()))
-        async with self.db.tenant_tx(tenant) as conn:
-            found = await store.get_decisions(conn, touched)
-        created_or_changed = {r.id for r in new_rows} | {d for d, _ in updates}
-        out.decisions = [found[d] for d in touched if d in found and d in created_or_changed]
+        out.decisions = [written[d] for d in touched if d in written]
         out.commits = [results[k] for k in sorted(results)]
         return out
 
@@ -700,19 +713,20 @@ class DecisionsService:
 
     async def _supersede(
         self, principal: Principal, repository: str, target_sha: str, by: uuid.UUID
-    ) -> None:
+    ) -> uuid.UUID | None:
         """The decision of `target_sha` is reversed by decision `by`: its memory
-        becomes SUPERSEDED (audited, SUPERSEDES edge) and it records `by`."""
+        becomes SUPERSEDED (audited, SUPERSEDES edge) and it records `by`.
+        Returns the reversed decision's id (None when nothing changed)."""
         tenant = principal.tenant_id
         async with self.db.tenant_tx(tenant) as conn:
             ids = await store.decisions_of_commits(conn, repository, [target_sha])
             target_id = ids.get(target_sha)
             if target_id is None or target_id == by:
-                return
-            found = await store.get_decisions(conn, [target_id, by])
+                return None
+            found = await store.get_decisions(conn, [target_id, by], with_anchors=False)
         target, winner = found.get(target_id), found.get(by)
         if target is None or winner is None or target.status != Status.ACTIVE.value:
-            return
+            return None
 
         async def decide(conn: Conn, m: Memory) -> list[Any]:
             if m.status != Status.ACTIVE:
@@ -721,9 +735,11 @@ class DecisionsService:
             return [(m, Status.SUPERSEDED, {"superseded_by": winner.memory_id}, note)]
 
         changed = await self.lifecycle.apply_transition(principal, target.memory_id, None, decide)
-        if changed:
-            async with self.db.tenant_tx(tenant) as conn:
-                await store.update_decision(conn, target.id, {"superseded_by": by})
+        if not changed:
+            return None
+        async with self.db.tenant_tx(tenant) as conn:
+            await store.update_decision(conn, target.id, {"superseded_by": by})
+        return target.id
 
     # --- stated decisions -----------------------------------------------------------
 
@@ -735,6 +751,7 @@ class DecisionsService:
         draft: Draft,
         session: str,
         key: RequestKey | None,
+        sources: Sequence[str] = (),
     ) -> Decision:
         v = Violations()
         check_repository(v, "decision.repository", repository)
@@ -748,6 +765,7 @@ class DecisionsService:
         replay = await self.lifecycle._peek(tenant, key)
         if replay is not None:
             return await self.get(tenant, uuid.UUID(replay["decisions"][0]))
+        await self.verify_quotes(tenant, draft.evidence, sources, "decision.evidence")
         stored, _ = await self._store_drafts(principal, repository, space, [draft], session)
         decision_id = stored[0]
         if key is not None:
@@ -757,6 +775,47 @@ class DecisionsService:
                         conn, key.request_id, {"decisions": [str(decision_id)]}
                     )
         return await self.get(tenant, decision_id)
+
+    async def verify_quotes(
+        self, tenant: str, evidence: Sequence[Evidence], sources: Sequence[str], prefix: str
+    ) -> None:
+        """Every quote of a stated decision or outcome appears verbatim in its source:
+        the memory it names (read in the caller's tenant), else one of `sources`.
+        INVALID_ARGUMENT naming each quote that does not, before anything is stored."""
+        from engram_server.services.lifecycle import parse_memory_name
+
+        v = Violations()
+        cited: dict[int, uuid.UUID] = {}
+        for i, e in enumerate(evidence):
+            if e.memory:
+                try:
+                    cited[i] = parse_memory_name(e.memory, f"{prefix}[{i}].memory")
+                except InvalidArgument as error:
+                    v.items.extend(error.violations)
+        v.raise_if_any()
+        contents: dict[uuid.UUID, str] = {}
+        if cited:
+            async with self.db.tenant_tx(tenant) as conn:
+                for memory_id in set(cited.values()):
+                    memory = await memory_store.get_memory(conn, memory_id)
+                    if memory is not None:
+                        contents[memory_id] = memory.content
+        for i, e in enumerate(evidence):
+            if i in cited:
+                content = contents.get(cited[i])
+                if content is None:
+                    v.add(f"{prefix}[{i}].memory", "no such memory")
+                elif not verbatim(e.quote, content):
+                    v.add(f"{prefix}[{i}].quote", f"does not appear verbatim in {e.memory}")
+            elif not sources:
+                v.add(
+                    f"{prefix}[{i}].quote",
+                    "has no source: name the memory it is quoted from (memory) or send the"
+                    " text it is quoted from in sources",
+                )
+            elif not any(verbatim(e.quote, text) for text in sources):
+                v.add(f"{prefix}[{i}].quote", "does not appear verbatim in any of sources")
+        v.raise_if_any()
 
     async def _store_drafts(
         self,
@@ -894,6 +953,7 @@ class DecisionsService:
         decision_id: uuid.UUID,
         record: OutcomeRecord,
         key: RequestKey | None,
+        sources: Sequence[str] = (),
     ) -> Decision:
         v = Violations()
         if record.outcome == Outcome.UNSPECIFIED:
@@ -911,6 +971,7 @@ class DecisionsService:
             check_request_id(v, "request_id", key.request_id)
         v.raise_if_any()
         tenant = principal.tenant_id
+        await self.verify_quotes(tenant, record.evidence, sources, "evidence")
         async with self.db.tenant_tx(tenant) as conn:
             if await self.lifecycle._replay(conn, tenant, key) is None:
                 held = await store.lock_decision(conn, decision_id)
@@ -1238,6 +1299,39 @@ def _growth(held: Decision, draft: Draft, reprocess: bool) -> dict[str, Any]:
         if draft.alternatives and draft.alternatives != held.alternatives:
             changes["alternatives"] = draft.alternatives
     return changes
+
+
+def _as_stored(
+    row: store.NewDecision,
+    memory: Memory | None,
+    anchors: Sequence[tuple[uuid.UUID, Anchor]],
+    stored_at: datetime,
+) -> Decision:
+    """A decision just inserted, as a read would return it (anchors in key order)."""
+    own = {a.key: a for d, a in anchors if d == row.id}
+    return Decision(
+        id=row.id,
+        repository=row.repository,
+        space=row.space,
+        identity=row.identity,
+        memory_id=row.memory_id,
+        title=row.title,
+        statement=row.statement,
+        rationale=row.rationale,
+        question=row.question,
+        alternatives=tuple(row.alternatives),
+        evidence=tuple(row.evidence),
+        anchors=tuple(own[k] for k in sorted(own)),
+        commits=tuple(row.commits),
+        decision_time=row.decision_time,
+        create_time=stored_at,
+        update_time=stored_at,
+        author=row.author,
+        tags=tuple(row.tags),
+        origin=row.origin,
+        status=memory.status.value if memory is not None else Status.ACTIVE.value,
+        expectations=tuple(row.expectations),
+    )
 
 
 def _file_rows(commit: Commit) -> list[store.FileChangeRow]:

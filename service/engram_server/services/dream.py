@@ -5,6 +5,11 @@ reviews it under the deployment's policy text: it may veto a proposed merge and
 may propose deprecating memories it judges obsolete under the policy, but only
 memories of the space that are not protected, and never past the ratio cap.
 
+In a decision space it also looks across the decisions' recorded outcomes: a
+tag or directory shared by decisions that keep missing their expectations is a
+"pattern" action, and applying it proposes a PATTERN memory held for review
+(PENDING_CONFIRMATION), never published on its own.
+
 Applying performs each action as its own audited change through the lifecycle
 service: a merge supersedes the duplicate by the kept memory (SUPERSEDES edge), a
 deprecation retracts, a tag action is a revision, a relation is a RELATED edge
@@ -26,7 +31,15 @@ from pydantic import BaseModel, Field
 from engram_server.errors import Aborted, FailedPrecondition, Unavailable, Violations
 from engram_server.learning import dream as planner
 from engram_server.learning.dream import PlannedAction
-from engram_server.lifecycle.model import Memory, Status, memory_name
+from engram_server.lifecycle.model import (
+    EvidenceLevel,
+    Kind,
+    Memory,
+    Proposal,
+    Status,
+    memory_name,
+)
+from engram_server.lifecycle.model import Outcome as ProposalOutcome
 from engram_server.lifecycle.validation import check_space
 from engram_server.llm import ChatMessage, ChatModel, LLMError
 from engram_server.llm.registry import LLMRegistry
@@ -95,6 +108,7 @@ class DreamService:
         actions = planner.plan(memories, ratio, set(related))
         if model is not None:
             actions = await self._review(model, tenant, memories, actions, ratio, policy_text)
+        actions += await self._patterns(tenant, space, memories)
         if dry_run:
             return DreamOutcome(actions, False)
         done: list[PlannedAction] = []
@@ -176,7 +190,72 @@ class DreamService:
 
     # --- apply ---------------------------------------------------------------
 
+    # --- patterns across decision outcomes ---------------------------------------
+
+    async def _patterns(
+        self, tenant: str, space: str, memories: list[Memory]
+    ) -> list[PlannedAction]:
+        """In a decision space: one "pattern" action per set of decisions that
+        share a tag or a directory and keep missing their expectations
+        (`decisions.patterns`); applying one proposes a PATTERN memory held for
+        review."""
+        from engram_server.decisions.patterns import find_patterns
+        from engram_server.store import decisions as decision_store
+
+        async with self.lifecycle.db.tenant_tx(tenant) as conn:
+            rated = await decision_store.rated_in_space(conn, space)
+        if not rated:
+            return []
+        by_id = {m.id: m for m in memories}
+        out = []
+        for pattern in find_patterns(rated):
+            backing = tuple(by_id[d.memory_id] for d in pattern.decisions if d.memory_id in by_id)
+            out.append(
+                PlannedAction(
+                    "pattern",
+                    backing,
+                    f"{pattern.description} went wrong {len(pattern.decisions)} of"
+                    f" {pattern.with_outcome} times",
+                    {
+                        "feature": pattern.feature,
+                        "decisions": [d.name for d in pattern.decisions],
+                        "content": pattern.content(space),
+                    },
+                )
+            )
+        return out
+
+    async def _pattern(self, principal: Principal, action: PlannedAction) -> bool:
+        """Proposes the pattern memory held for review (PENDING_CONFIRMATION)."""
+        space = action.memories[0].space if action.memories else ""
+        if not space:
+            return False
+        decisions = [str(d) for d in action.detail.get("decisions", [])]
+        proposal = Proposal(
+            space=space,
+            content=str(action.detail["content"]),
+            kind=Kind.PATTERN,
+            source="dream:decision-outcomes",
+            confidence=0.6,
+            importance=0.7,
+            evidence_level=EvidenceLevel.SINGLE_SOURCE,
+            tags=("pattern", "dream"),
+            attributes={"pattern_of": str(action.detail["feature"])[:1024]},
+            review_note=(
+                f"held for review: a pattern Dream found in {len(decisions)} decision outcomes;"
+                " confirm or retract it"
+            ),
+        )
+        (result,) = await self.lifecycle.propose(principal, [proposal], None)
+        if result.memory is None:
+            return False
+        action.detail["pattern_memory"] = result.memory.name
+        action.detail["status"] = result.memory.status.value
+        return result.outcome in (ProposalOutcome.PENDING_CONFIRMATION,)
+
     async def _apply(self, principal: Principal, action: PlannedAction) -> bool:
+        if action.action == "pattern":
+            return await self._pattern(principal, action)
         if action.action in ("merge", "deprecate"):
             return await self._deprecate(principal, action)
         if action.action == "tag":

@@ -320,7 +320,10 @@ class LifecycleService:
                 )
         failures: list[tuple[ValidationFailure, ...]] = []
         for p in proposals:
-            failures.append(await run_validators(limits[p.space].policy, p, self.call_webhook))
+            checked = await run_validators(limits[p.space].policy, p, self.call_webhook)
+            if p.review_note and not any(f.critical for f in checked):
+                checked = (*checked, ValidationFailure("review", False, p.review_note))
+            failures.append(checked)
         near: dict[int, uuid.UUID] = {}
         if self.near_duplicates is not None:
             for i, (p, fails) in enumerate(zip(proposals, failures, strict=True)):

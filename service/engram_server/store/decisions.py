@@ -94,6 +94,7 @@ def _alternatives_json(items: Iterable[Alternative]) -> list[dict[str, str]]:
 def _evidence_json(items: Iterable[Evidence]) -> list[dict[str, str]]:
     return [
         {"quote": e.quote, "origin": e.origin.value, "commit_sha": e.commit_sha, "path": e.path}
+        | ({"memory": e.memory} if e.memory else {})
         for e in items
     ]
 
@@ -105,6 +106,7 @@ def evidence_from_json(items: Iterable[dict[str, str]]) -> tuple[Evidence, ...]:
             Origin(i.get("origin") or "commit_message"),
             i.get("commit_sha", ""),
             i.get("path", ""),
+            i.get("memory", ""),
         )
         for i in items
     )
@@ -391,22 +393,29 @@ def _anchor(r: dict[str, Any]) -> Anchor:
     return Anchor(r["path"], lines, r["commit_sha"], r["symbol"])
 
 
-async def insert_decisions(conn: Conn, tenant_id: str, rows: Sequence[NewDecision]) -> None:
+async def insert_decisions(
+    conn: Conn, tenant_id: str, rows: Sequence[NewDecision], stored_at: datetime | None = None
+) -> None:
+    """Inserts new decisions; `stored_at` (default: the transaction's time) becomes
+    their create and update time, so a caller can answer with them unread."""
     if not rows:
         return
     await conn.execute(
         "INSERT INTO decisions (tenant_id, id, repository, identity, space, memory_id, title,"
         " statement, rationale, question, alternatives, evidence, commits, decision_time,"
-        " author, tags, origin, expectations)"
+        " author, tags, origin, expectations, create_time, update_time)"
         " SELECT %s, r.id, r.repository, r.identity, r.space, r.memory_id, r.title, r.statement,"
         " r.rationale, r.question, r.alternatives, r.evidence, r.commits, r.decision_time,"
-        " r.author, r.tags, r.origin, r.expectations FROM jsonb_to_recordset(%s) AS r(id uuid,"
+        " r.author, r.tags, r.origin, r.expectations, coalesce(%s, now()), coalesce(%s, now())"
+        " FROM jsonb_to_recordset(%s) AS r(id uuid,"
         " repository text, identity text, space text, memory_id uuid, title text,"
         " statement text, rationale text, question text, alternatives jsonb, evidence jsonb,"
         " commits text[], decision_time timestamptz, author text, tags text[], origin text,"
         " expectations text[])",
         (
             tenant_id,
+            stored_at,
+            stored_at,
             Jsonb(
                 [
                     {
@@ -580,6 +589,19 @@ async def list_decisions(
         f"SELECT {_DECISION_COLUMNS} FROM {_FROM} WHERE {' AND '.join(where)}"
         " ORDER BY d.decision_time DESC, d.id DESC LIMIT %s",
         (*params, limit),
+    )
+    rows = await cur.fetchall()
+    anchors = await _anchors_of(conn, [r["id"] for r in rows])
+    return [_row_to_decision(r, anchors.get(r["id"], ())) for r in rows]
+
+
+async def rated_in_space(conn: Conn, space: str, limit: int = 2000) -> list[Decision]:
+    """Decisions of a space with a recorded outcome (live ones), newest first."""
+    cur = await conn.execute(
+        f"SELECT {_DECISION_COLUMNS} FROM {_FROM} WHERE d.space = %s"
+        " AND d.outcome <> 'UNSPECIFIED' AND m.status IN ('ACTIVE', 'PENDING_CONFIRMATION')"
+        " ORDER BY d.decision_time DESC, d.id DESC LIMIT %s",
+        (space, limit),
     )
     rows = await cur.fetchall()
     anchors = await _anchors_of(conn, [r["id"] for r in rows])

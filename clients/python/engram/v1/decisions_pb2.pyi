@@ -354,6 +354,7 @@ class DecisionEvidence(_message.Message):
     COMMIT_SHA_FIELD_NUMBER: _builtins.int
     ORIGIN_FIELD_NUMBER: _builtins.int
     PATH_FIELD_NUMBER: _builtins.int
+    MEMORY_FIELD_NUMBER: _builtins.int
     quote: _builtins.str
     """The quote, exactly as it appears in its source (a measurement, a review
     finding, a sentence of the commit message). Never paraphrased.
@@ -366,6 +367,11 @@ class DecisionEvidence(_message.Message):
     """
     path: _builtins.str
     """The file the quote comes from, for quotes taken from a diff."""
+    memory: _builtins.str
+    """The memory the quote comes from (`memories/{memory}`), for a stated
+    decision quoting what an agent knew: CreateDecision and
+    RecordDecisionOutcome check that the quote appears verbatim in its content.
+    """
     def __init__(
         self,
         *,
@@ -373,10 +379,11 @@ class DecisionEvidence(_message.Message):
         commit_sha: _builtins.str = ...,
         origin: _builtins.str = ...,
         path: _builtins.str = ...,
+        memory: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commit_sha", b"commit_sha", "origin", b"origin", "path", b"path", "quote", b"quote"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commit_sha", b"commit_sha", "memory", b"memory", "origin", b"origin", "path", b"path", "quote", b"quote"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -646,6 +653,7 @@ class RecordDecisionOutcomeRequest(_message.Message):
     SUMMARY_FIELD_NUMBER: _builtins.int
     EVIDENCE_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    SOURCES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """`decisions/{decision}`. Required."""
     outcome: Global___DecisionOutcome.ValueType
@@ -656,7 +664,13 @@ class RecordDecisionOutcomeRequest(_message.Message):
     """Idempotency key."""
     @_builtins.property
     def evidence(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionEvidence]:
-        """Quotes that show it, at most 12."""
+        """Quotes that show it, at most 12; each must appear verbatim in the memory it
+        names or in one of `sources`.
+        """
+
+    @_builtins.property
+    def sources(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The texts the evidence is quoted from (see CreateDecisionRequest.sources)."""
 
     def __init__(
         self,
@@ -666,10 +680,11 @@ class RecordDecisionOutcomeRequest(_message.Message):
         summary: _builtins.str = ...,
         evidence: _abc.Iterable[Global___DecisionEvidence] | None = ...,
         request_id: _builtins.str = ...,
+        sources: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["evidence", b"evidence", "name", b"name", "outcome", b"outcome", "request_id", b"request_id", "summary", b"summary"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["evidence", b"evidence", "name", b"name", "outcome", b"outcome", "request_id", b"request_id", "sources", b"sources", "summary", b"summary"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -944,6 +959,7 @@ class CreateDecisionRequest(_message.Message):
     SPACE_FIELD_NUMBER: _builtins.int
     SESSION_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
+    SOURCES_FIELD_NUMBER: _builtins.int
     space: _builtins.str
     """The space for the backing memory; empty means `decisions/{repository}`."""
     session: _builtins.str
@@ -956,6 +972,14 @@ class CreateDecisionRequest(_message.Message):
     def decision(self) -> Global___Decision:
         """The decision: repository, title and rationale are required."""
 
+    @_builtins.property
+    def sources(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The texts the evidence is quoted from (a benchmark's output, a review
+        comment), at most 12 of at most 64 KiB each. Every quote of
+        `decision.evidence` must appear verbatim in the memory it names or, when it
+        names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+        """
+
     def __init__(
         self,
         *,
@@ -963,10 +987,11 @@ class CreateDecisionRequest(_message.Message):
         space: _builtins.str = ...,
         session: _builtins.str = ...,
         request_id: _builtins.str = ...,
+        sources: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "request_id", b"request_id", "session", b"session", "space", b"space"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision", b"decision", "request_id", b"request_id", "session", b"session", "sources", b"sources", "space", b"space"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -2270,7 +2270,9 @@ class DreamAction(_message.Message):
     DETAIL_FIELD_NUMBER: _builtins.int
     action: _builtins.str
     """"deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-    conflict for review, never a silent retraction).
+    conflict for review, never a silent retraction), "pattern" (in a decision
+    space: a pattern across decisions that keep missing their expectations,
+    proposed as a memory held for review, never accepted on its own).
     """
     reason: _builtins.str
     """Why."""

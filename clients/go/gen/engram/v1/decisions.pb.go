@@ -644,7 +644,11 @@ type DecisionEvidence struct {
 	// "statement".
 	Origin string `protobuf:"bytes,3,opt,name=origin,proto3" json:"origin,omitempty"`
 	// The file the quote comes from, for quotes taken from a diff.
-	Path          string `protobuf:"bytes,4,opt,name=path,proto3" json:"path,omitempty"`
+	Path string `protobuf:"bytes,4,opt,name=path,proto3" json:"path,omitempty"`
+	// The memory the quote comes from (`memories/{memory}`), for a stated
+	// decision quoting what an agent knew: CreateDecision and
+	// RecordDecisionOutcome check that the quote appears verbatim in its content.
+	Memory        string `protobuf:"bytes,5,opt,name=memory,proto3" json:"memory,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -703,6 +707,13 @@ func (x *DecisionEvidence) GetOrigin() string {
 func (x *DecisionEvidence) GetPath() string {
 	if x != nil {
 		return x.Path
+	}
+	return ""
+}
+
+func (x *DecisionEvidence) GetMemory() string {
+	if x != nil {
+		return x.Memory
 	}
 	return ""
 }
@@ -1180,10 +1191,13 @@ type RecordDecisionOutcomeRequest struct {
 	Outcome DecisionOutcome `protobuf:"varint,2,opt,name=outcome,proto3,enum=engram.v1.DecisionOutcome" json:"outcome,omitempty"`
 	// What happened. Required, at most 2000 characters.
 	Summary string `protobuf:"bytes,3,opt,name=summary,proto3" json:"summary,omitempty"`
-	// Quotes that show it, at most 12.
+	// Quotes that show it, at most 12; each must appear verbatim in the memory it
+	// names or in one of `sources`.
 	Evidence []*DecisionEvidence `protobuf:"bytes,4,rep,name=evidence,proto3" json:"evidence,omitempty"`
 	// Idempotency key.
-	RequestId     string `protobuf:"bytes,5,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	RequestId string `protobuf:"bytes,5,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+	Sources       []string `protobuf:"bytes,6,rep,name=sources,proto3" json:"sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1251,6 +1265,13 @@ func (x *RecordDecisionOutcomeRequest) GetRequestId() string {
 		return x.RequestId
 	}
 	return ""
+}
+
+func (x *RecordDecisionOutcomeRequest) GetSources() []string {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
 }
 
 // Request for IngestSession.
@@ -1780,7 +1801,12 @@ type CreateDecisionRequest struct {
 	// memory.
 	Session string `protobuf:"bytes,3,opt,name=session,proto3" json:"session,omitempty"`
 	// Idempotency key.
-	RequestId     string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	RequestId string `protobuf:"bytes,4,opt,name=request_id,json=requestId,proto3" json:"request_id,omitempty"`
+	// The texts the evidence is quoted from (a benchmark's output, a review
+	// comment), at most 12 of at most 64 KiB each. Every quote of
+	// `decision.evidence` must appear verbatim in the memory it names or, when it
+	// names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+	Sources       []string `protobuf:"bytes,5,rep,name=sources,proto3" json:"sources,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1841,6 +1867,13 @@ func (x *CreateDecisionRequest) GetRequestId() string {
 		return x.RequestId
 	}
 	return ""
+}
+
+func (x *CreateDecisionRequest) GetSources() []string {
+	if x != nil {
+		return x.Sources
+	}
+	return nil
 }
 
 // Request for GetDecision.
@@ -2562,13 +2595,14 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\x05files\x18\t \x03(\v2\x15.engram.v1.FileChangeR\x05files\x12!\n" +
 	"\fdiff_excerpt\x18\n" +
 	" \x01(\tR\vdiffExcerpt\x12\x12\n" +
-	"\x04refs\x18\v \x03(\tR\x04refs\"s\n" +
+	"\x04refs\x18\v \x03(\tR\x04refs\"\x8b\x01\n" +
 	"\x10DecisionEvidence\x12\x14\n" +
 	"\x05quote\x18\x01 \x01(\tR\x05quote\x12\x1d\n" +
 	"\n" +
 	"commit_sha\x18\x02 \x01(\tR\tcommitSha\x12\x16\n" +
 	"\x06origin\x18\x03 \x01(\tR\x06origin\x12\x12\n" +
-	"\x04path\x18\x04 \x01(\tR\x04path\"\x83\x01\n" +
+	"\x04path\x18\x04 \x01(\tR\x04path\x12\x16\n" +
+	"\x06memory\x18\x05 \x01(\tR\x06memory\"\x83\x01\n" +
 	"\n" +
 	"CodeAnchor\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12*\n" +
@@ -2614,14 +2648,15 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\bevidence\x18\x03 \x03(\v2\x1b.engram.v1.DecisionEvidenceR\bevidence\x12;\n" +
 	"\vrecord_time\x18\x04 \x01(\v2\x1a.google.protobuf.TimestampR\n" +
 	"recordTime\x12\x1a\n" +
-	"\brecorder\x18\x05 \x01(\tR\brecorder\"\xda\x01\n" +
+	"\brecorder\x18\x05 \x01(\tR\brecorder\"\xf4\x01\n" +
 	"\x1cRecordDecisionOutcomeRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x124\n" +
 	"\aoutcome\x18\x02 \x01(\x0e2\x1a.engram.v1.DecisionOutcomeR\aoutcome\x12\x18\n" +
 	"\asummary\x18\x03 \x01(\tR\asummary\x127\n" +
 	"\bevidence\x18\x04 \x03(\v2\x1b.engram.v1.DecisionEvidenceR\bevidence\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x05 \x01(\tR\trequestId\"\xae\x01\n" +
+	"request_id\x18\x05 \x01(\tR\trequestId\x12\x18\n" +
+	"\asources\x18\x06 \x03(\tR\asources\"\xae\x01\n" +
 	"\x14IngestSessionRequest\x12\x14\n" +
 	"\x05space\x18\x01 \x01(\tR\x05space\x12\x18\n" +
 	"\asession\x18\x02 \x01(\tR\asession\x12\x1e\n" +
@@ -2667,13 +2702,14 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\bdecision\x18\x05 \x01(\tR\bdecision\x12?\n" +
 	"\n" +
 	"violations\x18\x06 \x03(\v2\x1f.engram.v1.CommitFieldViolationR\n" +
-	"violations\"\x97\x01\n" +
+	"violations\"\xb1\x01\n" +
 	"\x15CreateDecisionRequest\x12/\n" +
 	"\bdecision\x18\x01 \x01(\v2\x13.engram.v1.DecisionR\bdecision\x12\x14\n" +
 	"\x05space\x18\x02 \x01(\tR\x05space\x12\x18\n" +
 	"\asession\x18\x03 \x01(\tR\asession\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x04 \x01(\tR\trequestId\"(\n" +
+	"request_id\x18\x04 \x01(\tR\trequestId\x12\x18\n" +
+	"\asources\x18\x05 \x03(\tR\asources\"(\n" +
 	"\x12GetDecisionRequest\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\"\x81\x03\n" +
 	"\x14ListDecisionsRequest\x12\x1e\n" +

@@ -4200,7 +4200,9 @@ func (x *DreamRequest) GetUseLlm() bool {
 type DreamAction struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-	// conflict for review, never a silent retraction).
+	// conflict for review, never a silent retraction), "pattern" (in a decision
+	// space: a pattern across decisions that keep missing their expectations,
+	// proposed as a memory held for review, never accepted on its own).
 	Action string `protobuf:"bytes,1,opt,name=action,proto3" json:"action,omitempty"`
 	// Memories concerned.
 	Memories []string `protobuf:"bytes,2,rep,name=memories,proto3" json:"memories,omitempty"`

@@ -2311,7 +2311,9 @@ export const DreamRequestSchema: GenMessage<DreamRequest> = /*@__PURE__*/
 export type DreamAction = Message<"engram.v1.DreamAction"> & {
   /**
    * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-   * conflict for review, never a silent retraction).
+   * conflict for review, never a silent retraction), "pattern" (in a decision
+   * space: a pattern across decisions that keep missing their expectations,
+   * proposed as a memory held for review, never accepted on its own).
    *
    * @generated from field: string action = 1;
    */

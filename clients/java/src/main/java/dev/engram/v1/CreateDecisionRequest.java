@@ -24,6 +24,8 @@ private static final long serialVersionUID = 0L;
     space_ = "";
     session_ = "";
     requestId_ = "";
+    sources_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   @java.lang.Override
@@ -228,6 +230,71 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int SOURCES_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList sources_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @return A list containing the sources.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getSourcesList() {
+    return sources_;
+  }
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @return The count of sources.
+   */
+  public int getSourcesCount() {
+    return sources_.size();
+  }
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @param index The index of the element to return.
+   * @return The sources at the given index.
+   */
+  public java.lang.String getSources(int index) {
+    return sources_.get(index);
+  }
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the sources at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getSourcesBytes(int index) {
+    return sources_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -254,6 +321,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(requestId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 4, requestId_);
     }
+    for (int i = 0; i < sources_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 5, sources_.getRaw(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -275,6 +345,14 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(requestId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, requestId_);
+    }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < sources_.size(); i++) {
+        dataSize += computeStringSizeNoTag(sources_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getSourcesList().size();
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -302,6 +380,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getSession())) return false;
     if (!getRequestId()
         .equals(other.getRequestId())) return false;
+    if (!getSourcesList()
+        .equals(other.getSourcesList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -323,6 +403,10 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getSession().hashCode();
     hash = (37 * hash) + REQUEST_ID_FIELD_NUMBER;
     hash = (53 * hash) + getRequestId().hashCode();
+    if (getSourcesCount() > 0) {
+      hash = (37 * hash) + SOURCES_FIELD_NUMBER;
+      hash = (53 * hash) + getSourcesList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -472,6 +556,8 @@ private static final long serialVersionUID = 0L;
       space_ = "";
       session_ = "";
       requestId_ = "";
+      sources_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -520,6 +606,10 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.requestId_ = requestId_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        sources_.makeImmutable();
+        result.sources_ = sources_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -586,6 +676,16 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000008;
         onChanged();
       }
+      if (!other.sources_.isEmpty()) {
+        if (sources_.isEmpty()) {
+          sources_ = other.sources_;
+          bitField0_ |= 0x00000010;
+        } else {
+          ensureSourcesIsMutable();
+          sources_.addAll(other.sources_);
+        }
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -634,6 +734,12 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureSourcesIsMutable();
+              sources_.add(s);
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1085,6 +1191,180 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       requestId_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList sources_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureSourcesIsMutable() {
+      if (!sources_.isModifiable()) {
+        sources_ = new com.google.protobuf.LazyStringArrayList(sources_);
+      }
+      bitField0_ |= 0x00000010;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @return A list containing the sources.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getSourcesList() {
+      sources_.makeImmutable();
+      return sources_;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @return The count of sources.
+     */
+    public int getSourcesCount() {
+      return sources_.size();
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @param index The index of the element to return.
+     * @return The sources at the given index.
+     */
+    public java.lang.String getSources(int index) {
+      return sources_.get(index);
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the sources at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getSourcesBytes(int index) {
+      return sources_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @param index The index to set the value at.
+     * @param value The sources to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSources(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureSourcesIsMutable();
+      sources_.set(index, value);
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @param value The sources to add.
+     * @return This builder for chaining.
+     */
+    public Builder addSources(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureSourcesIsMutable();
+      sources_.add(value);
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @param values The sources to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllSources(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureSourcesIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, sources_);
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSources() {
+      sources_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000010);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (a benchmark's output, a review
+     * comment), at most 12 of at most 64 KiB each. Every quote of
+     * `decision.evidence` must appear verbatim in the memory it names or, when it
+     * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+     * </pre>
+     *
+     * <code>repeated string sources = 5 [json_name = "sources"];</code>
+     * @param value The bytes of the sources to add.
+     * @return This builder for chaining.
+     */
+    public Builder addSourcesBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureSourcesIsMutable();
+      sources_.add(value);
+      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }

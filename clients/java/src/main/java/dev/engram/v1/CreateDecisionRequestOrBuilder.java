@@ -96,4 +96,57 @@ public interface CreateDecisionRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getRequestIdBytes();
+
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @return A list containing the sources.
+   */
+  java.util.List<java.lang.String>
+      getSourcesList();
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @return The count of sources.
+   */
+  int getSourcesCount();
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @param index The index of the element to return.
+   * @return The sources at the given index.
+   */
+  java.lang.String getSources(int index);
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (a benchmark's output, a review
+   * comment), at most 12 of at most 64 KiB each. Every quote of
+   * `decision.evidence` must appear verbatim in the memory it names or, when it
+   * names none, in one of these; else INVALID_ARGUMENT. Checked, not stored.
+   * </pre>
+   *
+   * <code>repeated string sources = 5 [json_name = "sources"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the sources at the given index.
+   */
+  com.google.protobuf.ByteString
+      getSourcesBytes(int index);
 }

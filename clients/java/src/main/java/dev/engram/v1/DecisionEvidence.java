@@ -25,6 +25,7 @@ private static final long serialVersionUID = 0L;
     commitSha_ = "";
     origin_ = "";
     path_ = "";
+    memory_ = "";
   }
 
   @java.lang.Override
@@ -239,6 +240,57 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int MEMORY_FIELD_NUMBER = 5;
+  @SuppressWarnings("serial")
+  private volatile java.lang.Object memory_ = "";
+  /**
+   * <pre>
+   * The memory the quote comes from (`memories/{memory}`), for a stated
+   * decision quoting what an agent knew: CreateDecision and
+   * RecordDecisionOutcome check that the quote appears verbatim in its content.
+   * </pre>
+   *
+   * <code>string memory = 5 [json_name = "memory"];</code>
+   * @return The memory.
+   */
+  @java.lang.Override
+  public java.lang.String getMemory() {
+    java.lang.Object ref = memory_;
+    if (ref instanceof java.lang.String) {
+      return (java.lang.String) ref;
+    } else {
+      com.google.protobuf.ByteString bs = 
+          (com.google.protobuf.ByteString) ref;
+      java.lang.String s = bs.toStringUtf8();
+      memory_ = s;
+      return s;
+    }
+  }
+  /**
+   * <pre>
+   * The memory the quote comes from (`memories/{memory}`), for a stated
+   * decision quoting what an agent knew: CreateDecision and
+   * RecordDecisionOutcome check that the quote appears verbatim in its content.
+   * </pre>
+   *
+   * <code>string memory = 5 [json_name = "memory"];</code>
+   * @return The bytes for memory.
+   */
+  @java.lang.Override
+  public com.google.protobuf.ByteString
+      getMemoryBytes() {
+    java.lang.Object ref = memory_;
+    if (ref instanceof java.lang.String) {
+      com.google.protobuf.ByteString b = 
+          com.google.protobuf.ByteString.copyFromUtf8(
+              (java.lang.String) ref);
+      memory_ = b;
+      return b;
+    } else {
+      return (com.google.protobuf.ByteString) ref;
+    }
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -265,6 +317,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(path_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 4, path_);
     }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(memory_)) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 5, memory_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -285,6 +340,9 @@ private static final long serialVersionUID = 0L;
     }
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(path_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(4, path_);
+    }
+    if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(memory_)) {
+      size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, memory_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -309,6 +367,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getOrigin())) return false;
     if (!getPath()
         .equals(other.getPath())) return false;
+    if (!getMemory()
+        .equals(other.getMemory())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -328,6 +388,8 @@ private static final long serialVersionUID = 0L;
     hash = (53 * hash) + getOrigin().hashCode();
     hash = (37 * hash) + PATH_FIELD_NUMBER;
     hash = (53 * hash) + getPath().hashCode();
+    hash = (37 * hash) + MEMORY_FIELD_NUMBER;
+    hash = (53 * hash) + getMemory().hashCode();
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -467,6 +529,7 @@ private static final long serialVersionUID = 0L;
       commitSha_ = "";
       origin_ = "";
       path_ = "";
+      memory_ = "";
       return this;
     }
 
@@ -511,6 +574,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000008) != 0)) {
         result.path_ = path_;
+      }
+      if (((from_bitField0_ & 0x00000010) != 0)) {
+        result.memory_ = memory_;
       }
     }
 
@@ -578,6 +644,11 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000008;
         onChanged();
       }
+      if (!other.getMemory().isEmpty()) {
+        memory_ = other.memory_;
+        bitField0_ |= 0x00000010;
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -624,6 +695,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000008;
               break;
             } // case 34
+            case 42: {
+              memory_ = input.readStringRequireUtf8();
+              bitField0_ |= 0x00000010;
+              break;
+            } // case 42
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1015,6 +1091,108 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       path_ = value;
       bitField0_ |= 0x00000008;
+      onChanged();
+      return this;
+    }
+
+    private java.lang.Object memory_ = "";
+    /**
+     * <pre>
+     * The memory the quote comes from (`memories/{memory}`), for a stated
+     * decision quoting what an agent knew: CreateDecision and
+     * RecordDecisionOutcome check that the quote appears verbatim in its content.
+     * </pre>
+     *
+     * <code>string memory = 5 [json_name = "memory"];</code>
+     * @return The memory.
+     */
+    public java.lang.String getMemory() {
+      java.lang.Object ref = memory_;
+      if (!(ref instanceof java.lang.String)) {
+        com.google.protobuf.ByteString bs =
+            (com.google.protobuf.ByteString) ref;
+        java.lang.String s = bs.toStringUtf8();
+        memory_ = s;
+        return s;
+      } else {
+        return (java.lang.String) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The memory the quote comes from (`memories/{memory}`), for a stated
+     * decision quoting what an agent knew: CreateDecision and
+     * RecordDecisionOutcome check that the quote appears verbatim in its content.
+     * </pre>
+     *
+     * <code>string memory = 5 [json_name = "memory"];</code>
+     * @return The bytes for memory.
+     */
+    public com.google.protobuf.ByteString
+        getMemoryBytes() {
+      java.lang.Object ref = memory_;
+      if (ref instanceof String) {
+        com.google.protobuf.ByteString b = 
+            com.google.protobuf.ByteString.copyFromUtf8(
+                (java.lang.String) ref);
+        memory_ = b;
+        return b;
+      } else {
+        return (com.google.protobuf.ByteString) ref;
+      }
+    }
+    /**
+     * <pre>
+     * The memory the quote comes from (`memories/{memory}`), for a stated
+     * decision quoting what an agent knew: CreateDecision and
+     * RecordDecisionOutcome check that the quote appears verbatim in its content.
+     * </pre>
+     *
+     * <code>string memory = 5 [json_name = "memory"];</code>
+     * @param value The memory to set.
+     * @return This builder for chaining.
+     */
+    public Builder setMemory(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      memory_ = value;
+      bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The memory the quote comes from (`memories/{memory}`), for a stated
+     * decision quoting what an agent knew: CreateDecision and
+     * RecordDecisionOutcome check that the quote appears verbatim in its content.
+     * </pre>
+     *
+     * <code>string memory = 5 [json_name = "memory"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearMemory() {
+      memory_ = getDefaultInstance().getMemory();
+      bitField0_ = (bitField0_ & ~0x00000010);
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The memory the quote comes from (`memories/{memory}`), for a stated
+     * decision quoting what an agent knew: CreateDecision and
+     * RecordDecisionOutcome check that the quote appears verbatim in its content.
+     * </pre>
+     *
+     * <code>string memory = 5 [json_name = "memory"];</code>
+     * @param value The bytes for memory to set.
+     * @return This builder for chaining.
+     */
+    public Builder setMemoryBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      memory_ = value;
+      bitField0_ |= 0x00000010;
       onChanged();
       return this;
     }

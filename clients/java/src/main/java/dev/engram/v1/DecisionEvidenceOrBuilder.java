@@ -91,4 +91,28 @@ public interface DecisionEvidenceOrBuilder extends
    */
   com.google.protobuf.ByteString
       getPathBytes();
+
+  /**
+   * <pre>
+   * The memory the quote comes from (`memories/{memory}`), for a stated
+   * decision quoting what an agent knew: CreateDecision and
+   * RecordDecisionOutcome check that the quote appears verbatim in its content.
+   * </pre>
+   *
+   * <code>string memory = 5 [json_name = "memory"];</code>
+   * @return The memory.
+   */
+  java.lang.String getMemory();
+  /**
+   * <pre>
+   * The memory the quote comes from (`memories/{memory}`), for a stated
+   * decision quoting what an agent knew: CreateDecision and
+   * RecordDecisionOutcome check that the quote appears verbatim in its content.
+   * </pre>
+   *
+   * <code>string memory = 5 [json_name = "memory"];</code>
+   * @return The bytes for memory.
+   */
+  com.google.protobuf.ByteString
+      getMemoryBytes();
 }

@@ -179,169 +179,171 @@ public final class DecisionsProto {
       "R\ncommitTime\022\030\n\007message\030\010 \001(\tR\007message\022+" +
       "\n\005files\030\t \003(\0132\025.engram.v1.FileChangeR\005fi" +
       "les\022!\n\014diff_excerpt\030\n \001(\tR\013diffExcerpt\022\022" +
-      "\n\004refs\030\013 \003(\tR\004refs\"s\n\020DecisionEvidence\022\024" +
-      "\n\005quote\030\001 \001(\tR\005quote\022\035\n\ncommit_sha\030\002 \001(\t" +
-      "R\tcommitSha\022\026\n\006origin\030\003 \001(\tR\006origin\022\022\n\004p" +
-      "ath\030\004 \001(\tR\004path\"\203\001\n\nCodeAnchor\022\022\n\004path\030\001" +
-      " \001(\tR\004path\022*\n\005lines\030\002 \001(\0132\024.engram.v1.Li" +
-      "neRangeR\005lines\022\035\n\ncommit_sha\030\003 \001(\tR\tcomm" +
-      "itSha\022\026\n\006symbol\030\004 \001(\tR\006symbol\"`\n\023Decisio" +
-      "nAlternative\022 \n\013description\030\001 \001(\tR\013descr" +
-      "iption\022\'\n\017reason_rejected\030\002 \001(\tR\016reasonR" +
-      "ejected\"\234\007\n\010Decision\022\022\n\004name\030\001 \001(\tR\004name" +
-      "\022\036\n\nrepository\030\002 \001(\tR\nrepository\022\024\n\005titl" +
-      "e\030\003 \001(\tR\005title\022\034\n\tstatement\030\004 \001(\tR\tstate" +
-      "ment\022\034\n\trationale\030\005 \001(\tR\trationale\022\032\n\010qu" +
-      "estion\030\006 \001(\tR\010question\022B\n\014alternatives\030\007" +
-      " \003(\0132\036.engram.v1.DecisionAlternativeR\014al" +
-      "ternatives\0227\n\010evidence\030\010 \003(\0132\033.engram.v1" +
-      ".DecisionEvidenceR\010evidence\022/\n\007anchors\030\t" +
-      " \003(\0132\025.engram.v1.CodeAnchorR\007anchors\022\030\n\007" +
-      "commits\030\n \003(\tR\007commits\022?\n\rdecision_time\030" +
-      "\013 \001(\0132\032.google.protobuf.TimestampR\014decis" +
-      "ionTime\022;\n\013create_time\030\014 \001(\0132\032.google.pr" +
-      "otobuf.TimestampR\ncreateTime\022;\n\013update_t" +
-      "ime\030\r \001(\0132\032.google.protobuf.TimestampR\nu" +
-      "pdateTime\022\026\n\006memory\030\016 \001(\tR\006memory\022\024\n\005spa" +
-      "ce\030\017 \001(\tR\005space\022/\n\006status\030\020 \001(\0162\027.engram" +
-      ".v1.MemoryStatusR\006status\022#\n\rsuperseded_b" +
-      "y\030\021 \001(\tR\014supersededBy\022\026\n\006author\030\022 \001(\tR\006a" +
-      "uthor\022\022\n\004tags\030\023 \003(\tR\004tags\022\"\n\014expectation" +
-      "s\030\024 \003(\tR\014expectations\0224\n\007outcome\030\025 \001(\0162\032" +
-      ".engram.v1.DecisionOutcomeR\007outcome\022I\n\017o" +
-      "utcome_history\030\026 \003(\0132 .engram.v1.Decisio" +
-      "nOutcomeRecordR\016outcomeHistory\022\026\n\006origin" +
-      "\030\027 \001(\tR\006origin\"\371\001\n\025DecisionOutcomeRecord" +
-      "\0224\n\007outcome\030\001 \001(\0162\032.engram.v1.DecisionOu" +
-      "tcomeR\007outcome\022\030\n\007summary\030\002 \001(\tR\007summary" +
-      "\0227\n\010evidence\030\003 \003(\0132\033.engram.v1.DecisionE" +
-      "videnceR\010evidence\022;\n\013record_time\030\004 \001(\0132\032" +
-      ".google.protobuf.TimestampR\nrecordTime\022\032" +
-      "\n\010recorder\030\005 \001(\tR\010recorder\"\332\001\n\034RecordDec" +
-      "isionOutcomeRequest\022\022\n\004name\030\001 \001(\tR\004name\022" +
-      "4\n\007outcome\030\002 \001(\0162\032.engram.v1.DecisionOut" +
-      "comeR\007outcome\022\030\n\007summary\030\003 \001(\tR\007summary\022" +
-      "7\n\010evidence\030\004 \003(\0132\033.engram.v1.DecisionEv" +
-      "idenceR\010evidence\022\035\n\nrequest_id\030\005 \001(\tR\tre" +
-      "questId\"\256\001\n\024IngestSessionRequest\022\024\n\005spac" +
-      "e\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001(\tR\007session" +
-      "\022\036\n\nrepository\030\003 \001(\tR\nrepository\022\'\n\017deci" +
-      "sions_space\030\004 \001(\tR\016decisionsSpace\022\035\n\nreq" +
-      "uest_id\030\005 \001(\tR\trequestId\"\331\001\n\025IngestSessi" +
-      "onResponse\0221\n\tdecisions\030\001 \003(\0132\023.engram.v" +
-      "1.DecisionR\tdecisions\022+\n\021created_decisio" +
-      "ns\030\002 \001(\005R\020createdDecisions\022\032\n\010messages\030\003" +
-      " \001(\005R\010messages\022D\n\020privacy_findings\030\004 \003(\013" +
-      "2\031.engram.v1.PrivacyFindingR\017privacyFind" +
-      "ings\"\317\001\n\024IngestCommitsRequest\022\036\n\nreposit" +
-      "ory\030\001 \001(\tR\nrepository\022\024\n\005space\030\002 \001(\tR\005sp" +
-      "ace\022+\n\007commits\030\003 \003(\0132\021.engram.v1.CommitR" +
-      "\007commits\022\027\n\007use_llm\030\004 \001(\010R\006useLlm\022\034\n\trep" +
-      "rocess\030\005 \001(\010R\treprocess\022\035\n\nrequest_id\030\006 " +
-      "\001(\tR\trequestId\"\330\003\n\025IngestCommitsResponse" +
-      "\0221\n\tdecisions\030\001 \003(\0132\023.engram.v1.Decision" +
-      "R\tdecisions\022+\n\021processed_commits\030\002 \001(\005R\020" +
-      "processedCommits\022\'\n\017skipped_commits\030\003 \001(" +
-      "\005R\016skippedCommits\0228\n\030commits_without_dec" +
-      "ision\030\004 \001(\005R\026commitsWithoutDecision\022+\n\021c" +
-      "reated_decisions\030\005 \001(\005R\020createdDecisions" +
-      "\022+\n\021updated_decisions\030\006 \001(\005R\020updatedDeci" +
-      "sions\022D\n\020privacy_findings\030\007 \003(\0132\031.engram" +
-      ".v1.PrivacyFindingR\017privacyFindings\0223\n\007c" +
-      "ommits\030\010 \003(\0132\031.engram.v1.IngestedCommitR" +
-      "\007commits\022\'\n\017invalid_commits\030\t \001(\005R\016inval" +
-      "idCommits\"N\n\024CommitFieldViolation\022\024\n\005fie" +
-      "ld\030\001 \001(\tR\005field\022 \n\013description\030\002 \001(\tR\013de" +
-      "scription\"\355\001\n\016IngestedCommit\022\024\n\005index\030\001 " +
-      "\001(\005R\005index\022\020\n\003sha\030\002 \001(\tR\003sha\022>\n\013disposit" +
-      "ion\030\003 \001(\0162\034.engram.v1.CommitDispositionR" +
-      "\013disposition\022\026\n\006reason\030\004 \001(\tR\006reason\022\032\n\010" +
-      "decision\030\005 \001(\tR\010decision\022?\n\nviolations\030\006" +
-      " \003(\0132\037.engram.v1.CommitFieldViolationR\nv" +
-      "iolations\"\227\001\n\025CreateDecisionRequest\022/\n\010d" +
-      "ecision\030\001 \001(\0132\023.engram.v1.DecisionR\010deci" +
-      "sion\022\024\n\005space\030\002 \001(\tR\005space\022\030\n\007session\030\003 " +
-      "\001(\tR\007session\022\035\n\nrequest_id\030\004 \001(\tR\treques" +
-      "tId\"(\n\022GetDecisionRequest\022\022\n\004name\030\001 \001(\tR" +
-      "\004name\"\201\003\n\024ListDecisionsRequest\022\036\n\nreposi" +
-      "tory\030\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001(\tR\004pa" +
-      "th\022J\n\023decision_time_start\030\003 \001(\0132\032.google" +
-      ".protobuf.TimestampR\021decisionTimeStart\022F" +
-      "\n\021decision_time_end\030\004 \001(\0132\032.google.proto" +
-      "buf.TimestampR\017decisionTimeEnd\022-\n\022includ" +
-      "e_superseded\030\005 \001(\010R\021includeSuperseded\022\033\n" +
-      "\tpage_size\030\006 \001(\005R\010pageSize\022\035\n\npage_token" +
-      "\030\007 \001(\tR\tpageToken\0226\n\010outcomes\030\010 \003(\0162\032.en" +
-      "gram.v1.DecisionOutcomeR\010outcomes\"r\n\025Lis" +
-      "tDecisionsResponse\0221\n\tdecisions\030\001 \003(\0132\023." +
-      "engram.v1.DecisionR\tdecisions\022&\n\017next_pa" +
-      "ge_token\030\002 \001(\tR\rnextPageToken\"\263\002\n\026Search" +
-      "DecisionsRequest\022\024\n\005query\030\001 \001(\tR\005query\022\036" +
-      "\n\nrepository\030\002 \001(\tR\nrepository\022\022\n\004path\030\003" +
-      " \001(\tR\004path\022\014\n\001k\030\004 \001(\005R\001k\022-\n\022include_supe" +
-      "rseded\030\005 \001(\010R\021includeSuperseded\022J\n\023decis" +
-      "ion_time_start\030\006 \001(\0132\032.google.protobuf.T" +
-      "imestampR\021decisionTimeStart\022F\n\021decision_" +
-      "time_end\030\007 \001(\0132\032.google.protobuf.Timesta" +
-      "mpR\017decisionTimeEnd\"T\n\013DecisionHit\022/\n\010de" +
-      "cision\030\001 \001(\0132\023.engram.v1.DecisionR\010decis" +
-      "ion\022\024\n\005score\030\002 \001(\001R\005score\"E\n\027SearchDecis" +
-      "ionsResponse\022*\n\004hits\030\001 \003(\0132\026.engram.v1.D" +
-      "ecisionHitR\004hits\"\244\002\n\022ExplainCodeRequest\022" +
-      "\036\n\nrepository\030\001 \001(\tR\nrepository\022\022\n\004path\030" +
-      "\002 \001(\tR\004path\022*\n\005lines\030\003 \001(\0132\024.engram.v1.L" +
-      "ineRangeR\005lines\022\026\n\006symbol\030\004 \001(\tR\006symbol\022" +
-      "\032\n\010revision\030\005 \001(\tR\010revision\022\032\n\010question\030" +
-      "\006 \001(\tR\010question\022\014\n\001k\030\007 \001(\005R\001k\022-\n\022include" +
-      "_superseded\030\010 \001(\010R\021includeSuperseded\022!\n\014" +
-      "token_budget\030\t \001(\005R\013tokenBudget\"\375\001\n\017Code" +
-      "Explanation\022/\n\010decision\030\001 \001(\0132\023.engram.v" +
-      "1.DecisionR\010decision\022,\n\005match\030\002 \001(\0162\026.en" +
-      "gram.v1.AnchorMatchR\005match\022>\n\017matched_an" +
-      "chors\030\003 \003(\0132\025.engram.v1.CodeAnchorR\016matc" +
-      "hedAnchors\022\024\n\005score\030\004 \001(\001R\005score\0225\n\013repl" +
-      "acement\030\005 \001(\0132\023.engram.v1.DecisionR\013repl" +
-      "acement\"\220\001\n\023ExplainCodeResponse\022>\n\014expla" +
-      "nations\030\001 \003(\0132\032.engram.v1.CodeExplanatio" +
-      "nR\014explanations\022\030\n\007context\030\002 \001(\tR\007contex" +
-      "t\022\037\n\013token_count\030\003 \001(\005R\ntokenCount*\306\001\n\016F" +
-      "ileChangeType\022 \n\034FILE_CHANGE_TYPE_UNSPEC" +
-      "IFIED\020\000\022\032\n\026FILE_CHANGE_TYPE_ADDED\020\001\022\035\n\031F" +
-      "ILE_CHANGE_TYPE_MODIFIED\020\002\022\034\n\030FILE_CHANG" +
-      "E_TYPE_DELETED\020\003\022\034\n\030FILE_CHANGE_TYPE_REN" +
-      "AMED\020\004\022\033\n\027FILE_CHANGE_TYPE_COPIED\020\005*\216\001\n\017" +
-      "DecisionOutcome\022 \n\034DECISION_OUTCOME_UNSP" +
-      "ECIFIED\020\000\022\030\n\024DECISION_OUTCOME_MET\020\001\022\"\n\036D" +
-      "ECISION_OUTCOME_PARTIALLY_MET\020\002\022\033\n\027DECIS" +
-      "ION_OUTCOME_MISSED\020\003*\305\001\n\021CommitDispositi" +
-      "on\022\"\n\036COMMIT_DISPOSITION_UNSPECIFIED\020\000\022\037" +
-      "\n\033COMMIT_DISPOSITION_DECISION\020\001\022\"\n\036COMMI" +
-      "T_DISPOSITION_NO_DECISION\020\002\022\'\n#COMMIT_DI" +
-      "SPOSITION_ALREADY_INGESTED\020\003\022\036\n\032COMMIT_D" +
-      "ISPOSITION_INVALID\020\004*u\n\013AnchorMatch\022\034\n\030A" +
-      "NCHOR_MATCH_UNSPECIFIED\020\000\022\026\n\022ANCHOR_MATC" +
-      "H_LINES\020\001\022\025\n\021ANCHOR_MATCH_FILE\020\002\022\031\n\025ANCH" +
-      "OR_MATCH_SEMANTIC\020\0032\231\005\n\020DecisionsService" +
-      "\022R\n\rIngestCommits\022\037.engram.v1.IngestComm" +
-      "itsRequest\032 .engram.v1.IngestCommitsResp" +
-      "onse\022G\n\016CreateDecision\022 .engram.v1.Creat" +
-      "eDecisionRequest\032\023.engram.v1.Decision\022A\n" +
-      "\013GetDecision\022\035.engram.v1.GetDecisionRequ" +
-      "est\032\023.engram.v1.Decision\022R\n\rListDecision" +
-      "s\022\037.engram.v1.ListDecisionsRequest\032 .eng" +
-      "ram.v1.ListDecisionsResponse\022X\n\017SearchDe" +
-      "cisions\022!.engram.v1.SearchDecisionsReque" +
-      "st\032\".engram.v1.SearchDecisionsResponse\022L" +
-      "\n\013ExplainCode\022\035.engram.v1.ExplainCodeReq" +
-      "uest\032\036.engram.v1.ExplainCodeResponse\022U\n\025" +
-      "RecordDecisionOutcome\022\'.engram.v1.Record" +
-      "DecisionOutcomeRequest\032\023.engram.v1.Decis" +
-      "ion\022R\n\rIngestSession\022\037.engram.v1.IngestS" +
-      "essionRequest\032 .engram.v1.IngestSessionR" +
-      "esponseB\201\001\n\rdev.engram.v1B\016DecisionsProt" +
-      "oP\001Z3engram.dev/engram/clients/go/gen/en" +
-      "gram/v1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEng" +
-      "ram\\V1\352\002\nEngram::V1b\006proto3"
+      "\n\004refs\030\013 \003(\tR\004refs\"\213\001\n\020DecisionEvidence\022" +
+      "\024\n\005quote\030\001 \001(\tR\005quote\022\035\n\ncommit_sha\030\002 \001(" +
+      "\tR\tcommitSha\022\026\n\006origin\030\003 \001(\tR\006origin\022\022\n\004" +
+      "path\030\004 \001(\tR\004path\022\026\n\006memory\030\005 \001(\tR\006memory" +
+      "\"\203\001\n\nCodeAnchor\022\022\n\004path\030\001 \001(\tR\004path\022*\n\005l" +
+      "ines\030\002 \001(\0132\024.engram.v1.LineRangeR\005lines\022" +
+      "\035\n\ncommit_sha\030\003 \001(\tR\tcommitSha\022\026\n\006symbol" +
+      "\030\004 \001(\tR\006symbol\"`\n\023DecisionAlternative\022 \n" +
+      "\013description\030\001 \001(\tR\013description\022\'\n\017reaso" +
+      "n_rejected\030\002 \001(\tR\016reasonRejected\"\234\007\n\010Dec" +
+      "ision\022\022\n\004name\030\001 \001(\tR\004name\022\036\n\nrepository\030" +
+      "\002 \001(\tR\nrepository\022\024\n\005title\030\003 \001(\tR\005title\022" +
+      "\034\n\tstatement\030\004 \001(\tR\tstatement\022\034\n\trationa" +
+      "le\030\005 \001(\tR\trationale\022\032\n\010question\030\006 \001(\tR\010q" +
+      "uestion\022B\n\014alternatives\030\007 \003(\0132\036.engram.v" +
+      "1.DecisionAlternativeR\014alternatives\0227\n\010e" +
+      "vidence\030\010 \003(\0132\033.engram.v1.DecisionEviden" +
+      "ceR\010evidence\022/\n\007anchors\030\t \003(\0132\025.engram.v" +
+      "1.CodeAnchorR\007anchors\022\030\n\007commits\030\n \003(\tR\007" +
+      "commits\022?\n\rdecision_time\030\013 \001(\0132\032.google." +
+      "protobuf.TimestampR\014decisionTime\022;\n\013crea" +
+      "te_time\030\014 \001(\0132\032.google.protobuf.Timestam" +
+      "pR\ncreateTime\022;\n\013update_time\030\r \001(\0132\032.goo" +
+      "gle.protobuf.TimestampR\nupdateTime\022\026\n\006me" +
+      "mory\030\016 \001(\tR\006memory\022\024\n\005space\030\017 \001(\tR\005space" +
+      "\022/\n\006status\030\020 \001(\0162\027.engram.v1.MemoryStatu" +
+      "sR\006status\022#\n\rsuperseded_by\030\021 \001(\tR\014supers" +
+      "ededBy\022\026\n\006author\030\022 \001(\tR\006author\022\022\n\004tags\030\023" +
+      " \003(\tR\004tags\022\"\n\014expectations\030\024 \003(\tR\014expect" +
+      "ations\0224\n\007outcome\030\025 \001(\0162\032.engram.v1.Deci" +
+      "sionOutcomeR\007outcome\022I\n\017outcome_history\030" +
+      "\026 \003(\0132 .engram.v1.DecisionOutcomeRecordR" +
+      "\016outcomeHistory\022\026\n\006origin\030\027 \001(\tR\006origin\"" +
+      "\371\001\n\025DecisionOutcomeRecord\0224\n\007outcome\030\001 \001" +
+      "(\0162\032.engram.v1.DecisionOutcomeR\007outcome\022" +
+      "\030\n\007summary\030\002 \001(\tR\007summary\0227\n\010evidence\030\003 " +
+      "\003(\0132\033.engram.v1.DecisionEvidenceR\010eviden" +
+      "ce\022;\n\013record_time\030\004 \001(\0132\032.google.protobu" +
+      "f.TimestampR\nrecordTime\022\032\n\010recorder\030\005 \001(" +
+      "\tR\010recorder\"\364\001\n\034RecordDecisionOutcomeReq" +
+      "uest\022\022\n\004name\030\001 \001(\tR\004name\0224\n\007outcome\030\002 \001(" +
+      "\0162\032.engram.v1.DecisionOutcomeR\007outcome\022\030" +
+      "\n\007summary\030\003 \001(\tR\007summary\0227\n\010evidence\030\004 \003" +
+      "(\0132\033.engram.v1.DecisionEvidenceR\010evidenc" +
+      "e\022\035\n\nrequest_id\030\005 \001(\tR\trequestId\022\030\n\007sour" +
+      "ces\030\006 \003(\tR\007sources\"\256\001\n\024IngestSessionRequ" +
+      "est\022\024\n\005space\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001" +
+      "(\tR\007session\022\036\n\nrepository\030\003 \001(\tR\nreposit" +
+      "ory\022\'\n\017decisions_space\030\004 \001(\tR\016decisionsS" +
+      "pace\022\035\n\nrequest_id\030\005 \001(\tR\trequestId\"\331\001\n\025" +
+      "IngestSessionResponse\0221\n\tdecisions\030\001 \003(\013" +
+      "2\023.engram.v1.DecisionR\tdecisions\022+\n\021crea" +
+      "ted_decisions\030\002 \001(\005R\020createdDecisions\022\032\n" +
+      "\010messages\030\003 \001(\005R\010messages\022D\n\020privacy_fin" +
+      "dings\030\004 \003(\0132\031.engram.v1.PrivacyFindingR\017" +
+      "privacyFindings\"\317\001\n\024IngestCommitsRequest" +
+      "\022\036\n\nrepository\030\001 \001(\tR\nrepository\022\024\n\005spac" +
+      "e\030\002 \001(\tR\005space\022+\n\007commits\030\003 \003(\0132\021.engram" +
+      ".v1.CommitR\007commits\022\027\n\007use_llm\030\004 \001(\010R\006us" +
+      "eLlm\022\034\n\treprocess\030\005 \001(\010R\treprocess\022\035\n\nre" +
+      "quest_id\030\006 \001(\tR\trequestId\"\330\003\n\025IngestComm" +
+      "itsResponse\0221\n\tdecisions\030\001 \003(\0132\023.engram." +
+      "v1.DecisionR\tdecisions\022+\n\021processed_comm" +
+      "its\030\002 \001(\005R\020processedCommits\022\'\n\017skipped_c" +
+      "ommits\030\003 \001(\005R\016skippedCommits\0228\n\030commits_" +
+      "without_decision\030\004 \001(\005R\026commitsWithoutDe" +
+      "cision\022+\n\021created_decisions\030\005 \001(\005R\020creat" +
+      "edDecisions\022+\n\021updated_decisions\030\006 \001(\005R\020" +
+      "updatedDecisions\022D\n\020privacy_findings\030\007 \003" +
+      "(\0132\031.engram.v1.PrivacyFindingR\017privacyFi" +
+      "ndings\0223\n\007commits\030\010 \003(\0132\031.engram.v1.Inge" +
+      "stedCommitR\007commits\022\'\n\017invalid_commits\030\t" +
+      " \001(\005R\016invalidCommits\"N\n\024CommitFieldViola" +
+      "tion\022\024\n\005field\030\001 \001(\tR\005field\022 \n\013descriptio" +
+      "n\030\002 \001(\tR\013description\"\355\001\n\016IngestedCommit\022" +
+      "\024\n\005index\030\001 \001(\005R\005index\022\020\n\003sha\030\002 \001(\tR\003sha\022" +
+      ">\n\013disposition\030\003 \001(\0162\034.engram.v1.CommitD" +
+      "ispositionR\013disposition\022\026\n\006reason\030\004 \001(\tR" +
+      "\006reason\022\032\n\010decision\030\005 \001(\tR\010decision\022?\n\nv" +
+      "iolations\030\006 \003(\0132\037.engram.v1.CommitFieldV" +
+      "iolationR\nviolations\"\261\001\n\025CreateDecisionR" +
+      "equest\022/\n\010decision\030\001 \001(\0132\023.engram.v1.Dec" +
+      "isionR\010decision\022\024\n\005space\030\002 \001(\tR\005space\022\030\n" +
+      "\007session\030\003 \001(\tR\007session\022\035\n\nrequest_id\030\004 " +
+      "\001(\tR\trequestId\022\030\n\007sources\030\005 \003(\tR\007sources" +
+      "\"(\n\022GetDecisionRequest\022\022\n\004name\030\001 \001(\tR\004na" +
+      "me\"\201\003\n\024ListDecisionsRequest\022\036\n\nrepositor" +
+      "y\030\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001(\tR\004path\022" +
+      "J\n\023decision_time_start\030\003 \001(\0132\032.google.pr" +
+      "otobuf.TimestampR\021decisionTimeStart\022F\n\021d" +
+      "ecision_time_end\030\004 \001(\0132\032.google.protobuf" +
+      ".TimestampR\017decisionTimeEnd\022-\n\022include_s" +
+      "uperseded\030\005 \001(\010R\021includeSuperseded\022\033\n\tpa" +
+      "ge_size\030\006 \001(\005R\010pageSize\022\035\n\npage_token\030\007 " +
+      "\001(\tR\tpageToken\0226\n\010outcomes\030\010 \003(\0162\032.engra" +
+      "m.v1.DecisionOutcomeR\010outcomes\"r\n\025ListDe" +
+      "cisionsResponse\0221\n\tdecisions\030\001 \003(\0132\023.eng" +
+      "ram.v1.DecisionR\tdecisions\022&\n\017next_page_" +
+      "token\030\002 \001(\tR\rnextPageToken\"\263\002\n\026SearchDec" +
+      "isionsRequest\022\024\n\005query\030\001 \001(\tR\005query\022\036\n\nr" +
+      "epository\030\002 \001(\tR\nrepository\022\022\n\004path\030\003 \001(" +
+      "\tR\004path\022\014\n\001k\030\004 \001(\005R\001k\022-\n\022include_superse" +
+      "ded\030\005 \001(\010R\021includeSuperseded\022J\n\023decision" +
+      "_time_start\030\006 \001(\0132\032.google.protobuf.Time" +
+      "stampR\021decisionTimeStart\022F\n\021decision_tim" +
+      "e_end\030\007 \001(\0132\032.google.protobuf.TimestampR" +
+      "\017decisionTimeEnd\"T\n\013DecisionHit\022/\n\010decis" +
+      "ion\030\001 \001(\0132\023.engram.v1.DecisionR\010decision" +
+      "\022\024\n\005score\030\002 \001(\001R\005score\"E\n\027SearchDecision" +
+      "sResponse\022*\n\004hits\030\001 \003(\0132\026.engram.v1.Deci" +
+      "sionHitR\004hits\"\244\002\n\022ExplainCodeRequest\022\036\n\n" +
+      "repository\030\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001" +
+      "(\tR\004path\022*\n\005lines\030\003 \001(\0132\024.engram.v1.Line" +
+      "RangeR\005lines\022\026\n\006symbol\030\004 \001(\tR\006symbol\022\032\n\010" +
+      "revision\030\005 \001(\tR\010revision\022\032\n\010question\030\006 \001" +
+      "(\tR\010question\022\014\n\001k\030\007 \001(\005R\001k\022-\n\022include_su" +
+      "perseded\030\010 \001(\010R\021includeSuperseded\022!\n\014tok" +
+      "en_budget\030\t \001(\005R\013tokenBudget\"\375\001\n\017CodeExp" +
+      "lanation\022/\n\010decision\030\001 \001(\0132\023.engram.v1.D" +
+      "ecisionR\010decision\022,\n\005match\030\002 \001(\0162\026.engra" +
+      "m.v1.AnchorMatchR\005match\022>\n\017matched_ancho" +
+      "rs\030\003 \003(\0132\025.engram.v1.CodeAnchorR\016matched" +
+      "Anchors\022\024\n\005score\030\004 \001(\001R\005score\0225\n\013replace" +
+      "ment\030\005 \001(\0132\023.engram.v1.DecisionR\013replace" +
+      "ment\"\220\001\n\023ExplainCodeResponse\022>\n\014explanat" +
+      "ions\030\001 \003(\0132\032.engram.v1.CodeExplanationR\014" +
+      "explanations\022\030\n\007context\030\002 \001(\tR\007context\022\037" +
+      "\n\013token_count\030\003 \001(\005R\ntokenCount*\306\001\n\016File" +
+      "ChangeType\022 \n\034FILE_CHANGE_TYPE_UNSPECIFI" +
+      "ED\020\000\022\032\n\026FILE_CHANGE_TYPE_ADDED\020\001\022\035\n\031FILE" +
+      "_CHANGE_TYPE_MODIFIED\020\002\022\034\n\030FILE_CHANGE_T" +
+      "YPE_DELETED\020\003\022\034\n\030FILE_CHANGE_TYPE_RENAME" +
+      "D\020\004\022\033\n\027FILE_CHANGE_TYPE_COPIED\020\005*\216\001\n\017Dec" +
+      "isionOutcome\022 \n\034DECISION_OUTCOME_UNSPECI" +
+      "FIED\020\000\022\030\n\024DECISION_OUTCOME_MET\020\001\022\"\n\036DECI" +
+      "SION_OUTCOME_PARTIALLY_MET\020\002\022\033\n\027DECISION" +
+      "_OUTCOME_MISSED\020\003*\305\001\n\021CommitDisposition\022" +
+      "\"\n\036COMMIT_DISPOSITION_UNSPECIFIED\020\000\022\037\n\033C" +
+      "OMMIT_DISPOSITION_DECISION\020\001\022\"\n\036COMMIT_D" +
+      "ISPOSITION_NO_DECISION\020\002\022\'\n#COMMIT_DISPO" +
+      "SITION_ALREADY_INGESTED\020\003\022\036\n\032COMMIT_DISP" +
+      "OSITION_INVALID\020\004*u\n\013AnchorMatch\022\034\n\030ANCH" +
+      "OR_MATCH_UNSPECIFIED\020\000\022\026\n\022ANCHOR_MATCH_L" +
+      "INES\020\001\022\025\n\021ANCHOR_MATCH_FILE\020\002\022\031\n\025ANCHOR_" +
+      "MATCH_SEMANTIC\020\0032\231\005\n\020DecisionsService\022R\n" +
+      "\rIngestCommits\022\037.engram.v1.IngestCommits" +
+      "Request\032 .engram.v1.IngestCommitsRespons" +
+      "e\022G\n\016CreateDecision\022 .engram.v1.CreateDe" +
+      "cisionRequest\032\023.engram.v1.Decision\022A\n\013Ge" +
+      "tDecision\022\035.engram.v1.GetDecisionRequest" +
+      "\032\023.engram.v1.Decision\022R\n\rListDecisions\022\037" +
+      ".engram.v1.ListDecisionsRequest\032 .engram" +
+      ".v1.ListDecisionsResponse\022X\n\017SearchDecis" +
+      "ions\022!.engram.v1.SearchDecisionsRequest\032" +
+      "\".engram.v1.SearchDecisionsResponse\022L\n\013E" +
+      "xplainCode\022\035.engram.v1.ExplainCodeReques" +
+      "t\032\036.engram.v1.ExplainCodeResponse\022U\n\025Rec" +
+      "ordDecisionOutcome\022\'.engram.v1.RecordDec" +
+      "isionOutcomeRequest\032\023.engram.v1.Decision" +
+      "\022R\n\rIngestSession\022\037.engram.v1.IngestSess" +
+      "ionRequest\032 .engram.v1.IngestSessionResp" +
+      "onseB\201\001\n\rdev.engram.v1B\016DecisionsProtoP\001" +
+      "Z3engram.dev/engram/clients/go/gen/engra" +
+      "m/v1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram" +
+      "\\V1\352\002\nEngram::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -379,7 +381,7 @@ public final class DecisionsProto {
     internal_static_engram_v1_DecisionEvidence_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_DecisionEvidence_descriptor,
-        new java.lang.String[] { "Quote", "CommitSha", "Origin", "Path", });
+        new java.lang.String[] { "Quote", "CommitSha", "Origin", "Path", "Memory", });
     internal_static_engram_v1_CodeAnchor_descriptor =
       getDescriptor().getMessageTypes().get(5);
     internal_static_engram_v1_CodeAnchor_fieldAccessorTable = new
@@ -409,7 +411,7 @@ public final class DecisionsProto {
     internal_static_engram_v1_RecordDecisionOutcomeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_RecordDecisionOutcomeRequest_descriptor,
-        new java.lang.String[] { "Name", "Outcome", "Summary", "Evidence", "RequestId", });
+        new java.lang.String[] { "Name", "Outcome", "Summary", "Evidence", "RequestId", "Sources", });
     internal_static_engram_v1_IngestSessionRequest_descriptor =
       getDescriptor().getMessageTypes().get(10);
     internal_static_engram_v1_IngestSessionRequest_fieldAccessorTable = new
@@ -451,7 +453,7 @@ public final class DecisionsProto {
     internal_static_engram_v1_CreateDecisionRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_CreateDecisionRequest_descriptor,
-        new java.lang.String[] { "Decision", "Space", "Session", "RequestId", });
+        new java.lang.String[] { "Decision", "Space", "Session", "RequestId", "Sources", });
     internal_static_engram_v1_GetDecisionRequest_descriptor =
       getDescriptor().getMessageTypes().get(17);
     internal_static_engram_v1_GetDecisionRequest_fieldAccessorTable = new

@@ -54,7 +54,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-   * conflict for review, never a silent retraction).
+   * conflict for review, never a silent retraction), "pattern" (in a decision
+   * space: a pattern across decisions that keep missing their expectations,
+   * proposed as a memory held for review, never accepted on its own).
    * </pre>
    *
    * <code>string action = 1 [json_name = "action"];</code>
@@ -76,7 +78,9 @@ private static final long serialVersionUID = 0L;
   /**
    * <pre>
    * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-   * conflict for review, never a silent retraction).
+   * conflict for review, never a silent retraction), "pattern" (in a decision
+   * space: a pattern across decisions that keep missing their expectations,
+   * proposed as a memory held for review, never accepted on its own).
    * </pre>
    *
    * <code>string action = 1 [json_name = "action"];</code>
@@ -677,7 +681,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-     * conflict for review, never a silent retraction).
+     * conflict for review, never a silent retraction), "pattern" (in a decision
+     * space: a pattern across decisions that keep missing their expectations,
+     * proposed as a memory held for review, never accepted on its own).
      * </pre>
      *
      * <code>string action = 1 [json_name = "action"];</code>
@@ -698,7 +704,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-     * conflict for review, never a silent retraction).
+     * conflict for review, never a silent retraction), "pattern" (in a decision
+     * space: a pattern across decisions that keep missing their expectations,
+     * proposed as a memory held for review, never accepted on its own).
      * </pre>
      *
      * <code>string action = 1 [json_name = "action"];</code>
@@ -720,7 +728,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-     * conflict for review, never a silent retraction).
+     * conflict for review, never a silent retraction), "pattern" (in a decision
+     * space: a pattern across decisions that keep missing their expectations,
+     * proposed as a memory held for review, never accepted on its own).
      * </pre>
      *
      * <code>string action = 1 [json_name = "action"];</code>
@@ -738,7 +748,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-     * conflict for review, never a silent retraction).
+     * conflict for review, never a silent retraction), "pattern" (in a decision
+     * space: a pattern across decisions that keep missing their expectations,
+     * proposed as a memory held for review, never accepted on its own).
      * </pre>
      *
      * <code>string action = 1 [json_name = "action"];</code>
@@ -753,7 +765,9 @@ private static final long serialVersionUID = 0L;
     /**
      * <pre>
      * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-     * conflict for review, never a silent retraction).
+     * conflict for review, never a silent retraction), "pattern" (in a decision
+     * space: a pattern across decisions that keep missing their expectations,
+     * proposed as a memory held for review, never accepted on its own).
      * </pre>
      *
      * <code>string action = 1 [json_name = "action"];</code>

@@ -11,7 +11,9 @@ public interface DreamActionOrBuilder extends
   /**
    * <pre>
    * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-   * conflict for review, never a silent retraction).
+   * conflict for review, never a silent retraction), "pattern" (in a decision
+   * space: a pattern across decisions that keep missing their expectations,
+   * proposed as a memory held for review, never accepted on its own).
    * </pre>
    *
    * <code>string action = 1 [json_name = "action"];</code>
@@ -21,7 +23,9 @@ public interface DreamActionOrBuilder extends
   /**
    * <pre>
    * "deprecate", "merge", "tag", "relate", "conflict" (a contradiction opened as a
-   * conflict for review, never a silent retraction).
+   * conflict for review, never a silent retraction), "pattern" (in a decision
+   * space: a pattern across decisions that keep missing their expectations,
+   * proposed as a memory held for review, never accepted on its own).
    * </pre>
    *
    * <code>string action = 1 [json_name = "action"];</code>

@@ -26,6 +26,8 @@ private static final long serialVersionUID = 0L;
     summary_ = "";
     evidence_ = java.util.Collections.emptyList();
     requestId_ = "";
+    sources_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   @java.lang.Override
@@ -173,7 +175,8 @@ private static final long serialVersionUID = 0L;
   private java.util.List<dev.engram.v1.DecisionEvidence> evidence_;
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -184,7 +187,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -196,7 +200,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -207,7 +212,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -218,7 +224,8 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -276,6 +283,59 @@ private static final long serialVersionUID = 0L;
     }
   }
 
+  public static final int SOURCES_FIELD_NUMBER = 6;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList sources_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @return A list containing the sources.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getSourcesList() {
+    return sources_;
+  }
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @return The count of sources.
+   */
+  public int getSourcesCount() {
+    return sources_.size();
+  }
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @param index The index of the element to return.
+   * @return The sources at the given index.
+   */
+  public java.lang.String getSources(int index) {
+    return sources_.get(index);
+  }
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the sources at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getSourcesBytes(int index) {
+    return sources_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -305,6 +365,9 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(requestId_)) {
       com.google.protobuf.GeneratedMessageV3.writeString(output, 5, requestId_);
     }
+    for (int i = 0; i < sources_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 6, sources_.getRaw(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -331,6 +394,14 @@ private static final long serialVersionUID = 0L;
     if (!com.google.protobuf.GeneratedMessageV3.isStringEmpty(requestId_)) {
       size += com.google.protobuf.GeneratedMessageV3.computeStringSize(5, requestId_);
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < sources_.size(); i++) {
+        dataSize += computeStringSizeNoTag(sources_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getSourcesList().size();
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -355,6 +426,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getEvidenceList())) return false;
     if (!getRequestId()
         .equals(other.getRequestId())) return false;
+    if (!getSourcesList()
+        .equals(other.getSourcesList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -378,6 +451,10 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + REQUEST_ID_FIELD_NUMBER;
     hash = (53 * hash) + getRequestId().hashCode();
+    if (getSourcesCount() > 0) {
+      hash = (37 * hash) + SOURCES_FIELD_NUMBER;
+      hash = (53 * hash) + getSourcesList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -524,6 +601,8 @@ private static final long serialVersionUID = 0L;
       }
       bitField0_ = (bitField0_ & ~0x00000008);
       requestId_ = "";
+      sources_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -581,6 +660,10 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000010) != 0)) {
         result.requestId_ = requestId_;
+      }
+      if (((from_bitField0_ & 0x00000020) != 0)) {
+        sources_.makeImmutable();
+        result.sources_ = sources_;
       }
     }
 
@@ -672,6 +755,16 @@ private static final long serialVersionUID = 0L;
         bitField0_ |= 0x00000010;
         onChanged();
       }
+      if (!other.sources_.isEmpty()) {
+        if (sources_.isEmpty()) {
+          sources_ = other.sources_;
+          bitField0_ |= 0x00000020;
+        } else {
+          ensureSourcesIsMutable();
+          sources_.addAll(other.sources_);
+        }
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -731,6 +824,12 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000010;
               break;
             } // case 42
+            case 50: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureSourcesIsMutable();
+              sources_.add(s);
+              break;
+            } // case 50
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1019,7 +1118,8 @@ private static final long serialVersionUID = 0L;
 
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1033,7 +1133,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1047,7 +1148,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1061,7 +1163,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1082,7 +1185,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1100,7 +1204,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1120,7 +1225,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1141,7 +1247,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1159,7 +1266,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1177,7 +1285,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1196,7 +1305,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1213,7 +1323,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1230,7 +1341,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1241,7 +1353,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1255,7 +1368,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1270,7 +1384,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1281,7 +1396,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1293,7 +1409,8 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Quotes that show it, at most 12.
+     * Quotes that show it, at most 12; each must appear verbatim in the memory it
+     * names or in one of `sources`.
      * </pre>
      *
      * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -1405,6 +1522,153 @@ private static final long serialVersionUID = 0L;
       checkByteStringIsUtf8(value);
       requestId_ = value;
       bitField0_ |= 0x00000010;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList sources_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureSourcesIsMutable() {
+      if (!sources_.isModifiable()) {
+        sources_ = new com.google.protobuf.LazyStringArrayList(sources_);
+      }
+      bitField0_ |= 0x00000020;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @return A list containing the sources.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getSourcesList() {
+      sources_.makeImmutable();
+      return sources_;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @return The count of sources.
+     */
+    public int getSourcesCount() {
+      return sources_.size();
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @param index The index of the element to return.
+     * @return The sources at the given index.
+     */
+    public java.lang.String getSources(int index) {
+      return sources_.get(index);
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the sources at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getSourcesBytes(int index) {
+      return sources_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @param index The index to set the value at.
+     * @param value The sources to set.
+     * @return This builder for chaining.
+     */
+    public Builder setSources(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureSourcesIsMutable();
+      sources_.set(index, value);
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @param value The sources to add.
+     * @return This builder for chaining.
+     */
+    public Builder addSources(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureSourcesIsMutable();
+      sources_.add(value);
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @param values The sources to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllSources(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureSourcesIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, sources_);
+      bitField0_ |= 0x00000020;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearSources() {
+      sources_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000020);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+     * </pre>
+     *
+     * <code>repeated string sources = 6 [json_name = "sources"];</code>
+     * @param value The bytes of the sources to add.
+     * @return This builder for chaining.
+     */
+    public Builder addSourcesBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureSourcesIsMutable();
+      sources_.add(value);
+      bitField0_ |= 0x00000020;
       onChanged();
       return this;
     }

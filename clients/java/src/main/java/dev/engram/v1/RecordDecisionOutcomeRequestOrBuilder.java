@@ -69,7 +69,8 @@ public interface RecordDecisionOutcomeRequestOrBuilder extends
 
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -78,7 +79,8 @@ public interface RecordDecisionOutcomeRequestOrBuilder extends
       getEvidenceList();
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -86,7 +88,8 @@ public interface RecordDecisionOutcomeRequestOrBuilder extends
   dev.engram.v1.DecisionEvidence getEvidence(int index);
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -94,7 +97,8 @@ public interface RecordDecisionOutcomeRequestOrBuilder extends
   int getEvidenceCount();
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -103,7 +107,8 @@ public interface RecordDecisionOutcomeRequestOrBuilder extends
       getEvidenceOrBuilderList();
   /**
    * <pre>
-   * Quotes that show it, at most 12.
+   * Quotes that show it, at most 12; each must appear verbatim in the memory it
+   * names or in one of `sources`.
    * </pre>
    *
    * <code>repeated .engram.v1.DecisionEvidence evidence = 4 [json_name = "evidence"];</code>
@@ -130,4 +135,45 @@ public interface RecordDecisionOutcomeRequestOrBuilder extends
    */
   com.google.protobuf.ByteString
       getRequestIdBytes();
+
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @return A list containing the sources.
+   */
+  java.util.List<java.lang.String>
+      getSourcesList();
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @return The count of sources.
+   */
+  int getSourcesCount();
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @param index The index of the element to return.
+   * @return The sources at the given index.
+   */
+  java.lang.String getSources(int index);
+  /**
+   * <pre>
+   * The texts the evidence is quoted from (see CreateDecisionRequest.sources).
+   * </pre>
+   *
+   * <code>repeated string sources = 6 [json_name = "sources"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the sources at the given index.
+   */
+  com.google.protobuf.ByteString
+      getSourcesBytes(int index);
 }
