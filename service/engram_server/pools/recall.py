@@ -62,7 +62,7 @@ async def resolve(
         return ()
     rows = await db.tenant_read(
         principal.tenant_id,
-        _ROLES.replace("%(pools)s", "%s").replace("%s", "%s", 1).replace("%s", "%s"),
+        _ROLES,
         (list(pool_ids), model.identities(principal), model.identities(principal)),
     )
     roles = {r["pool_id"]: int(r["role"]) for r in rows}
