@@ -122,7 +122,7 @@ async def test_sdk_and_cli_cover_every_pool_rpc(
 ) -> None:
     import engram
 
-    from tests.test_cli import run
+    from tests.test_cli import json_lines, run
 
     t = await make_tenant()
     owner_secret = await t.new_key(scopes=("read", "write"), agent="sdk/owner")
@@ -204,6 +204,40 @@ async def test_sdk_and_cli_cover_every_pool_rpc(
     assert code == 0 and out.startswith("t")
     code, out, err = await run(capsys, "pool", "get", "nope", *conn)
     assert code == 1 and "not found" in err.lower()
+    # The rest of PoolService, one command each.
+    code, out, err = await run(capsys, "pool", "list", *conn)
+    assert code == 0 and "pools/cli" in out
+    code, out, err = await run(capsys, "pool", "update", "cli", "--description", "d", *conn)
+    assert code == 0, err
+    code, out, err = await run(
+        capsys, "pool", "add-member", "cli", "sdk/reader", "reader", "--json", *conn
+    )
+    assert code == 0, err
+    reader_member = json.loads(out)["name"]
+    code, out, err = await run(capsys, "pool", "publications", "cli", "--json", *conn)
+    publication = json_lines(out)[0]["name"]
+    code, out, err = await run(capsys, "pool", "publication", publication, *conn)
+    assert code == 0 and memory in out
+    code, out, err = await run(
+        capsys, "pool", "subscribe", "cli", "t", "--cursor", "0", "--limit", "1", *conn
+    )
+    assert code == 0 and out.startswith("PUBLISHED") and publication in out
+    code, out, err = await run(capsys, "pool", "members", "cli", "--json", *conn)
+    owner_member = next(m["name"] for m in json_lines(out) if m["principal"] == "sdk/owner")
+    code, out, err = await run(capsys, "pool", "trust", owner_member, "--json", *conn)
+    assert code == 0 and json.loads(out)["principal"] == "sdk/owner"
+    code, out, err = await run(capsys, "pool", "unpublish", publication, "--reason", "r", *conn)
+    assert code == 0 and "PUBLICATION_STATE_WITHDRAWN" in out
+    code, out, err = await run(capsys, "pool", "update", "cli", "--require-review", *conn)
+    code, out, err = await run(
+        capsys, "memory", "propose", "cli/space", "Held by the CLI", "--confidence", "0.9", *conn
+    )
+    code, out, err = await run(capsys, "pool", "publish", "cli", out.split()[1], "--json", *conn)
+    held = json.loads(out)["publication"]["name"]
+    code, out, err = await run(capsys, "pool", "review", held, "reject", "--note", "not yet", *conn)
+    assert code == 0 and "PUBLICATION_STATE_REJECTED" in out
+    code, _, err = await run(capsys, "pool", "remove-member", reader_member, *conn)
+    assert code == 0, err
     code, _, err = await run(capsys, "pool", "delete", "cli", *conn)
     assert code == 0, err
 

@@ -7,8 +7,8 @@ streams on `engram_pool` notifications.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from typing import Any, TypeVar
 
 import grpc
 from engram.v1 import pool_pb2, pool_pb2_grpc
@@ -25,6 +25,29 @@ from engram_server.pools.streams import PoolHub, PoolStreams
 from engram_server.services.lifecycle import parse_memory_name
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
+T = TypeVar("T")
+
+
+def _collect(v: Violations, parse: Callable[..., T], *args: Any) -> T | None:
+    """`parse(*args)`, or None with its INVALID_ARGUMENT violations added to `v` (so
+    a request's every bad field is named at once)."""
+    try:
+        return parse(*args)
+    except InvalidArgument as exc:
+        v.items.extend(exc.violations)
+        return None
+
+
+async def _counted(kind: str, stream: AsyncGenerator[T, None]) -> AsyncIterator[T]:
+    """A stream's messages, counted in engram_pool_streams while it is open; closing
+    it (the client went away) closes the stream at once."""
+    pool_streams.add(1, {"kind": kind})
+    try:
+        async for message in stream:
+            yield message
+    finally:
+        pool_streams.add(-1, {"kind": kind})
+        await stream.aclose()
 
 
 class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
@@ -112,15 +135,8 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.PublishMemoryRequest, context: Ctx
     ) -> pool_pb2.PublishMemoryResponse:
         v = Violations()
-        pool_id = memory_id = None
-        try:
-            pool_id = model.parse_pool_name(request.pool, "pool")
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
-        try:
-            memory_id = parse_memory_name(request.memory, "memory")
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+        pool_id = _collect(v, model.parse_pool_name, request.pool, "pool")
+        memory_id = _collect(v, parse_memory_name, request.memory, "memory")
         model.check_topic(v, "topic", request.topic)
         visibility = visibility_from_proto(request.visibility, "visibility", v)
         v.raise_if_any()
@@ -150,11 +166,10 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.ReviewPublicationRequest, context: Ctx
     ) -> pool_pb2.Publication:
         v = Violations()
-        pool_id = publication_id = None
-        try:
-            pool_id, publication_id = model.parse_publication_name(request.name)
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+        pool_id, publication_id = _collect(v, model.parse_publication_name, request.name) or (
+            None,
+            None,
+        )
         if request.decision not in (
             pool_pb2.REVIEW_DECISION_APPROVE,
             pool_pb2.REVIEW_DECISION_REJECT,
@@ -183,11 +198,7 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.ListPublicationsRequest, context: Ctx
     ) -> pool_pb2.ListPublicationsResponse:
         v = Violations()
-        pool_id = None
-        try:
-            pool_id = model.parse_pool_name(request.parent, "parent")
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+        pool_id = _collect(v, model.parse_pool_name, request.parent, "parent")
         states = []
         for i, s in enumerate(request.states):
             name = convert.enum_name(
@@ -195,12 +206,9 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
             )
             if name and name != "UNSPECIFIED":
                 states.append(name)
-        memory_id = None
-        if request.memory:
-            try:
-                memory_id = parse_memory_name(request.memory, "memory")
-            except InvalidArgument as exc:
-                v.items.extend(exc.violations)
+        memory_id = (
+            _collect(v, parse_memory_name, request.memory, "memory") if request.memory else None
+        )
         model.check_topic(v, "topic", request.topic)
         v.raise_if_any()
         assert pool_id is not None
@@ -238,19 +246,18 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         model.check_topic(v, "topic", request.topic)
         v.raise_if_any()
         pool_id = model.parse_pool_name(request.pool, "pool")
-        pool_streams.add(1, {"kind": "sync"})
-        try:
-            async for message in self.streams.sync(
+        async for message in _counted(
+            "sync",
+            self.streams.sync(
                 current_principal(),
                 pool_id,
                 request.cursor,
                 request.topic,
                 request.follow,
                 request.omit_old_content,
-            ):
-                yield message
-        finally:
-            pool_streams.add(-1, {"kind": "sync"})
+            ),
+        ):
+            yield message
 
     async def ListTopics(
         self, request: pool_pb2.ListTopicsRequest, context: Ctx
@@ -266,11 +273,7 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.SubscribeTopicRequest, context: Ctx
     ) -> AsyncIterator[pool_pb2.SubscribeTopicResponse]:
         pool_id, topic = model.parse_topic_name(request.name)
-        pool_streams.add(1, {"kind": "topic"})
-        try:
-            async for message in self.streams.subscribe(
-                current_principal(), pool_id, topic, request.cursor
-            ):
-                yield message
-        finally:
-            pool_streams.add(-1, {"kind": "topic"})
+        async for message in _counted(
+            "topic", self.streams.subscribe(current_principal(), pool_id, topic, request.cursor)
+        ):
+            yield message

@@ -116,15 +116,15 @@ def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
 
 
 async def with_pools(ctx: AppContext, q: RecallQuery, pools: Any) -> RecallQuery:
-    """`q` with the requested pools resolved against the caller's membership."""
+    """`q` with the requested pools and the caller's identities, against which the
+    recall's own read checks its membership (pools.recall)."""
     if not pools:
         return q
     v = Violations()
     pool_ids = parse_pools(pools, v)
     v.raise_if_any()
-    principal = current_principal()
-    scopes = await pool_recall.resolve(ctx.db, principal, pool_ids)
-    return replace(q, pools=scopes, reader=tuple(identities(principal)))
+    scopes = tuple(pool_recall.PoolScope(p) for p in pool_ids)
+    return replace(q, pools=scopes, reader=tuple(identities(current_principal())))
 
 
 class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):

@@ -212,6 +212,7 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
                 "published_count",
                 "used_count",
                 "quickly_invalidated_count",
+                "contradicted_count",
             ),
         )
     )
@@ -245,6 +246,9 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("pool")
     p.add_argument("topic")
     p.add_argument("--cursor", default="", help='"0" replays the channel from its start')
+    p.add_argument(
+        "--limit", type=int, default=0, help="stop after this many events (default: follow)"
+    )
     p.set_defaults(handler=subscribe)
 
     group = commands.add_parser("group", help="teams of agent identities (administrators)")
@@ -374,7 +378,8 @@ def subscribe(args: argparse.Namespace) -> int:
     out = common.output(args)
 
     def body(client: Any) -> None:
-        for message in client.pools.subscribe(args.pool, args.topic, cursor=args.cursor):
+        events = client.pools.subscribe(args.pool, args.topic, cursor=args.cursor)
+        for seen, message in enumerate(events, start=1):
             if args.json:
                 out.line(json.dumps(_dict(message), ensure_ascii=False))
             else:
@@ -383,5 +388,8 @@ def subscribe(args: argparse.Namespace) -> int:
                     f"{kind.removeprefix('TOPIC_EVENT_TYPE_'):<10} {message.publication.name}"
                     f"  {message.memory.content}"
                 )
+            if args.limit and seen >= args.limit:
+                events.close()
+                break
 
     return _run(args, body)

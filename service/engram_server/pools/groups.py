@@ -20,14 +20,17 @@ from engram_server.errors import (
     PermissionDenied,
     Violations,
 )
-from engram_server.lifecycle.model import AuditAction
 from engram_server.platform.principal import SCOPE_ADMIN, Principal
 from engram_server.pools import model
-from engram_server.pools.service import POOL_CHANNEL, PoolOperations, fetch_all, fetch_one
+from engram_server.pools.service import (
+    POOL_CHANNEL,
+    PoolOperations,
+    append_membership_audit,
+    fetch_all,
+    fetch_one,
+)
 from engram_server.services.lifecycle import RequestKey
 from engram_server.services.paging import decode_token, encode_token, filter_fingerprint, page_size
-from engram_server.store import memories as store
-from engram_server.store.memories import AuditDraft
 from engram_server.store.postgres import Conn, Database
 
 
@@ -76,23 +79,12 @@ class GroupOperations:
         key: RequestKey | None,
         **details: str,
     ) -> None:
-        await store.append_audit(
+        await append_membership_audit(
             conn,
-            principal.tenant_id,
-            [
-                AuditDraft(
-                    AuditAction.MEMBERSHIP,
-                    None,
-                    "",
-                    None,
-                    None,
-                    principal.actor,
-                    event,
-                    key.request_id if key else "",
-                    {"group": model.group_name(group_id), "event": event, **details},
-                )
-            ],
-            entries=False,
+            principal,
+            event,
+            key,
+            {"group": model.group_name(group_id), "event": event, **details},
         )
 
     async def _wake_pools(self, conn: Conn, tenant: str, group_id: str) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import base64
 import uuid
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -301,6 +301,34 @@ async def publisher_trust(conn: Conn, pool_id: str, principal: str) -> float:
     return float(row["trust_score"]) if row else model.DEFAULT_INITIAL_TRUST
 
 
+async def append_membership_audit(
+    conn: Conn,
+    principal: Principal,
+    reason: str,
+    key: RequestKey | None,
+    details: dict[str, str],
+) -> None:
+    """An AUDIT_ACTION_MEMBERSHIP entry (pools and their members, groups and theirs)."""
+    await store.append_audit(
+        conn,
+        principal.tenant_id,
+        [
+            AuditDraft(
+                AuditAction.MEMBERSHIP,
+                None,
+                "",
+                None,
+                None,
+                principal.actor,
+                reason,
+                key.request_id if key else "",
+                details,
+            )
+        ],
+        entries=False,
+    )
+
+
 def privacy_findings(content: str, source: str) -> tuple[str, ...]:
     """What the privacy boundary finds in a memory without any space allowance."""
     boundary = default_boundary()
@@ -340,6 +368,24 @@ class PoolOperations:
                 conn, key.request_id, {"pb": base64.b64encode(message.SerializeToString()).decode()}
             )
 
+    async def _write(
+        self,
+        tenant: str,
+        key: RequestKey | None,
+        cls: type[M],
+        write: Callable[[Conn], Awaitable[M]],
+    ) -> M:
+        """One write in its own transaction, idempotent on the request id: the
+        result stored by an earlier call with the same id, else `write`'s, stored
+        with it for a retry."""
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key, cls)
+            if replay is not None:
+                return replay
+            out = await write(conn)
+            await self._remember(conn, key, out)
+            return out
+
     # -- access ----------------------------------------------------------------
 
     @staticmethod
@@ -367,6 +413,39 @@ class PoolOperations:
                 f"{role_name(role) if role else 'not a member'}"
             )
 
+    async def _authorise(
+        self,
+        conn: Conn,
+        principal: Principal,
+        pool_id: str,
+        needed: Role,
+        what: str,
+        *,
+        manage: bool,
+        lock: str = "",
+    ) -> tuple[dict[str, Any], int]:
+        """The pool (locked FOR `lock`, if given) and the caller's role in it, once
+        the caller may do `what`: NOT_FOUND for a non-member (a tenant administrator
+        passes for the RPCs that `manage` pools), PERMISSION_DENIED below `needed`."""
+        role = await caller_role(conn, principal, pool_id)
+        pool = self._visible(
+            await pool_row(conn, pool_id, lock=lock), role, principal, pool_id, manage=manage
+        )
+        self._require(role, needed, principal, what, admin_ok=manage)
+        return pool, role
+
+    async def _authorise_locked(
+        self, conn: Conn, principal: Principal, pool_id: str, needed: Role, what: str
+    ) -> tuple[dict[str, Any], int]:
+        """`_authorise` for the writes that rely on the membership: the pool row
+        share-locked first (DeletePool's order), then the membership rows behind
+        the role, until commit; members only."""
+        locked_pool = await pool_row(conn, pool_id, lock="SHARE")
+        role = await lock_membership(conn, principal, pool_id)
+        pool = self._visible(locked_pool, role, principal, pool_id, manage=False)
+        self._require(role, needed, principal, what, admin_ok=False)
+        return pool, role
+
     # -- pools -----------------------------------------------------------------
 
     async def create_pool(
@@ -385,10 +464,8 @@ class PoolOperations:
         v.raise_if_any()
         tenant = principal.tenant_id
         pool_id = pool_id or str(uuid.uuid4())
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key, pool_pb2.Pool)
-            if replay is not None:
-                return replay
+
+        async def write(conn: Conn) -> pool_pb2.Pool:
             cur = await conn.execute(
                 "INSERT INTO pools (tenant_id, id, display_name, description, gate,"
                 " default_visibility, initial_trust, quick_window_seconds, labels, creator,"
@@ -431,8 +508,9 @@ class PoolOperations:
             row = await pool_row(conn, pool_id)
             assert row is not None
             out = pool_to_proto(row)
-            await self._remember(conn, key, out)
             return out
+
+        return await self._write(tenant, key, pool_pb2.Pool, write)
 
     def _pool_values(
         self, pool: pool_pb2.Pool, v: Violations, path: str, fields: set[str]
@@ -476,11 +554,9 @@ class PoolOperations:
 
     async def get_pool(self, principal: Principal, pool_id: str) -> pool_pb2.Pool:
         async with self.db.tenant_tx(principal.tenant_id) as conn:
-            role = await caller_role(conn, principal, pool_id)
-            row = self._visible(
-                await pool_row(conn, pool_id), role, principal, pool_id, manage=True
+            row, _ = await self._authorise(
+                conn, principal, pool_id, Role.READER, "GetPool", manage=True
             )
-            self._require(role, Role.READER, principal, "GetPool", admin_ok=True)
             return pool_to_proto(row)
 
     async def list_pools(
@@ -535,15 +611,11 @@ class PoolOperations:
         values = self._pool_values(pool, v, "pool", set(paths) & set(_UPDATABLE))
         v.raise_if_any()
         tenant = principal.tenant_id
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key, pool_pb2.Pool)
-            if replay is not None:
-                return replay
-            role = await caller_role(conn, principal, pool_id)
-            current = self._visible(
-                await pool_row(conn, pool_id, lock="UPDATE"), role, principal, pool_id, manage=True
+
+        async def write(conn: Conn) -> pool_pb2.Pool:
+            current, _ = await self._authorise(
+                conn, principal, pool_id, Role.OWNER, "UpdatePool", manage=True, lock="UPDATE"
             )
-            self._require(role, Role.OWNER, principal, "UpdatePool", admin_ok=True)
             if pool.etag and pool.etag != etag_of(current["revision"]):
                 raise Aborted(f"pool {pool.name} changed since etag {pool.etag}; read it again")
             assignments = ", ".join(f"{column} = %s" for column in values)
@@ -565,21 +637,19 @@ class PoolOperations:
             row = await pool_row(conn, pool_id)
             assert row is not None
             out = pool_to_proto(row)
-            await self._remember(conn, key, out)
             return out
+
+        return await self._write(tenant, key, pool_pb2.Pool, write)
 
     async def delete_pool(
         self, principal: Principal, pool_id: str, etag: str, key: RequestKey | None
     ) -> None:
         tenant = principal.tenant_id
-        async with self.db.tenant_tx(tenant) as conn:
-            if await self._replay(conn, tenant, key, pool_pb2.Pool) is not None:
-                return
-            role = await caller_role(conn, principal, pool_id)
-            current = self._visible(
-                await pool_row(conn, pool_id, lock="UPDATE"), role, principal, pool_id, manage=True
+
+        async def write(conn: Conn) -> pool_pb2.Pool:
+            current, _ = await self._authorise(
+                conn, principal, pool_id, Role.OWNER, "DeletePool", manage=True, lock="UPDATE"
             )
-            self._require(role, Role.OWNER, principal, "DeletePool", admin_ok=True)
             if etag and etag != etag_of(current["revision"]):
                 raise Aborted(f"pool pools/{pool_id} changed since etag {etag}; read it again")
             await self._audit_membership(
@@ -603,7 +673,9 @@ class PoolOperations:
             await conn.execute("DELETE FROM pools WHERE id = %s", (pool_id,))
             await store.enqueue_outbox(conn, tenant, [r["memory_id"] for r in shared], "upsert")
             await conn.execute("SELECT pg_notify(%s, %s)", (POOL_CHANNEL, f"{tenant}/{pool_id}"))
-            await self._remember(conn, key, pool_pb2.Pool())
+            return pool_pb2.Pool()
+
+        await self._write(tenant, key, pool_pb2.Pool, write)
 
     # -- members ---------------------------------------------------------------
 
@@ -617,23 +689,8 @@ class PoolOperations:
         details: dict[str, str],
         key: RequestKey | None,
     ) -> None:
-        await store.append_audit(
-            conn,
-            tenant,
-            [
-                AuditDraft(
-                    AuditAction.MEMBERSHIP,
-                    None,
-                    "",
-                    None,
-                    None,
-                    principal.actor,
-                    reason,
-                    key.request_id if key else "",
-                    {"pool": model.pool_name(pool_id), **details},
-                )
-            ],
-            entries=False,
+        await append_membership_audit(
+            conn, principal, reason, key, {"pool": model.pool_name(pool_id), **details}
         )
 
     async def _owners_locked(self, conn: Conn, pool_id: str) -> list[dict[str, Any]]:
@@ -658,15 +715,11 @@ class PoolOperations:
             v.add("member.role", "required: READER, WRITER or OWNER")
         v.raise_if_any()
         tenant = principal.tenant_id
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key, pool_pb2.PoolMember)
-            if replay is not None:
-                return replay
-            caller = await caller_role(conn, principal, pool_id)
-            self._visible(
-                await pool_row(conn, pool_id, lock="SHARE"), caller, principal, pool_id, manage=True
+
+        async def write(conn: Conn) -> pool_pb2.PoolMember:
+            await self._authorise(
+                conn, principal, pool_id, Role.OWNER, "AddPoolMember", manage=True, lock="SHARE"
             )
-            self._require(caller, Role.OWNER, principal, "AddPoolMember", admin_ok=True)
             if member.principal.startswith("groups/"):
                 group = await fetch_one(
                     conn,
@@ -709,21 +762,19 @@ class PoolOperations:
             await conn.execute("SELECT pg_notify(%s, %s)", (POOL_CHANNEL, f"{tenant}/{pool_id}"))
             trust = await publisher_trust(conn, pool_id, member.principal)
             out = member_to_proto({**row, "trust_score": trust})
-            await self._remember(conn, key, out)
             return out
+
+        return await self._write(tenant, key, pool_pb2.PoolMember, write)
 
     async def remove_member(
         self, principal: Principal, pool_id: str, member: str, key: RequestKey | None
     ) -> None:
         tenant = principal.tenant_id
-        async with self.db.tenant_tx(tenant) as conn:
-            if await self._replay(conn, tenant, key, pool_pb2.PoolMember) is not None:
-                return
-            caller = await caller_role(conn, principal, pool_id)
-            self._visible(
-                await pool_row(conn, pool_id, lock="SHARE"), caller, principal, pool_id, manage=True
+
+        async def write(conn: Conn) -> pool_pb2.PoolMember:
+            await self._authorise(
+                conn, principal, pool_id, Role.OWNER, "RemovePoolMember", manage=True, lock="SHARE"
             )
-            self._require(caller, Role.OWNER, principal, "RemovePoolMember", admin_ok=True)
             owners = await self._owners_locked(conn, pool_id)
             target = await fetch_one(
                 conn,
@@ -749,7 +800,9 @@ class PoolOperations:
                 key,
             )
             await conn.execute("SELECT pg_notify(%s, %s)", (POOL_CHANNEL, f"{tenant}/{pool_id}"))
-            await self._remember(conn, key, pool_pb2.PoolMember())
+            return pool_pb2.PoolMember()
+
+        await self._write(tenant, key, pool_pb2.PoolMember, write)
 
     async def list_members(
         self,
@@ -769,9 +822,9 @@ class PoolOperations:
         position = decode_token(token, fingerprint)
         after = str(position.get("a", "")) if position else ""
         async with self.db.tenant_tx(principal.tenant_id) as conn:
-            caller = await caller_role(conn, principal, pool_id)
-            self._visible(await pool_row(conn, pool_id), caller, principal, pool_id, manage=True)
-            self._require(caller, Role.READER, principal, "ListPoolMembers", admin_ok=True)
+            await self._authorise(
+                conn, principal, pool_id, Role.READER, "ListPoolMembers", manage=True
+            )
             rows = await fetch_all(
                 conn,
                 f"SELECT pm.*, {TRUST_COLUMNS} FROM pool_members pm"
@@ -864,16 +917,13 @@ class PoolOperations:
         key: RequestKey | None,
     ) -> pool_pb2.PublishMemoryResponse:
         tenant = principal.tenant_id
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key, pool_pb2.PublishMemoryResponse)
-            if replay is not None:
-                return replay
+
+        async def write(conn: Conn) -> pool_pb2.PublishMemoryResponse:
             mrow = await fetch_one(conn, store.GET_MEMORY_SQL + " FOR SHARE", (memory_id,))
             # The pool row before the membership rows (DeletePool's order).
-            locked_pool = await pool_row(conn, pool_id, lock="SHARE")
-            role = await lock_membership(conn, principal, pool_id)
-            pool = self._visible(locked_pool, role, principal, pool_id, manage=False)
-            self._require(role, Role.WRITER, principal, "PublishMemory", admin_ok=False)
+            pool, role = await self._authorise_locked(
+                conn, principal, pool_id, Role.WRITER, "PublishMemory"
+            )
             if not principal.has(SCOPE_READ):
                 raise PermissionDenied(
                     "publishing needs the 'read' scope: only memories the caller could read",
@@ -882,8 +932,8 @@ class PoolOperations:
             if mrow is None:
                 raise NotFound("memory", memory_name(memory_id))
             memory = store.row_to_memory(mrow)
-            visibility = visibility or pool["default_visibility"]
-            if visibility == "TENANT" and role < Role.OWNER:
+            chosen = visibility or pool["default_visibility"]
+            if chosen == "TENANT" and role < Role.OWNER:
                 raise PermissionDenied("publishing with TENANT visibility needs the OWNER role")
             await lock_audit(conn)
             existing = await fetch_one(
@@ -897,7 +947,6 @@ class PoolOperations:
                     outcome=pool_pb2.PUBLISH_OUTCOME_ALREADY_PUBLISHED,
                     publication=publication_to_proto(existing),
                 )
-                await self._remember(conn, key, out)
                 return out
             trust = await publisher_trust(conn, pool_id, principal.actor)
             findings = model.evaluate_gate(
@@ -929,7 +978,6 @@ class PoolOperations:
                 out = pool_pb2.PublishMemoryResponse(
                     outcome=pool_pb2.PUBLISH_OUTCOME_REFUSED, findings=findings_to_proto(found)
                 )
-                await self._remember(conn, key, out)
                 return out
             state = "PENDING_REVIEW" if findings else "PUBLISHED"
             publication_id = uuid.uuid4()
@@ -946,7 +994,7 @@ class PoolOperations:
                     memory.id,
                     principal.actor,
                     state,
-                    visibility,
+                    chosen,
                     topic or memory.topic,
                     memory.slot_key,
                     memory.slot_key or memory_name(memory.id),
@@ -980,8 +1028,9 @@ class PoolOperations:
                 publication=publication_to_proto(pub),
                 findings=findings_to_proto(found),
             )
-            await self._remember(conn, key, out)
             return out
+
+        return await self._write(tenant, key, pool_pb2.PublishMemoryResponse, write)
 
     async def unpublish(
         self,
@@ -994,14 +1043,11 @@ class PoolOperations:
         if len(reason) > model.MAX_TEXT:
             raise InvalidArgument.field("reason", f"at most {model.MAX_TEXT} characters")
         tenant = principal.tenant_id
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key, pool_pb2.Publication)
-            if replay is not None:
-                return replay
-            locked_pool = await pool_row(conn, pool_id, lock="SHARE")
-            role = await lock_membership(conn, principal, pool_id)
-            self._visible(locked_pool, role, principal, pool_id, manage=False)
-            self._require(role, Role.READER, principal, "UnpublishMemory", admin_ok=False)
+
+        async def write(conn: Conn) -> pool_pb2.Publication:
+            _, role = await self._authorise_locked(
+                conn, principal, pool_id, Role.READER, "UnpublishMemory"
+            )
             await lock_audit(conn)
             pub = await fetch_one(
                 conn,
@@ -1052,8 +1098,9 @@ class PoolOperations:
                 key,
             )
             out = publication_to_proto(updated)
-            await self._remember(conn, key, out)
             return out
+
+        return await self._write(tenant, key, pool_pb2.Publication, write)
 
     async def review(
         self,
@@ -1068,10 +1115,8 @@ class PoolOperations:
             raise InvalidArgument.field("note", f"at most {model.MAX_TEXT} characters")
         tenant = principal.tenant_id
         name = model.publication_name(pool_id, publication_id)
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key, pool_pb2.Publication)
-            if replay is not None:
-                return replay
+
+        async def write(conn: Conn) -> pool_pb2.Publication:
             peek = await fetch_one(
                 conn,
                 "SELECT memory_id FROM publications WHERE pool_id = %s AND id = %s",
@@ -1079,10 +1124,7 @@ class PoolOperations:
             )
             if peek is not None:  # memory rows first (lock order)
                 await conn.execute(store.GET_MEMORY_SQL + " FOR SHARE", (peek["memory_id"],))
-            locked_pool = await pool_row(conn, pool_id, lock="SHARE")
-            role = await lock_membership(conn, principal, pool_id)
-            self._visible(locked_pool, role, principal, pool_id, manage=False)
-            self._require(role, Role.OWNER, principal, "ReviewPublication", admin_ok=False)
+            await self._authorise_locked(conn, principal, pool_id, Role.OWNER, "ReviewPublication")
             await lock_audit(conn)
             pub = await fetch_one(
                 conn,
@@ -1132,8 +1174,9 @@ class PoolOperations:
                 key,
             )
             out = publication_to_proto(updated)
-            await self._remember(conn, key, out)
             return out
+
+        return await self._write(tenant, key, pool_pb2.Publication, write)
 
     @staticmethod
     def _can_see(pub: dict[str, Any], role: int, principal: Principal) -> bool:
@@ -1189,9 +1232,9 @@ class PoolOperations:
                     "page_token", "not a page token issued by this method"
                 ) from exc
         async with self.db.tenant_tx(principal.tenant_id) as conn:
-            role = await caller_role(conn, principal, pool_id)
-            self._visible(await pool_row(conn, pool_id), role, principal, pool_id, manage=False)
-            self._require(role, Role.READER, principal, "ListPublications", admin_ok=False)
+            _, role = await self._authorise(
+                conn, principal, pool_id, Role.READER, "ListPublications", manage=False
+            )
             see_all_held = role >= Role.OWNER
             rows = await fetch_all(
                 conn,
@@ -1236,9 +1279,9 @@ class PoolOperations:
         self, principal: Principal, pool_id: str, member: str
     ) -> pool_pb2.AgentTrust:
         async with self.db.tenant_tx(principal.tenant_id) as conn:
-            role = await caller_role(conn, principal, pool_id)
-            self._visible(await pool_row(conn, pool_id), role, principal, pool_id, manage=True)
-            self._require(role, Role.READER, principal, "GetAgentTrust", admin_ok=True)
+            await self._authorise(
+                conn, principal, pool_id, Role.READER, "GetAgentTrust", manage=True
+            )
             rows = await fetch_all(
                 conn,
                 f"SELECT x.principal, {TRUST_COLUMNS} FROM ("
@@ -1270,9 +1313,9 @@ class PoolOperations:
                     "page_token", "not a page token issued by this method"
                 ) from exc
         async with self.db.tenant_tx(principal.tenant_id) as conn:
-            role = await caller_role(conn, principal, pool_id)
-            self._visible(await pool_row(conn, pool_id), role, principal, pool_id, manage=True)
-            self._require(role, Role.READER, principal, "ListAgentTrusts", admin_ok=True)
+            await self._authorise(
+                conn, principal, pool_id, Role.READER, "ListAgentTrusts", manage=True
+            )
             rows = await fetch_all(
                 conn,
                 f"SELECT * FROM (SELECT t.principal, {TRUST_COLUMNS} FROM pool_trust t"
@@ -1302,9 +1345,9 @@ class PoolOperations:
         position = decode_token(token, fingerprint)
         after = str(position.get("a", "")) if position else None
         async with self.db.tenant_tx(principal.tenant_id) as conn:
-            role = await caller_role(conn, principal, pool_id)
-            self._visible(await pool_row(conn, pool_id), role, principal, pool_id, manage=False)
-            self._require(role, Role.READER, principal, "ListTopics", admin_ok=False)
+            _, role = await self._authorise(
+                conn, principal, pool_id, Role.READER, "ListTopics", manage=False
+            )
             rows = await fetch_all(
                 conn,
                 "SELECT topic, count(*) AS n, max(published_time) AS last"

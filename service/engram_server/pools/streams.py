@@ -16,7 +16,7 @@ import asyncio
 import time
 import uuid
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from dataclasses import replace
 from typing import Any
 
@@ -227,7 +227,7 @@ class PoolStreams:
         topic: str,
         follow: bool,
         omit_old_content: bool = False,
-    ) -> AsyncIterator[pool_pb2.SyncPoolResponse]:
+    ) -> AsyncGenerator[pool_pb2.SyncPoolResponse, None]:
         tenant = principal.tenant_id
         if not principal.has(SCOPE_READ):
             raise PermissionDenied("this API key lacks the 'read' scope", SCOPE_READ)
@@ -362,7 +362,7 @@ class PoolStreams:
 
     async def subscribe(
         self, principal: Principal, pool_id: str, topic: str, cursor: str
-    ) -> AsyncIterator[pool_pb2.SubscribeTopicResponse]:
+    ) -> AsyncGenerator[pool_pb2.SubscribeTopicResponse, None]:
         tenant = principal.tenant_id
         if not principal.has(SCOPE_READ):
             raise PermissionDenied("this API key lacks the 'read' scope", SCOPE_READ)

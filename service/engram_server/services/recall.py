@@ -28,7 +28,7 @@ from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory, Status
 from engram_server.lifecycle.validation import check_space
 from engram_server.platform.background import BackgroundTask
 from engram_server.pools import model as pool_model
-from engram_server.pools.recall import PoolScope
+from engram_server.pools.recall import SCOPE_SQL, PoolScope, scope_params
 from engram_server.recall import when
 from engram_server.recall.scoring import (
     NO_EVIDENCE_DELTAS,
@@ -408,33 +408,41 @@ class RecallService:
         flt: IndexFilter,
         limit: int,
         pools: tuple[PoolScope, ...] = (),
+        reader: tuple[str, ...] = (),
     ) -> tuple[list[ScoredPoint], dict[uuid.UUID, dict[str, Any]]]:
         """The lexical leg's candidates, and their rows."""
         points = await self.index.search(tenant, None, sparse, flt, limit)
-        rows = await self._rows(tenant, [p.id for p in points], pools) if points else {}
+        rows = await self._rows(tenant, [p.id for p in points], pools, reader) if points else {}
         return list(points), rows
 
-    def _rows(self, tenant: str, ids: list[uuid.UUID], pools: tuple[PoolScope, ...]) -> Any:
+    def _rows(
+        self,
+        tenant: str,
+        ids: list[uuid.UUID],
+        pools: tuple[PoolScope, ...],
+        reader: tuple[str, ...] = (),
+    ) -> Any:
         """The candidates' rows: `_hydrate`, or `_hydrate_pools` for a pool recall."""
         if pools:
-            return self._hydrate_pools(tenant, ids, pools)
+            return self._hydrate_pools(tenant, ids, pools, reader)
         return self._hydrate(tenant, ids)
 
     async def _hydrate_pools(
-        self, tenant: str, ids: list[uuid.UUID], pools: tuple[PoolScope, ...]
+        self,
+        tenant: str,
+        ids: list[uuid.UUID],
+        pools: tuple[PoolScope, ...],
+        reader: tuple[str, ...],
     ) -> dict[uuid.UUID, dict[str, Any]]:
         """`_hydrate`'s rows, each also with the pool the caller reads it through
         (the one whose publisher it trusts most, among the pools where it is
-        PUBLISHED with a visibility the caller may read), that publisher and its
-        trust; in the same single round trip."""
+        PUBLISHED with a visibility the caller may read, by its memberships as they
+        are now: pools.recall.SCOPE_SQL), that publisher and its trust; in the same
+        single round trip."""
         rows = await self.db.tenant_read(
             tenant,
             _HYDRATE_POOLS,
-            (
-                store.uuid_array_literal(ids),
-                [p.pool_id for p in pools],
-                [",".join(p.visibilities) for p in pools],
-            ),
+            (*scope_params(pools, reader), store.uuid_array_literal(ids)),
             prepared_as="engram_recall_pool_candidates",
         )
         return {row["id"]: row for row in rows}
@@ -468,7 +476,7 @@ class RecallService:
         embedding = await self.embedder.begin_query(text)
         pools = q.pools
         lexical = (
-            asyncio.ensure_future(self._lexical_leg(tenant, sparse, flt, limit, pools))
+            asyncio.ensure_future(self._lexical_leg(tenant, sparse, flt, limit, pools, q.reader))
             if sparse
             else None
         )
@@ -478,7 +486,7 @@ class RecallService:
             dense_points = await self.index.search(tenant, dense.tolist(), None, flt, limit)
             if lexical is not None and not lexical.done() and dense_points:
                 dense_rows = asyncio.ensure_future(
-                    self._rows(tenant, [p.id for p in dense_points], pools)
+                    self._rows(tenant, [p.id for p in dense_points], pools, q.reader)
                 )
             sparse_points, by_id = await lexical if lexical is not None else ([], {})
             if dense_rows is not None:
@@ -492,7 +500,7 @@ class RecallService:
             raise
         missing = [p.id for p in dense_points if p.id not in by_id]
         if missing:
-            by_id.update(await self._rows(tenant, missing, pools))
+            by_id.update(await self._rows(tenant, missing, pools, q.reader))
         if q.known_at is not None:
             by_id = await self._as_known_at(tenant, by_id, q.known_at)
         if q.valid_at is not None:
@@ -737,10 +745,11 @@ _HYDRATE = (
 )
 
 
-# The same, with the pool each candidate is read through (see `_hydrate`): the
-# caller's pools as two arrays, ids and the visibilities it may read in each.
+# The same, with the pool each candidate is read through (see `_hydrate_pools`):
+# the caller's pools and what it may read in each (`scope`, computed once).
 _HYDRATE_POOLS = (
-    "SELECT c.*, p.policy::text AS space_policy, pub.pool_id, pub.publisher,"
+    f"WITH scope AS MATERIALIZED ({SCOPE_SQL})"
+    " SELECT c.*, p.policy::text AS space_policy, pub.pool_id, pub.publisher,"
     " pub.trust AS pool_trust"
     f" FROM ({store.by_ids_sql(_CANDIDATE_COLUMNS)}) AS c LEFT JOIN LATERAL ("
     "   SELECT policy FROM policies WHERE policies.space IN (c.space, '')"
@@ -749,11 +758,11 @@ _HYDRATE_POOLS = (
     "   SELECT x.pool_id, x.publisher,"
     f"   {pool_model.trust_sql('pl.initial_trust', 't')} AS trust"
     "     FROM publications x"
-    "     JOIN unnest(%s::text[], %s::text[]) AS w(pool_id, vis) ON w.pool_id = x.pool_id"
+    "     JOIN scope w ON w.pool_id = x.pool_id"
     "     JOIN pools pl ON pl.id = x.pool_id"
     "     LEFT JOIN pool_trust t ON t.pool_id = x.pool_id AND t.principal = x.publisher"
     "    WHERE x.memory_id = c.id AND x.state = 'PUBLISHED'"
-    "      AND x.visibility = ANY(string_to_array(w.vis, ','))"
+    "      AND x.visibility = ANY(w.vis)"
     "    ORDER BY trust DESC, x.pool_id LIMIT 1) pub ON true"
 )
 
