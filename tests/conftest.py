@@ -155,6 +155,11 @@ def settings(
         # The suite's webhook and LLM servers listen on 127.0.0.1 only: other
         # non-public addresses stay refused, as they are by default.
         outbound_allow="127.0.0.1",
+        # Read-your-writes recalls wait for their writes to be indexed: on a loaded
+        # machine (CI on two shared cores) that can take longer than the default
+        # 5 s, and a test then got UNAVAILABLE instead of its hits. Tests wait for
+        # the outcome; the test of a wait that runs out sets its own short one.
+        read_your_writes_wait_ms=30_000,
     )
 
 
