@@ -19,6 +19,10 @@ from engram_server.evaluation.remote import IndexWait, Ingested
 
 REPO = Path(__file__).resolve().parents[1]
 SHIPPED = REPO / "eval" / "datasets" / "conversations.jsonl"
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
 
 # -- metrics ----------------------------------------------------------------------------
 
@@ -151,6 +155,61 @@ def test_paraphrase_questions_share_few_words_with_their_answers() -> None:
             overlaps.append(len(asked & answer) / len(asked))
     assert overlaps
     assert metrics.mean(overlaps) < 0.2
+
+
+def test_the_shipped_hard_questions_are_sound() -> None:
+    assert dataset.hard_path(SHIPPED).name == "conversations.hard.jsonl"
+    generated = dataset.load(SHIPPED)
+    conversations = dataset.load_with_hard(SHIPPED)
+    assert [c.id for c in conversations] == [c.id for c in generated]
+    hard = [
+        (conversation, question)
+        for conversation, plain in zip(conversations, generated, strict=True)
+        for question in conversation.questions[len(plain.questions) :]
+    ]
+    assert 60 <= len(hard) <= 120
+    assert {q.category for _, q in hard} == set(dataset.HARD_CATEGORIES)
+    for conversation, question in hard:
+        turns = {t.id: t for t in conversation.turns}
+        assert question.id.startswith(conversation.id + "-h"), question.id
+        assert question.primary and all(t in turns for t in question.answers), question.id
+        sessions = {turns[t].session for t in question.answers}
+        if question.category == "multi_hop_sessions":
+            assert len(sessions) >= 2, question.id
+        if question.category == "temporal_relative":
+            # Either a calendar period the answer was said in, or an anchor event
+            # (grade 1) told in another session: answerable from the turns' times.
+            text = question.text.lower()
+            named = [m for m in MONTHS if f"{m} 20" in text]
+            anchors = {turns[t].session for t, g in question.answers.items() if g == 1}
+            primary = {turns[t].session for t in question.primary}
+            if named:
+                month = MONTHS.index(named[0]) + 1
+                assert all(int(turns[t].time[5:7]) == month for t in question.primary)
+            else:
+                assert anchors and anchors.isdisjoint(primary), question.id
+
+
+def test_load_hard_refuses_labels_that_name_no_turn(tmp_path: Path) -> None:
+    base = _write(tmp_path / "d.jsonl", [_conversation_json(answers={"t1": 2})])
+    hard = dataset.hard_path(base)
+    assert not hard.exists() and dataset.load_with_hard(base) == dataset.load(base)
+    row = {"conversation": "c1", "id": "h1", "text": "who?", "category": "other_speaker"}
+    _write(hard, [{**row, "answers": {"t2": 2, "t1": 1}}])
+    merged = dataset.load_with_hard(base)
+    assert [q.id for q in merged[0].questions] == ["q1", "h1"]
+    assert dataset.summary(merged)["questions_by_category"] == {"keyword": 1, "other_speaker": 1}
+    for bad, message in (
+        ({**row, "answers": {"t9": 2}}, "unknown turn t9"),
+        ({**row, "conversation": "c9", "answers": {"t1": 2}}, "unknown conversation"),
+        ({**row, "category": "keyword", "answers": {"t1": 2}}, "not one of"),
+        ({**row, "id": "q1", "answers": {"t1": 2}}, "duplicate question ids"),
+        ({**row, "answers": {"t1": 1}}, "no answer of grade 2"),
+        (row, "malformed"),
+    ):
+        _write(hard, [bad])
+        with pytest.raises(ValueError, match=message):
+            dataset.load_with_hard(base)
 
 
 def _write(path: Path, rows: Sequence[Mapping[str, object]]) -> Path:
@@ -320,11 +379,23 @@ def test_parse_ks() -> None:
 
 
 def test_report_puts_both_systems_side_by_side(tmp_path: Path) -> None:
-    conversations = _tiny()
     path = tmp_path / "tiny.jsonl"
-    dataset.dump(conversations, path)
+    dataset.dump(_tiny(), path)
+    _write(
+        dataset.hard_path(path),
+        [
+            {
+                "conversation": "c1",
+                "id": "h1",
+                "text": "Which pet joined the family?",
+                "category": "paraphrase_hard",
+                "answers": {"t1": 2},
+            }
+        ],
+    )
+    conversations = dataset.load_with_hard(path)
     baseline = runner.score_system("bm25", conversations, runner.bm25_retriever(conversations))
-    rankings = {"q1": ["t3", "t0"], "q2": ["t1"]}
+    rankings = {"q1": ["t3", "t0"], "q2": ["t1"], "h1": ["t2", "t1"]}
     engram = runner.EngramRun(
         scores=runner.score_system("engram", conversations, runner.rankings_retriever(rankings)),
         ingested=Ingested({"m/0": ["t0"], "m/1": ["t1", "t2"]}, seconds=0.5),
@@ -348,9 +419,19 @@ def test_report_puts_both_systems_side_by_side(tmp_path: Path) -> None:
     assert built["ingest"]["merged_turns"] == 1
     assert built["results"]["by_category"]["paraphrase"]["questions"] == 1
     assert built["questions"][1]["engram"]["ranked"] == ["t1"]
+    # The generated questions alone make the overall figures; the hard one is apart.
+    assert overall["mrr"]["engram"] == 1.0 and overall["recall@10"]["engram"] == 1.0
+    hard = built["results"]["hard"]
+    assert hard["categories"] == ["paraphrase_hard"] and hard["questions"] == 1
+    assert hard["overall"]["mrr"]["engram"] == 0.5
+    mrr = built["results"]["by_category"]["paraphrase_hard"]["intervals"]["mrr"]
+    assert mrr["engram"] == {"mean": 0.5, "ci95": [0.5, 0.5]}
+    assert mrr["delta"] == pytest.approx(0.5 - mrr["bm25"]["mean"])
+    assert built["dataset"]["hard_path"].endswith("tiny.hard.jsonl")
     json.dumps(built)  # serialisable as is
     text = report.markdown(built)
     assert "| mrr |" in text and "| paraphrase | 1 |" in text
+    assert "| paraphrase_hard (1) | " in text and "overall, harder" in text
 
 
 def test_cli_generates_and_scores_the_baseline(

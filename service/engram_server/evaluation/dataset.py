@@ -28,8 +28,24 @@ File format (JSON Lines, UTF-8): one conversation per line.
     }
 
 Turn texts are distinct within a conversation (identical content in one space
-would be stored once). The shipped file `eval/datasets/conversations.jsonl` is
-`generate()` with the defaults below; regenerate it with
+would be stored once).
+
+Harder questions, written by hand against the shipped conversations, live in a
+sibling file (`conversations.hard.jsonl` beside `conversations.jsonl`, see
+`hard_path`), one question a line, naming its conversation:
+
+    {"conversation": "c01", "id": "c01-h01", "text": "...",
+     "category": "multi_hop_sessions", "answers": {"c01-s1-t45": 2, ...}}
+
+Their categories (`HARD_CATEGORIES`) model what the generated ones do not:
+evidence in several sessions, time relative to another event or a calendar
+period (answerable from the turns' times, which the evaluation sends as each
+memory's `valid_from`), a question naming one person about another's turn, and
+paraphrase worded away from the answer's words. `load_with_hard` adds them
+to the conversations; the generator never writes that file.
+
+The shipped file `eval/datasets/conversations.jsonl` is `generate()` with the
+defaults below; regenerate it with
 `engram eval --generate eval/datasets/conversations.jsonl`. Generation is
 deterministic (seeded, no network, no model) and independent of PYTHONHASHSEED.
 """
@@ -40,7 +56,7 @@ import json
 import random
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -54,6 +70,8 @@ SCENARIOS_PER_CONVERSATION = 10
 MIN_SESSIONS, MAX_SESSIONS = 4, 6
 MIN_SESSION_TURNS, MAX_SESSION_TURNS = 20, 60
 ROLES = ("user", "assistant")
+HARD_CATEGORIES = ("multi_hop_sessions", "temporal_relative", "other_speaker", "paraphrase_hard")
+HARD_SUFFIX = ".hard.jsonl"
 GRADES = (1, 2)
 _EPOCH = datetime(2023, 1, 2, tzinfo=UTC)
 
@@ -160,7 +178,7 @@ def check(conversation: Conversation) -> None:
     for question in conversation.questions:
         if not question.text.strip():
             raise ValueError(f"{where}: question {question.id} is blank")
-        if question.category not in CATEGORIES:
+        if question.category not in CATEGORIES + HARD_CATEGORIES:
             raise ValueError(f"{where}: question {question.id} has category {question.category!r}")
         if not question.primary:
             raise ValueError(f"{where}: question {question.id} has no answer of grade 2")
@@ -186,6 +204,61 @@ def load(path: str | Path) -> list[Conversation]:
     _check_unique([t.id for c in conversations for t in c.turns], "turn ids")
     _check_unique([q.id for c in conversations for q in c.questions], "question ids")
     return conversations
+
+
+def hard_path(path: str | Path) -> Path:
+    """The harder questions' file beside a dataset: `x.jsonl` -> `x.hard.jsonl`."""
+    dataset_path = Path(path)
+    return dataset_path.with_name(dataset_path.stem + HARD_SUFFIX)
+
+
+def load_hard(path: str | Path, conversations: Sequence[Conversation]) -> list[Conversation]:
+    """`conversations` with the questions of the file at `path` appended to theirs.
+
+    ValueError (with the line number) for a line that names an unknown
+    conversation, a turn that is not one of its conversation's, a category that is
+    not a hard one, or a question id already used.
+    """
+    by_id = {c.id: c for c in conversations}
+    added: dict[str, list[Question]] = {c.id: [] for c in conversations}
+    with Path(path).open(encoding="utf-8") as lines:
+        for number, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+                conversation_id = str(data["conversation"])
+                if conversation_id not in by_id:
+                    raise ValueError(f"unknown conversation {conversation_id!r}")
+                question = Question(
+                    id=str(data["id"]),
+                    text=str(data["text"]),
+                    category=str(data["category"]),
+                    scenario=str(data.get("scenario", "")),
+                    answers={str(k): int(v) for k, v in data["answers"].items()},
+                )
+                if question.category not in HARD_CATEGORIES:
+                    raise ValueError(
+                        f"question {question.id} has category {question.category!r},"
+                        f" not one of {', '.join(HARD_CATEGORIES)}"
+                    )
+                conversation = by_id[conversation_id]
+                check(replace(conversation, questions=(question,)))
+            except (KeyError, TypeError, AttributeError) as exc:
+                raise ValueError(f"{path}:{number}: malformed question: {exc!r}") from exc
+            except (ValueError, json.JSONDecodeError) as exc:
+                raise ValueError(f"{path}:{number}: {exc}") from exc
+            added[conversation_id].append(question)
+    merged = [replace(c, questions=c.questions + tuple(added[c.id])) for c in conversations]
+    _check_unique([q.id for c in merged for q in c.questions], "question ids")
+    return merged
+
+
+def load_with_hard(path: str | Path) -> list[Conversation]:
+    """The dataset at `path` plus its harder questions when their file exists."""
+    conversations = load(path)
+    extra = hard_path(path)
+    return load_hard(extra, conversations) if extra.exists() else conversations
 
 
 def _check_unique(ids: Sequence[str], what: str) -> None:
@@ -215,7 +288,9 @@ def summary(conversations: Sequence[Conversation]) -> dict[str, Any]:
         "sessions": sum(len({t.session for t in c.turns}) for c in conversations),
         "turns": sum(len(c.turns) for c in conversations),
         "questions": sum(categories.values()),
-        "questions_by_category": {k: categories[k] for k in CATEGORIES if categories[k]},
+        "questions_by_category": {
+            k: categories[k] for k in CATEGORIES + HARD_CATEGORIES if categories[k]
+        },
     }
 
 

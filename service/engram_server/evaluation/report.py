@@ -12,8 +12,10 @@ from typing import Any
 
 from engram_server import __version__
 from engram_server.bench.harness import git_commit
-from engram_server.evaluation import bm25, dataset
+from engram_server.evaluation import bm25, dataset, metrics
 from engram_server.evaluation.runner import NDCG_K, EngramRun, SystemScores, compare
+
+RESAMPLES = 2000
 
 GOAL = "Engram above the BM25 baseline on recall@k at every k, MRR and nDCG@10"
 
@@ -28,7 +30,11 @@ def build(
     duration_seconds: float,
 ) -> dict[str, Any]:
     scores = engram.scores
-    overall = compare(scores, baseline)
+    # The generated questions keep their own overall figures (comparable with
+    # earlier runs); the harder, hand-written ones are summed up apart.
+    generated = [c for c in scores.categories() if c not in dataset.HARD_CATEGORIES]
+    hard = [c for c in scores.categories() if c in dataset.HARD_CATEGORIES]
+    overall = compare(scores.only(generated), baseline.only(generated))
     by_category: dict[str, Any] = {}
     for category in scores.categories():
         ours, theirs = scores.means(category), baseline.means(category)
@@ -42,6 +48,16 @@ def build(
                 }
                 for name in scores.metric_names()
             },
+            "intervals": intervals(scores.only([category]), baseline.only([category])),
+        }
+    hard_results: dict[str, Any] = {}
+    if hard:
+        hard_engram, hard_bm25 = scores.only(hard), baseline.only(hard)
+        hard_results = {
+            "categories": hard,
+            "questions": len(hard_engram.questions),
+            "overall": compare(hard_engram, hard_bm25),
+            "intervals": intervals(hard_engram, hard_bm25),
         }
     # "Clearly above": the whole 95% interval of the gain is above zero.
     goal_by_metric = {name: row["delta_ci95"][0] > 0 for name, row in overall.items()}
@@ -61,6 +77,7 @@ def build(
         "dataset": {
             "path": str(dataset_path),
             "sha256": hashlib.sha256(dataset_path.read_bytes()).hexdigest(),
+            **_hard_file(dataset_path),
             **dataset.summary(conversations),
         },
         "config": {
@@ -92,7 +109,10 @@ def build(
                 " 1 / rank of the first graded turn (0 if none in the hits); nDCG@10: gain"
                 " 2^grade - 1, discount log2(rank + 1), over the ideal ordering. Means over"
                 " questions; delta_ci95 is a 95% paired bootstrap interval of the mean"
-                " difference (2000 resamples of the questions)."
+                " difference (2000 resamples of the questions), ci95 one of a mean."
+                " `overall` and the goal are over the generated questions; the harder,"
+                " hand-written ones (the dataset's .hard.jsonl) are reported apart, by"
+                " category and together."
             ),
         },
         "ingest": {
@@ -114,7 +134,12 @@ def build(
             "note": "sequential calls from one client, read-your-writes included; for"
             " information only (`engram bench recall` measures latency properly)",
         },
-        "results": {"overall": overall, "by_category": by_category},
+        "results": {
+            "overall": overall,
+            "overall_intervals": intervals(scores.only(generated), baseline.only(generated)),
+            "by_category": by_category,
+            "hard": hard_results,
+        },
         "goal": {
             "statement": GOAL,
             "met": all(goal_by_metric.values()),
@@ -122,6 +147,30 @@ def build(
         },
         "questions": _questions(conversations, scores, baseline),
     }
+
+
+def _hard_file(dataset_path: Path) -> dict[str, str]:
+    path = dataset.hard_path(dataset_path)
+    if not path.exists():
+        return {}
+    return {"hard_path": str(path), "hard_sha256": hashlib.sha256(path.read_bytes()).hexdigest()}
+
+
+def intervals(engram: SystemScores, baseline: SystemScores) -> dict[str, Any]:
+    """Recall at the largest k and MRR: each system's mean with a 95% bootstrap
+    interval, and the paired interval of the difference (resampling questions)."""
+    out: dict[str, Any] = {}
+    for name in (f"recall@{max(engram.ks)}", "mrr"):
+        ours, theirs = engram.per_question(name), baseline.per_question(name)
+        row: dict[str, Any] = {"questions": len(ours)}
+        for system, values in (("bm25", theirs), ("engram", ours)):
+            low, high = metrics.paired_bootstrap_ci(values, [0.0] * len(values), RESAMPLES)
+            row[system] = {"mean": metrics.mean(values), "ci95": [low, high]}
+        low, high = metrics.paired_bootstrap_ci(ours, theirs, RESAMPLES)
+        row["delta"] = metrics.mean(ours) - metrics.mean(theirs)
+        row["delta_ci95"] = [low, high]
+        out[name] = row
+    return out
 
 
 def _questions(
@@ -164,6 +213,7 @@ def markdown(report: dict[str, Any]) -> str:
         f" ({categories}). Engram {report['engram_version']}, commit"
         f" `{report['git_commit'][:12] or 'unknown'}`, {report['started_at']}.",
         "",
+        *_generated_note(report),
         "| metric | BM25 | Engram | delta | delta 95% CI | relative |",
         "|---|---:|---:|---:|---:|---:|",
     ]
@@ -190,6 +240,15 @@ def markdown(report: dict[str, Any]) -> str:
         m = row["metrics"]
         cells = [f"{m[name]['bm25']:.3f} | {m[name]['engram']:.3f}" for name in _breakdown(m)]
         lines.append(f"| {category} | {row['questions']} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "## By category, with 95% intervals",
+        "",
+        "Means with a 95% bootstrap interval; the delta's interval is paired"
+        " (Engram minus BM25 on the same questions).",
+        "",
+        *_interval_table(report),
+    ]
     ingest, latency = report["ingest"], report["recall_latency_ms"]
     lines += [
         "",
@@ -208,6 +267,53 @@ def markdown(report: dict[str, Any]) -> str:
         "",
     ]
     return "\n".join(lines)
+
+
+def _generated_note(report: dict[str, Any]) -> list[str]:
+    hard = report["results"].get("hard") or {}
+    if not hard:
+        return []
+    return [
+        f"The overall figures and the goal are over the generated questions; the"
+        f" {hard['questions']} harder, hand-written ones (`{report['dataset']['hard_path']}`)"
+        " are reported apart in the last table.",
+        "",
+    ]
+
+
+def _interval_table(report: dict[str, Any]) -> list[str]:
+    results = report["results"]
+    rows: list[tuple[str, dict[str, Any]]] = [("overall, generated", results["overall_intervals"])]
+    hard = results.get("hard") or {}
+    hard_names = set(hard.get("categories", ()))
+    rows += [(c, r["intervals"]) for c, r in results["by_category"].items() if c not in hard_names]
+    if hard:
+        rows.append(("**overall, harder (hand-written)**", hard["intervals"]))
+        rows += [(c, r["intervals"]) for c, r in results["by_category"].items() if c in hard_names]
+    recall_name = next(n for n in rows[0][1] if n.startswith("recall@"))
+    head = recall_name.replace("recall@", "R@")
+    lines = [
+        f"| category (questions) | BM25 {head} | Engram {head} | delta {head} 95% CI"
+        " | BM25 MRR | Engram MRR | delta MRR 95% CI |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for name, row in rows:
+        r, m = row[recall_name], row["mrr"]
+        lines.append(
+            f"| {name} ({r['questions']}) | {_cell(r['bm25'])} | {_cell(r['engram'])}"
+            f" | {_delta(r)} | {_cell(m['bm25'])} | {_cell(m['engram'])} | {_delta(m)} |"
+        )
+    return lines
+
+
+def _cell(value: dict[str, Any]) -> str:
+    low, high = value["ci95"]
+    return f"{value['mean']:.3f} [{low:.2f}, {high:.2f}]"
+
+
+def _delta(row: dict[str, Any]) -> str:
+    low, high = row["delta_ci95"]
+    return f"{row['delta']:+.3f} [{low:+.3f}, {high:+.3f}]"
 
 
 def _breakdown(metrics: dict[str, Any]) -> list[str]:

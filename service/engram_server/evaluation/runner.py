@@ -21,7 +21,7 @@ import grpc.aio
 
 from engram_server.evaluation import metrics
 from engram_server.evaluation.bm25 import BM25
-from engram_server.evaluation.dataset import Conversation, Question, load
+from engram_server.evaluation.dataset import HARD_CATEGORIES, Conversation, Question, load_with_hard
 from engram_server.evaluation.remote import IndexWait, Ingested, RemoteEngram
 from engram_server.evaluation.scenarios import CATEGORIES
 
@@ -68,7 +68,15 @@ class SystemScores:
 
     def categories(self) -> list[str]:
         present = {q.category for q in self.questions}
-        return [c for c in CATEGORIES if c in present] + sorted(present - set(CATEGORIES))
+        known = CATEGORIES + HARD_CATEGORIES
+        return [c for c in known if c in present] + sorted(present - set(known))
+
+    def only(self, categories: Iterable[str]) -> SystemScores:
+        """The same scores restricted to the questions of `categories`."""
+        chosen = set(categories)
+        return SystemScores(
+            self.system, self.ks, tuple(q for q in self.questions if q.category in chosen)
+        )
 
 
 def depth(ks: Sequence[int]) -> int:
@@ -232,8 +240,12 @@ class Progress:
 async def run(options: Options) -> tuple[list[Conversation], SystemScores, EngramRun | None]:
     """Scores the baseline, then (unless `bm25_only`) Engram on the same questions."""
     say = Progress(options.quiet)
-    conversations = load(options.dataset)
-    say(f"dataset: {len(conversations)} conversations from {options.dataset}")
+    conversations = load_with_hard(options.dataset)
+    hard = sum(q.category in HARD_CATEGORIES for c in conversations for q in c.questions)
+    say(
+        f"dataset: {len(conversations)} conversations from {options.dataset}"
+        + (f" ({hard} harder questions from its .hard.jsonl)" if hard else "")
+    )
     baseline = score_system("bm25", conversations, bm25_retriever(conversations), options.ks)
     if options.bm25_only:
         return conversations, baseline, None
