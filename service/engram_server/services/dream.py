@@ -32,7 +32,6 @@ from engram_server.errors import Aborted, FailedPrecondition, Unavailable, Viola
 from engram_server.learning import dream as planner
 from engram_server.learning.dream import PlannedAction
 from engram_server.lifecycle.model import (
-    EvidenceLevel,
     Kind,
     Memory,
     Proposal,
@@ -238,7 +237,8 @@ class DreamService:
             source="dream:decision-outcomes",
             confidence=0.6,
             importance=0.7,
-            evidence_level=EvidenceLevel.SINGLE_SOURCE,
+            # Ungraded, like everything Engram derives: only SetEvidenceLevel and the
+            # assessor grade a memory.
             tags=("pattern", "dream"),
             attributes={"pattern_of": str(action.detail["feature"])[:1024]},
             review_note=(
