@@ -876,3 +876,85 @@ async def test_missing_fields_and_limits_refuse_only_their_commit(make_tenant: M
         D.COMMIT_DISPOSITION_ALREADY_INGESTED,
         D.COMMIT_DISPOSITION_DECISION,
     ]
+
+
+TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+async def test_secrets_in_messages_paths_and_symbols_never_reach_a_decision(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    message = (
+        "Cache the parser results because re-reading the grammar was slow.\n\n"
+        f"Use the token {TOKEN} for CI.\n"
+    )
+    commit = proto_commit(
+        "5" * 40,
+        message,
+        files=[
+            file_change(f"keys/{TOKEN}/x.py", (1, 3)),
+            file_change("svc/parser.py", (10, 12), f'def load(token="{TOKEN}"):'),
+            file_change("docs/alice@example.com/notes.md", (1, 1)),
+        ],
+    )
+    response = await ingest(t, [commit])
+    found = {(f.field, f.action) for f in response.privacy_findings}
+    assert {
+        ("commits[0].message", "dropped"),
+        ("commits[0].files[0].path", "dropped"),
+        ("commits[0].files[1].hunks[0].section", "dropped"),
+        ("commits[0].files[2].path", "redacted"),
+    } <= found
+    (d,) = response.decisions
+    assert "re-reading the grammar was slow" in d.rationale
+    assert {(a.path, a.symbol) for a in d.anchors} == {
+        ("svc/parser.py", ""),
+        ("docs/[EMAIL]/notes.md", ""),
+    }
+    memory = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=d.memory))
+    assert "docs/[EMAIL]/notes.md" in memory.content
+    for text in (str(response), str(memory)):
+        assert TOKEN not in text and "alice@example.com" not in text
+
+    # A repository name carrying a credential: its decisions' memories are screened
+    # in full by the lifecycle, which refuses them; nothing is stored.
+    leaky = await ingest(
+        t, [proto_commit("6" * 40, EXECUTOR)], repository="acme/AKIAIOSFODNN7EXAMPLE"
+    )
+    assert leaky.created_decisions == 0 and not leaky.decisions
+    assert "privacy" in leaky.commits[0].reason
+
+
+async def test_a_memory_the_ingest_screen_did_not_clear_is_screened_by_the_lifecycle(
+    make_tenant: MakeTenant,
+) -> None:
+    """The space lets emails through: the commit keeps its author's address, so
+    the memory's own check does not clear it and the lifecycle screens it (with
+    the space's policy) beside a cleared one of the same batch."""
+    t = await make_tenant()
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(
+                name=f"spaces/decisions/{REPO}/policy", allowed_personal_data=["email"]
+            )
+        )
+    )
+    with_email = (
+        "Page the owner on quota alerts because nobody watched the dashboard.\n\n"
+        "Closes #7, reported by carol@example.com\n"
+    )
+    response = await ingest(
+        t,
+        [
+            proto_commit("7" * 40, with_email, files=[file_change("ops/alert.py", (3, 4))]),
+            proto_commit("8" * 40, EXECUTOR, minutes=1),
+        ],
+    )
+    assert response.created_decisions == 2
+    memories = [
+        await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=d.memory))
+        for d in response.decisions
+    ]
+    assert "carol@example.com" in memories[0].content
+    assert "thread-safe" in memories[1].content

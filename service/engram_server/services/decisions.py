@@ -68,7 +68,7 @@ from engram_server.lifecycle.model import (
 from engram_server.lifecycle.model import Outcome as ProposalOutcome
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.principal import Principal
-from engram_server.privacy import PrivacyFinding
+from engram_server.privacy import PrivacyFinding, Screened, default_boundary
 from engram_server.recall.tokens import count_tokens
 from engram_server.services import paging
 from engram_server.services.lifecycle import LifecycleService, RequestKey
@@ -240,11 +240,16 @@ def memory_text(
     places = list(dict.fromkeys(f"{a.path} {a.symbol}".strip() for a in anchors))[:6]
     if places:
         parts.append("Code: " + ", ".join(places))
+    parts.append(origin_line(repository, when, first_commit))
+    return "\n".join(parts)[:MAX_MEMORY_CHARS]
+
+
+def origin_line(repository: str, when: datetime, first_commit: str) -> str:
+    """The memory's last line: the repository, the date and the first commit."""
     origin = f"{repository}, {when.date().isoformat()}"
     if first_commit:
         origin += f", commit {first_commit[:12]}"
-    parts.append(f"({origin})")
-    return "\n".join(parts)[:MAX_MEMORY_CHARS]
+    return f"({origin})"
 
 
 class DecisionsService:
@@ -410,9 +415,12 @@ class DecisionsService:
 
         # Privacy boundary first: nothing unscreened is mined, quoted or stored.
         screened: list[tuple[CommitInput, Commit]] = []
+        atoms: dict[str, Screened] = {}
         for i in fresh:
             assert i.commit is not None
-            commit, findings = await self._screen(tenant, space, i.commit, f"commits[{i.index}]")
+            commit, findings = await self._screen(
+                tenant, space, i.commit, f"commits[{i.index}]", atoms
+            )
             out.findings.extend(findings)
             screened.append((i, commit))
 
@@ -477,7 +485,7 @@ class DecisionsService:
         # Backing memories for new decisions (and for ones whose memory vanished).
         new_identities = [i for i in merged if i not in existing]
         memories, refusals = await self._propose(
-            principal, repository, space, merged, new_identities
+            principal, repository, space, merged, new_identities, screened=True
         )
 
         decision_ids: dict[str, uuid.UUID] = {}
@@ -591,9 +599,20 @@ class DecisionsService:
         return out
 
     async def _screen(
-        self, tenant: str, space: str, commit: Commit, path: str
+        self,
+        tenant: str,
+        space: str,
+        commit: Commit,
+        path: str,
+        atoms: dict[str, Screened] | None = None,
     ) -> tuple[Commit, list[PrivacyFinding]]:
+        """The commit with every text it carries screened for `space`: message,
+        author, excerpts as conversation (a credential drops its sentence), paths
+        and hunk sections as atoms (a path carrying a credential drops its file,
+        a section its symbol). `atoms` caches atom results across the commits of
+        one call (a path recurs in many commits; screening is deterministic)."""
         findings: list[PrivacyFinding] = []
+        atoms = {} if atoms is None else atoms
 
         async def clean(text: str, field_path: str) -> str:
             if not text:
@@ -604,16 +623,36 @@ class DecisionsService:
             findings.extend(screened.findings)
             return screened.text or ""
 
+        async def atom(text: str, field_path: str) -> str | None:
+            if not text:
+                return text
+            screened = atoms.get(text)
+            if screened is None:
+                screened = await screen_text(
+                    self.lifecycle, tenant, space, text, field_path, sentences=False
+                )
+                atoms[text] = screened
+            findings.extend(replace(f, field=field_path) for f in screened.findings)
+            return screened.text
+
         message = await clean(commit.message, f"{path}.message")
         author = await clean(commit.author_name, f"{path}.author_name")
         excerpt = await clean(commit.diff_excerpt, f"{path}.diff_excerpt")
         files = []
         for fi, f in enumerate(commit.files):
+            fp = f"{path}.files[{fi}]"
+            new_path = await atom(f.path, f"{fp}.path")
+            old_path = await atom(f.old_path, f"{fp}.old_path")
+            if new_path is None or old_path is None:
+                continue  # a credential in a path: the file is not mined or stored
             hunks = []
             for hi, h in enumerate(f.hunks):
-                text = await clean(h.excerpt, f"{path}.files[{fi}].hunks[{hi}].excerpt")
-                hunks.append(replace(h, excerpt=text) if text != h.excerpt else h)
-            files.append(replace(f, hunks=tuple(hunks)))
+                text = await clean(h.excerpt, f"{fp}.hunks[{hi}].excerpt")
+                section = await atom(h.section, f"{fp}.hunks[{hi}].section") or ""
+                if text != h.excerpt or section != h.section:
+                    h = replace(h, excerpt=text, section=section)
+                hunks.append(h)
+            files.append(replace(f, path=new_path, old_path=old_path, hunks=tuple(hunks)))
         return (
             replace(
                 commit,
@@ -660,13 +699,30 @@ class DecisionsService:
         drafts: dict[str, Draft],
         identities: Sequence[str],
         session: str = "",
+        *,
+        screened: bool = False,
     ) -> tuple[dict[str, Memory | None], dict[str, str]]:
         """Backing memories for new decisions, one batch proposal; and why each
-        refused one was refused."""
+        refused one was refused.
+
+        `screened`: the drafts come from commits `_screen` screened for `space`
+        (every text of theirs: message, excerpts, paths, sections), so the
+        lifecycle does not screen their memories a second time. What the memory
+        adds is checked here: the repository name, and the joins between the
+        screened pieces (the text without its origin line, screened whole as an
+        atom, with the repository appended); the origin line's date and
+        abbreviated sha are formatted here from a timestamp and a checked hex
+        sha. A memory whose check finds anything goes through the lifecycle's
+        full screen as any proposal does."""
         if not identities:
             return {}, {}
+        boundary = default_boundary()
+        clean_repository = screened and boundary.screen(repository, "repository") == Screened(
+            repository
+        )
         proposals = []
-        for identity in identities:
+        prescreened: set[int] = set()
+        for n, identity in enumerate(identities):
             d = drafts[identity]
             proposals.append(
                 Proposal(
@@ -691,8 +747,20 @@ class DecisionsService:
                     attributes={"repository": repository[:1024], "decision_identity": identity},
                 )
             )
+            if clean_repository:
+                content = proposals[-1].content
+                origin = origin_line(repository, d.decision_time, d.commits[0] if d.commits else "")
+                if content.endswith("\n" + origin):
+                    body = content[: -len(origin)] + f"({repository})"
+                    if boundary.screen(body, "content") == Screened(body):
+                        prescreened.add(n)
         results = await self.lifecycle.propose(
-            principal, proposals, None, field_prefix="decisions", batch=True
+            principal,
+            proposals,
+            None,
+            field_prefix="decisions",
+            batch=True,
+            prescreened=frozenset(prescreened),
         )
         out: dict[str, Memory | None] = {}
         refusals: dict[str, str] = {}

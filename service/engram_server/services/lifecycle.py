@@ -237,8 +237,13 @@ class LifecycleService:
         field_prefix: str = "proposal",
         batch: bool = False,
         on_results: ResultsHook | None = None,
+        prescreened: frozenset[int] = frozenset(),
     ) -> list[ProposalResult]:
         """Screens, validates and writes `proposals` in one transaction.
+
+        `prescreened`: positions of proposals the caller has already put through the
+        privacy boundary in full (see `privacy_gate.screen_proposals`); only a
+        service that built them from screened text may pass it.
 
         `on_results`, when given, may be called with the results before the
         transaction has finished (see `ResultsHook`); the list it gets is the one
@@ -272,7 +277,12 @@ class LifecycleService:
         from engram_server.services import privacy_gate
 
         gate = await privacy_gate.screen_proposals(
-            self, principal.tenant_id, proposals, field_prefix=field_prefix, batch=batch
+            self,
+            principal.tenant_id,
+            proposals,
+            field_prefix=field_prefix,
+            batch=batch,
+            prescreened=prescreened,
         )
         if not gate.changed:
             return await self._propose_screened(

@@ -211,11 +211,19 @@ async def screen_proposals(
     *,
     field_prefix: str,
     batch: bool,
+    prescreened: frozenset[int] = frozenset(),
 ) -> ProposalScreening:
+    """`prescreened`: positions of proposals whose every text the caller has already
+    screened for the proposal's space (decisions built from screened commits);
+    they go on as they are, so no text is screened twice."""
     boundary = default_boundary()
     out = ProposalScreening(total=len(proposals))
     allowed: dict[str, frozenset[str]] = {}
     for i, p in enumerate(proposals):
+        if i in prescreened:
+            out.kept.append(p)
+            out.kept_index.append(i)
+            continue
         path = f"{field_prefix}[{i}]" if batch else field_prefix
         screened, findings = _screen_one(boundary, p, path, frozenset())
         if screened is not None and _has_personal_data(findings):
