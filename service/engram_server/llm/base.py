@@ -296,7 +296,10 @@ class HTTPChatModel(ABC):
                 attempt += 1
 
     def _timed_out(self) -> LLMError:
-        return LLMError(f"{self.provider} model {self.model} did not answer in time")
+        return LLMError(
+            f"{self.provider} model {self.model} did not answer in time "
+            "(the call's deadline passed)"
+        )
 
     async def _post_once(self, body: dict[str, Any], remaining: float) -> ProviderReply:
         client = self._http()
