@@ -202,6 +202,11 @@ async def test_pool_bench_against_a_running_server(
     report = json.loads(out.read_text())
     assert 0 < report["sync"]["ratio"] < 1
     assert report["sync"]["delta_messages"] == 4  # two slots rewritten per round
+    uniform, skewed = report["sync_workloads"]
+    assert (uniform["workload"], skewed["workload"]) == ("uniform", "skewed")
+    # Skewed writes may hit one slot twice in a round: it then syncs once.
+    assert skewed["delta_messages"] == round(skewed["distinct_slots_per_round"] * 2)
+    assert skewed["delta_messages"] <= 4
     assert report["delivery"]["received"] == 5
     assert report["recall"]["plain"]["samples"] == 3
     assert out.with_suffix(".md").read_text().startswith("# Engram pool benchmark")

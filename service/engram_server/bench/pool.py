@@ -2,12 +2,19 @@
 pool recall side by side with plain recall.
 
 Sync bytes: one pool of `--slots` slots, filled once; then `--rounds` rounds, each
-rewriting `--churn` of the slots (a newer memory of the slot published; the old
+writing `--churn` x slots new values (a newer memory of the slot published; the old
 one is superseded in its home space and withdrawn from the pool at once). A
 follower syncs after every round (every `--sync-every` seconds) twice: from its
 cursor (the deltas), and from an empty cursor (a full re-sync of the pool). Bytes
 are the serialized SyncPoolResponse messages it receives. ai-knot reports delta
 transfer under 15 % of full sync.
+
+Two workloads per `--churn` value, each in its own pool: *uniform*, where a round
+rewrites that many distinct slots (every write reaches the follower as its own
+delta: the worst case for delta sync), and *skewed*, where the same number of
+writes pick slots with Zipf-like popularity (s = 1.1), so hot slots are rewritten
+several times between two syncs, as status and counter slots are in a live fleet,
+and the follower receives each changed slot once.
 
 Delivery latency: a member follows the pool (SyncPool with `follow`) while a
 writer publishes `--deliveries` memories one at a time; latency is the delta's
@@ -65,7 +72,7 @@ class Options:
     server: harness.ServerChoice
     slots: int
     rounds: int
-    churn: float
+    churns: tuple[float, ...]
     sync_every: float
     deliveries: int
     recall_size: int
@@ -81,7 +88,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     harness.add_server_arguments(parser)
     parser.add_argument("--slots", type=int, default=300, help="slots in the churned pool")
     parser.add_argument("--rounds", type=int, default=10, help="churn rounds (one sync each)")
-    parser.add_argument("--churn", type=float, default=0.1, help="share of slots per round")
+    parser.add_argument(
+        "--churn",
+        default="0.05,0.1,0.2",
+        help="writes per round as a share of the slots; a comma list runs each",
+    )
     parser.add_argument("--sync-every", type=float, default=0.5, help="seconds between syncs")
     parser.add_argument("--deliveries", type=int, default=200, help="publications followed")
     parser.add_argument("--recall-size", type=int, default=2000, help="memories recalled over")
@@ -94,15 +105,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    if not 0 < args.churn <= 1:
-        raise ValueError("--churn must be in (0, 1]")
+    try:
+        churns = tuple(float(value) for value in str(args.churn).split(","))
+    except ValueError:
+        raise ValueError("--churn must be numbers in (0, 1], separated by commas") from None
+    if not churns or not all(0 < churn <= 1 for churn in churns):
+        raise ValueError("--churn must be numbers in (0, 1], separated by commas")
     if args.questions < 2 or args.batch_size < 1 or args.publishers < 1:
         raise ValueError("--questions must be at least 2, --batch-size and --publishers 1")
     return Options(
         server=harness.server_choice(args),
         slots=args.slots,
         rounds=args.rounds,
-        churn=args.churn,
+        churns=churns,
         sync_every=args.sync_every,
         deliveries=args.deliveries,
         recall_size=args.recall_size,
@@ -175,19 +190,37 @@ async def _write(agent: _Agent, pool: str, space: str, content: str, slot: str) 
     )
 
 
-async def sync_benchmark(o: Options, writer: _Agent, follower: _Agent, pool: str) -> dict[str, Any]:
+# Popularity exponent of the skewed workload's slot picks (Zipf-like).
+SKEW_EXPONENT = 1.1
+
+
+def _picks(rng: Any, slots: int, writes: int, workload: str) -> list[int]:
+    """The slots one round writes: distinct ones (uniform), or drawn with
+    replacement by popularity rank (skewed), so a hot slot may be written twice."""
+    if workload == "uniform":
+        return rng.sample(range(slots), writes)
+    weights = [1 / (rank + 1) ** SKEW_EXPONENT for rank in range(slots)]
+    return rng.choices(range(slots), weights=weights, k=writes)
+
+
+async def sync_benchmark(
+    o: Options, writer: _Agent, follower: _Agent, pool: str, churn: float, workload: str
+) -> dict[str, Any]:
     import random
 
-    rng = random.Random(o.seed)
-    texts = corpus.memories(f"pool-sync-{o.seed}", o.slots * (o.rounds + 2))
+    rng = random.Random(f"{o.seed}-{workload}-{churn}")
+    writes = max(1, int(o.slots * churn))
+    texts = corpus.memories(f"pool-sync-{o.seed}-{workload}-{churn}", o.slots + writes * o.rounds)
     text = iter(texts)
     for i in range(o.slots):
         await _write(writer, pool, "sync", next(text), f"entity-{i}::fact")
     _, _, cursor = await _sync_bytes(follower, pool, "")
     delta_bytes = lean_bytes = full_bytes = delta_count = full_count = 0
-    per_round = max(1, int(o.slots * o.churn))
+    distinct = 0
     for _ in range(o.rounds):
-        for i in rng.sample(range(o.slots), per_round):
+        picks = _picks(rng, o.slots, writes, workload)
+        distinct += len(set(picks))
+        for i in picks:
             await _write(writer, pool, "sync", next(text), f"entity-{i}::fact")
         await asyncio.sleep(o.sync_every)
         # The same deltas with old memories by identity only (SyncPool reads).
@@ -199,9 +232,12 @@ async def sync_benchmark(o: Options, writer: _Agent, follower: _Agent, pool: str
         full_bytes += b
         full_count += n
     return {
+        "workload": workload,
+        "churn": churn,
         "slots": o.slots,
         "rounds": o.rounds,
-        "rewritten_per_round": per_round,
+        "writes_per_round": writes,
+        "distinct_slots_per_round": distinct / o.rounds,
         "delta_bytes": delta_bytes,
         "full_bytes": full_bytes,
         "delta_messages": delta_count,
@@ -409,7 +445,12 @@ async def run(o: Options) -> dict[str, Any]:
             tenant = await side.new_tenant("pool")
             writer = await _agent(side, tenant.tenant_id, "bench/writer")
             follower = await _agent(side, tenant.tenant_id, "bench/follower")
-            for pool_id in ("churn", "live", "recall"):
+            workloads = [
+                (workload, churn, f"churn-{workload}-{i}")
+                for i, churn in enumerate(o.churns)
+                for workload in ("uniform", "skewed")
+            ]
+            for pool_id in (*(w[2] for w in workloads), "live", "recall"):
                 await writer.pool.CreatePool(
                     pool_pb2.CreatePoolRequest(
                         pool_id=pool_id, pool=pool_pb2.Pool(display_name=pool_id)
@@ -425,9 +466,16 @@ async def run(o: Options) -> dict[str, Any]:
                     ),
                     metadata=writer.metadata,
                 )
-            say("sync: churn workload")
-            sync = await sync_benchmark(o, writer, follower, "pools/churn")
-            say(f"sync: delta/full = {sync['ratio']:.3f}; delivery latency")
+            syncs = []
+            for workload, churn, pool_id in workloads:
+                say(f"sync: {workload} workload, churn {churn:g}")
+                result = await sync_benchmark(
+                    o, writer, follower, f"pools/{pool_id}", churn, workload
+                )
+                say(f"sync: delta/full = {result['ratio']:.3f}")
+                syncs.append(result)
+            sync = syncs[0]
+            say("delivery latency")
             delivery = await delivery_benchmark(o, writer, follower, "pools/live")
             say("recall: loading and publishing")
             recall = await recall_benchmark(
@@ -448,7 +496,7 @@ async def run(o: Options) -> dict[str, Any]:
         "options": {
             "slots": o.slots,
             "rounds": o.rounds,
-            "churn": o.churn,
+            "churn": list(o.churns),
             "sync_every_seconds": o.sync_every,
             "deliveries": o.deliveries,
             "recall_size": o.recall_size,
@@ -456,21 +504,11 @@ async def run(o: Options) -> dict[str, Any]:
             "publishers": o.publishers,
         },
         "sync": sync,
+        "sync_workloads": syncs,
         "delivery": delivery,
         "recall": recall,
         "goals": [
-            {
-                "goal": "delta sync bytes vs full re-sync (old memories whole)",
-                "target": f"< {DELTA_RATIO_GOAL:.0%} (ai-knot's figure)",
-                "measured": round(sync["ratio"], 4),
-                "met": sync["ratio"] < DELTA_RATIO_GOAL,
-            },
-            {
-                "goal": "delta sync bytes vs full re-sync (omit_old_content)",
-                "target": f"< {DELTA_RATIO_GOAL:.0%} (ai-knot's figure)",
-                "measured": round(sync["omit_old_content_ratio"], 4),
-                "met": sync["omit_old_content_ratio"] < DELTA_RATIO_GOAL,
-            },
+            *_sync_goals(syncs),
             {
                 "goal": "pool recall p50 vs plain recall p50",
                 "target": f"<= {RECALL_RATIO_GOAL}x (issue: at 100k)",
@@ -480,6 +518,25 @@ async def run(o: Options) -> dict[str, Any]:
             },
         ],
     }
+
+
+def _sync_goals(syncs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    goals = []
+    for w in syncs:
+        for label, key in (
+            ("old memories whole", "ratio"),
+            ("omit_old_content", "omit_old_content_ratio"),
+        ):
+            goals.append(
+                {
+                    "goal": f"delta sync bytes vs full re-sync, {w['workload']} churn"
+                    f" {w['churn']:g} ({label})",
+                    "target": f"< {DELTA_RATIO_GOAL:.0%} (ai-knot's figure)",
+                    "measured": round(w[key], 4),
+                    "met": w[key] < DELTA_RATIO_GOAL,
+                }
+            )
+    return goals
 
 
 def markdown(r: dict[str, Any]) -> str:
@@ -494,16 +551,24 @@ def markdown(r: dict[str, Any]) -> str:
         "",
         "## Slot-delta sync against full re-sync",
         "",
-        f"{s['slots']} slots, {s['rounds']} rounds rewriting {s['rewritten_per_round']} slots each;"
-        " the follower syncs after every round from its cursor (old memories whole, and again"
-        " with `omit_old_content`), and from an empty cursor.",
+        f"{s['slots']} slots; per workload {s['rounds']} rounds, each writing a share (churn) of"
+        " the slots; the follower syncs after every round from its cursor (old memories"
+        " whole, and again with `omit_old_content`), and from an empty cursor. Uniform: a"
+        " round's writes go to distinct slots; skewed: the same number of writes pick slots"
+        " by Zipf-like popularity, so hot slots change several times between syncs.",
         "",
-        "| delta bytes | with omit_old_content | full re-sync bytes | ratio | ratio"
-        " (omit_old_content) | delta messages | full messages |",
-        "|---:|---:|---:|---:|---:|---:|---:|",
-        f"| {s['delta_bytes']:,} | {s['omit_old_content_bytes']:,} | {s['full_bytes']:,} |"
-        f" {s['ratio']:.1%} | {s['omit_old_content_ratio']:.1%} |"
-        f" {s['delta_messages']:,} | {s['full_messages']:,} |",
+        "| workload | churn | writes / distinct slots per round | delta bytes |"
+        " with omit_old_content | full re-sync bytes | ratio | ratio (omit_old_content) |"
+        " delta messages | full messages |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+        *(
+            f"| {w['workload']} | {w['churn']:g} | {w['writes_per_round']} /"
+            f" {w['distinct_slots_per_round']:.1f} | {w['delta_bytes']:,} |"
+            f" {w['omit_old_content_bytes']:,} | {w['full_bytes']:,} | {w['ratio']:.1%} |"
+            f" {w['omit_old_content_ratio']:.1%} | {w['delta_messages']:,} |"
+            f" {w['full_messages']:,} |"
+            for w in r.get("sync_workloads", [s])
+        ),
         "",
         "## Commit-to-delivery latency (a following member)",
         "",
