@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import random
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -194,7 +195,7 @@ async def _write(agent: _Agent, pool: str, space: str, content: str, slot: str) 
 SKEW_EXPONENT = 1.1
 
 
-def _picks(rng: Any, slots: int, writes: int, workload: str) -> list[int]:
+def _picks(rng: random.Random, slots: int, writes: int, workload: str) -> list[int]:
     """The slots one round writes: distinct ones (uniform), or drawn with
     replacement by popularity rank (skewed), so a hot slot may be written twice."""
     if workload == "uniform":
@@ -206,8 +207,6 @@ def _picks(rng: Any, slots: int, writes: int, workload: str) -> list[int]:
 async def sync_benchmark(
     o: Options, writer: _Agent, follower: _Agent, pool: str, churn: float, workload: str
 ) -> dict[str, Any]:
-    import random
-
     rng = random.Random(f"{o.seed}-{workload}-{churn}")
     writes = max(1, int(o.slots * churn))
     texts = corpus.memories(f"pool-sync-{o.seed}-{workload}-{churn}", o.slots + writes * o.rounds)
