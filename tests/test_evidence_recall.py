@@ -341,6 +341,106 @@ async def test_valid_at_and_known_at(make_tenant: Any) -> None:
     assert not before_all.hits
 
 
+async def test_context_and_engage_take_valid_at_and_known_at(make_tenant: Any) -> None:
+    t = await make_tenant()
+    lisbon = (
+        await propose(
+            t.lifecycle,
+            "ctx",
+            "Alice lives in Lisbon",
+            slot_key="alice::city",
+            valid_from=_ts(datetime(2020, 1, 1, tzinfo=UTC)),
+        )
+    ).memory
+    await asyncio.sleep(0.05)
+    between = datetime.now(UTC)
+    await asyncio.sleep(0.05)
+    porto = (
+        await propose(
+            t.lifecycle,
+            "ctx",
+            "Alice lives in Porto",
+            slot_key="alice::city",
+            valid_from=_ts(datetime(2025, 3, 1, tzinfo=UTC)),
+        )
+    ).memory
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    options = recall_pb2.ContextOptions(token_budget=200)
+
+    async def context(**kw: Any) -> list[str]:
+        block = await stub.BuildContext(
+            recall_pb2.BuildContextRequest(
+                query="where does Alice live",
+                spaces=["ctx"],
+                consistency=RYW,
+                options=options,
+                **kw,
+            )
+        )
+        return list(block.cited_memories)
+
+    assert await context() == [porto.name]
+    assert await context(valid_at=_ts(datetime(2023, 6, 1, tzinfo=UTC))) == [lisbon.name]
+    assert await context(known_at=_ts(between)) == [lisbon.name]
+    assert await context(known_at=_ts(between - timedelta(days=1))) == []
+
+    async def engage(session: str, **kw: Any) -> list[str]:
+        engaged = await stub.Engage(
+            recall_pb2.EngageRequest(
+                space="ctx",
+                session=session,
+                message=lifecycle_pb2.SessionMessage(role="user", content="Where does Alice live?"),
+                consistency=RYW,
+                options=options,
+                **kw,
+            )
+        )
+        return list(engaged.cited_memories)
+
+    assert await engage("now") == [porto.name]
+    assert await engage("past", valid_at=_ts(datetime(2023, 6, 1, tzinfo=UTC))) == [lisbon.name]
+    assert await engage("believed", known_at=_ts(between)) == [lisbon.name]
+    # Another tenant asking about the same time sees nothing of this one.
+    other = await make_tenant()
+    foreign = await recall_pb2_grpc.RecallServiceStub(other.channel).BuildContext(
+        recall_pb2.BuildContextRequest(
+            query="where does Alice live",
+            spaces=["ctx"],
+            consistency=RYW,
+            options=options,
+            valid_at=_ts(datetime(2023, 6, 1, tzinfo=UTC)),
+        )
+    )
+    assert not foreign.cited_memories
+    bad = Timestamp(seconds=-62135596801)
+    for call, fld in (
+        (
+            stub.BuildContext(
+                recall_pb2.BuildContextRequest(
+                    query="q", spaces=["ctx"], options=options, valid_at=bad
+                )
+            ),
+            "valid_at",
+        ),
+        (
+            stub.Engage(
+                recall_pb2.EngageRequest(
+                    space="ctx",
+                    session="bad",
+                    message=lifecycle_pb2.SessionMessage(role="user", content="q"),
+                    options=options,
+                    known_at=bad,
+                )
+            ),
+            "known_at",
+        ),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await call
+        assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert fld in field_violations(err.value)
+
+
 async def test_engage_insights_brief(make_tenant: Any, raw_pg: Any) -> None:
     t = await make_tenant()
     premise = (

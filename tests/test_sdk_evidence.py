@@ -187,6 +187,15 @@ def _provenance_walk(address: str, key: str) -> dict[str, Any]:
                 "where does Alice live", "bt", k=1, known_at=before_move, read_your_writes=True
             )
         ]
+        context_in_2023 = client.build_context(
+            "where does Alice live",
+            "bt",
+            valid_at=datetime(2023, 1, 1, tzinfo=UTC),
+            read_your_writes=True,
+        ).cited_memories
+        engaged_before_move = client.engage(
+            "bt", "walk", "Where does Alice live?", known_at=before_move, read_your_writes=True
+        ).cited_memories
         errors: dict[str, list[str]] = {}
         for label, call in (
             ("origin", lambda: client.propose("bt", "x", origin="gossip")),
@@ -237,6 +246,10 @@ async def test_sdk_provenance_and_bitemporal(make_tenant: Any) -> None:
     assert ns["now"] == [ns["lisbon"].name]
     assert ns["in_2023"] == [ns["berlin"].name]
     assert ns["believed"] == [ns["berlin"].name]
+    assert ns["context_in_2023"][0] == ns["berlin"].name
+    assert ns["lisbon"].name not in ns["context_in_2023"]
+    assert ns["berlin"].name in ns["engaged_before_move"]
+    assert ns["lisbon"].name not in ns["engaged_before_move"]
     assert ns["errors"] == {
         "origin": ["proposal.origin"],
         "relative": ["proposal.valid_from"],

@@ -521,6 +521,8 @@ def engage(
     resend: Any,
     read_your_writes: Any,
     rid: Any,
+    valid_at: Any = None,
+    known_at: Any = None,
 ) -> recall_pb2.EngageRequest:
     return c.fill(
         recall_pb2.EngageRequest(),
@@ -539,6 +541,8 @@ def engage(
         resend=resend,
         consistency=consistency(read_your_writes),
         request_id=request_id(rid),
+        valid_at=c.instant_in(valid_at, "valid_at"),
+        known_at=c.instant_in(known_at, "known_at"),
     )
 
 
@@ -705,6 +709,8 @@ def build_context(
         k=o.pop("k"),
         min_score=o.pop("min_score"),
         now=o.pop("now"),
+        valid_at=c.instant_in(o.pop("valid_at", None), "valid_at"),
+        known_at=c.instant_in(o.pop("known_at", None), "known_at"),
         consistency=consistency(o.pop("read_your_writes")),
         options=context_options(
             o.pop("token_budget"),

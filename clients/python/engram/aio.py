@@ -441,10 +441,13 @@ class AsyncClient(
         resend: bool = False,
         read_your_writes: bool = False,
         request_id: str | None = None,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
     ) -> t.EngageResult:
         """Buffers an incoming message and returns the long-term context it calls for,
         in one round trip. A memory already sent in this session is not sent again
-        unless `resend`; `suppressed_count` says how many were held back."""
+        unless `resend`; `suppressed_count` says how many were held back. `valid_at`
+        and `known_at` bound what is recalled, as in `recall`."""
         request = _requests.engage(
             space,
             session,
@@ -467,6 +470,8 @@ class AsyncClient(
             resend=resend,
             read_your_writes=read_your_writes,
             rid=request_id,
+            valid_at=valid_at,
+            known_at=known_at,
         )
         return c.engage_out(
             await self._transport.unary(self._recall.Engage, request, retryable=True)

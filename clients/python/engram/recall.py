@@ -116,11 +116,14 @@ class RecallMethods(ClientBase):
         min_score: float = 0.0,
         now: datetime | None = None,
         read_your_writes: bool = False,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
     ) -> t.ContextBlock:
         """A prompt-ready context block under `token_budget` tokens (counted with the
         server's tokenizer), from a `query` recalled over `spaces`/`pools`, or from
         exactly the named `memories` in that order (give one or the other).
         `str(block)` is the text; `block.cited_memories[n-1]` is citation `[n]`.
+        With a query, `valid_at` and `known_at` work as in `recall`.
         """
         request = _requests.build_context(
             query,
@@ -148,6 +151,8 @@ class RecallMethods(ClientBase):
                 min_score=min_score,
                 now=now,
                 read_your_writes=read_your_writes,
+                valid_at=valid_at,
+                known_at=known_at,
             ),
         )
         response = self._unary(self._recall.BuildContext, request, retryable=True)
@@ -326,11 +331,14 @@ class AsyncRecallMethods(AsyncClientBase):
         min_score: float = 0.0,
         now: datetime | None = None,
         read_your_writes: bool = False,
+        valid_at: datetime | None = None,
+        known_at: datetime | None = None,
     ) -> t.ContextBlock:
         """A prompt-ready context block under `token_budget` tokens (counted with the
         server's tokenizer), from a `query` recalled over `spaces`/`pools`, or from
         exactly the named `memories` in that order (give one or the other).
         `str(block)` is the text; `block.cited_memories[n-1]` is citation `[n]`.
+        With a query, `valid_at` and `known_at` work as in `recall`.
         """
         request = _requests.build_context(
             query,
@@ -358,6 +366,8 @@ class AsyncRecallMethods(AsyncClientBase):
                 min_score=min_score,
                 now=now,
                 read_your_writes=read_your_writes,
+                valid_at=valid_at,
+                known_at=known_at,
             ),
         )
         response = await self._unary(self._recall.BuildContext, request, retryable=True)

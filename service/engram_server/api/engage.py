@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from engram.v1 import recall_pb2
 
-from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
+from engram_server.api.recall_filters import CONTEXT_FORMATS, bitemporal_times, filter_fields
 from engram_server.api.working_memory import (
     fill_message,
     findings_to_proto,
@@ -49,7 +49,10 @@ def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQue
         v.add("consistency", f"unknown enum value {request.consistency}")
     if not 0 <= request.k <= MAX_K:
         v.add("k", f"must be between 0 and {MAX_K}")
+    valid_at, known_at = bitemporal_times(request, v)
     return RecallQuery(
+        valid_at=valid_at,
+        known_at=known_at,
         query="",
         spaces=tuple(request.recall_spaces) or (request.space,),
         include_subspaces=request.include_subspaces,

@@ -15,7 +15,7 @@ from engram.v1 import recall_pb2, recall_pb2_grpc
 
 from engram_server.api import convert
 from engram_server.api.evidence import EDGE_KIND_NUMBERS, edge_kind
-from engram_server.api.recall_filters import CONTEXT_FORMATS, filter_fields
+from engram_server.api.recall_filters import CONTEXT_FORMATS, bitemporal_times, filter_fields
 from engram_server.api.snapshots import SnapshotMethods
 from engram_server.api.timestamps import optional_time
 from engram_server.errors import InvalidArgument, Violations
@@ -48,15 +48,9 @@ def _query(
     filters = filter_fields(request.filter, v)
     parse_pools(request.pools, v)
     graph: GraphOptions | None = None
-    valid_at = known_at = None
-    if isinstance(request, recall_pb2.RecallRequest):
-        if request.graph.enabled:
-            graph = graph_options(request.graph, v)
-        try:
-            valid_at = optional_time(request, "valid_at", "valid_at")
-            known_at = optional_time(request, "known_at", "known_at")
-        except InvalidArgument as exc:
-            v.items.extend(exc.violations)
+    if isinstance(request, recall_pb2.RecallRequest) and request.graph.enabled:
+        graph = graph_options(request.graph, v)
+    valid_at, known_at = bitemporal_times(request, v)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
     return RecallQuery(

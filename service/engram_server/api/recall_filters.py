@@ -1,14 +1,16 @@
-"""Request pieces shared by Recall, BuildContext and Engage: the filter and formats."""
+"""Request pieces shared by Recall, BuildContext and Engage: the filter, the
+bi-temporal times and formats."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from engram.v1 import recall_pb2, types_pb2
 
 from engram_server.api import convert
 from engram_server.api.timestamps import optional_time
-from engram_server.errors import Violations
+from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import EvidenceLevel, Kind
 from engram_server.recall.context import ContextFormat
 
@@ -47,3 +49,19 @@ def filter_fields(f: recall_pb2.RecallFilter, v: Violations) -> dict[str, Any]:
         "include_expired": f.include_expired,
         "slot_key": f.slot_key,
     }
+
+
+def bitemporal_times(
+    request: recall_pb2.RecallRequest | recall_pb2.BuildContextRequest | recall_pb2.EngageRequest,
+    v: Violations,
+) -> tuple[datetime | None, datetime | None]:
+    """The request's `valid_at` and `known_at` (None when unset); a bad one is
+    recorded in `v` and read as unset."""
+    times: list[datetime | None] = []
+    for field in ("valid_at", "known_at"):
+        try:
+            times.append(optional_time(request, field, field))
+        except InvalidArgument as exc:
+            v.items.extend(exc.violations)
+            times.append(None)
+    return times[0], times[1]

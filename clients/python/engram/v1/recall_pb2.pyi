@@ -596,6 +596,8 @@ class BuildContextRequest(_message.Message):
     NOW_FIELD_NUMBER: _builtins.int
     CONSISTENCY_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    VALID_AT_FIELD_NUMBER: _builtins.int
+    KNOWN_AT_FIELD_NUMBER: _builtins.int
     query: _builtins.str
     """The question to recall context for."""
     include_subspaces: _builtins.bool
@@ -634,6 +636,16 @@ class BuildContextRequest(_message.Message):
     def options(self) -> Global___ContextOptions:
         """Layout and budget. Required."""
 
+    @_builtins.property
+    def valid_at(self) -> _timestamp_pb2.Timestamp:
+        """With `query`: only facts that held in the world at this time (see
+        RecallRequest.valid_at).
+        """
+
+    @_builtins.property
+    def known_at(self) -> _timestamp_pb2.Timestamp:
+        """With `query`: what Engram believed at this time (see RecallRequest.known_at)."""
+
     def __init__(
         self,
         *,
@@ -648,10 +660,12 @@ class BuildContextRequest(_message.Message):
         now: _timestamp_pb2.Timestamp | None = ...,
         consistency: Global___ReadConsistency.ValueType = ...,
         options: Global___ContextOptions | None = ...,
+        valid_at: _timestamp_pb2.Timestamp | None = ...,
+        known_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "now", b"now", "options", b"options"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "known_at", b"known_at", "now", b"now", "options", b"options", "valid_at", b"valid_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_subspaces", b"include_subspaces", "k", b"k", "memories", b"memories", "min_score", b"min_score", "now", b"now", "options", b"options", "pools", b"pools", "query", b"query", "spaces", b"spaces"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "memories", b"memories", "min_score", b"min_score", "now", b"now", "options", b"options", "pools", b"pools", "query", b"query", "spaces", b"spaces", "valid_at", b"valid_at"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -725,6 +739,8 @@ class EngageRequest(_message.Message):
     CONSISTENCY_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     INCLUDE_INSIGHTS_FIELD_NUMBER: _builtins.int
+    VALID_AT_FIELD_NUMBER: _builtins.int
+    KNOWN_AT_FIELD_NUMBER: _builtins.int
     space: _builtins.str
     """The space of the session. Required."""
     session: _builtins.str
@@ -773,6 +789,16 @@ class EngageRequest(_message.Message):
     def options(self) -> Global___ContextOptions:
         """Layout and budget of the returned context. A zero token_budget means 2000."""
 
+    @_builtins.property
+    def valid_at(self) -> _timestamp_pb2.Timestamp:
+        """Recall only facts that held in the world at this time (see
+        RecallRequest.valid_at): a replayed conversation set in the past.
+        """
+
+    @_builtins.property
+    def known_at(self) -> _timestamp_pb2.Timestamp:
+        """Recall what Engram believed at this time (see RecallRequest.known_at)."""
+
     def __init__(
         self,
         *,
@@ -790,10 +816,12 @@ class EngageRequest(_message.Message):
         consistency: Global___ReadConsistency.ValueType = ...,
         request_id: _builtins.str = ...,
         include_insights: _builtins.bool = ...,
+        valid_at: _timestamp_pb2.Timestamp | None = ...,
+        known_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "message", b"message", "options", b"options"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "known_at", b"known_at", "message", b"message", "options", b"options", "valid_at", b"valid_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_insights", b"include_insights", "include_subspaces", b"include_subspaces", "k", b"k", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_insights", b"include_insights", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space", "valid_at", b"valid_at"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

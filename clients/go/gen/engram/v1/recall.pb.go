@@ -1039,7 +1039,12 @@ type BuildContextRequest struct {
 	// With `query`: how fresh the index must be.
 	Consistency ReadConsistency `protobuf:"varint,10,opt,name=consistency,proto3,enum=engram.v1.ReadConsistency" json:"consistency,omitempty"`
 	// Layout and budget. Required.
-	Options       *ContextOptions `protobuf:"bytes,11,opt,name=options,proto3" json:"options,omitempty"`
+	Options *ContextOptions `protobuf:"bytes,11,opt,name=options,proto3" json:"options,omitempty"`
+	// With `query`: only facts that held in the world at this time (see
+	// RecallRequest.valid_at).
+	ValidAt *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=valid_at,json=validAt,proto3" json:"valid_at,omitempty"`
+	// With `query`: what Engram believed at this time (see RecallRequest.known_at).
+	KnownAt       *timestamppb.Timestamp `protobuf:"bytes,15,opt,name=known_at,json=knownAt,proto3" json:"known_at,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1147,6 +1152,20 @@ func (x *BuildContextRequest) GetConsistency() ReadConsistency {
 func (x *BuildContextRequest) GetOptions() *ContextOptions {
 	if x != nil {
 		return x.Options
+	}
+	return nil
+}
+
+func (x *BuildContextRequest) GetValidAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ValidAt
+	}
+	return nil
+}
+
+func (x *BuildContextRequest) GetKnownAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.KnownAt
 	}
 	return nil
 }
@@ -1280,8 +1299,13 @@ type EngageRequest struct {
 	// and earlier decisions connected to the hits, each quoted verbatim. No model
 	// call; nothing is written.
 	IncludeInsights bool `protobuf:"varint,14,opt,name=include_insights,json=includeInsights,proto3" json:"include_insights,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// Recall only facts that held in the world at this time (see
+	// RecallRequest.valid_at): a replayed conversation set in the past.
+	ValidAt *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=valid_at,json=validAt,proto3" json:"valid_at,omitempty"`
+	// Recall what Engram believed at this time (see RecallRequest.known_at).
+	KnownAt       *timestamppb.Timestamp `protobuf:"bytes,18,opt,name=known_at,json=knownAt,proto3" json:"known_at,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EngageRequest) Reset() {
@@ -1410,6 +1434,20 @@ func (x *EngageRequest) GetIncludeInsights() bool {
 		return x.IncludeInsights
 	}
 	return false
+}
+
+func (x *EngageRequest) GetValidAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.ValidAt
+	}
+	return nil
+}
+
+func (x *EngageRequest) GetKnownAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.KnownAt
+	}
+	return nil
 }
 
 // One item of an Engage insight brief.
@@ -2720,7 +2758,7 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\x06format\x18\x02 \x01(\x0e2\x18.engram.v1.ContextFormatR\x06format\x12\"\n" +
 	"\rgroup_by_kind\x18\x03 \x01(\bR\vgroupByKind\x12+\n" +
 	"\x11include_citations\x18\x04 \x01(\bR\x10includeCitations\x126\n" +
-	"\x17include_evidence_badges\x18\x05 \x01(\bR\x15includeEvidenceBadges\"\x9f\x03\n" +
+	"\x17include_evidence_badges\x18\x05 \x01(\bR\x15includeEvidenceBadges\"\x8d\x04\n" +
 	"\x13BuildContextRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x1a\n" +
 	"\bmemories\x18\x02 \x03(\tR\bmemories\x12\x16\n" +
@@ -2733,7 +2771,9 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\x03now\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x03now\x12<\n" +
 	"\vconsistency\x18\n" +
 	" \x01(\x0e2\x1a.engram.v1.ReadConsistencyR\vconsistency\x123\n" +
-	"\aoptions\x18\v \x01(\v2\x19.engram.v1.ContextOptionsR\aoptions\"\xe0\x01\n" +
+	"\aoptions\x18\v \x01(\v2\x19.engram.v1.ContextOptionsR\aoptions\x125\n" +
+	"\bvalid_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\avalidAt\x125\n" +
+	"\bknown_at\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\aknownAt\"\xe0\x01\n" +
 	"\x14BuildContextResponse\x12\x12\n" +
 	"\x04text\x18\x01 \x01(\tR\x04text\x12%\n" +
 	"\x0ecited_memories\x18\x02 \x03(\tR\rcitedMemories\x12\x1f\n" +
@@ -2741,7 +2781,7 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"tokenCount\x12#\n" +
 	"\romitted_count\x18\x04 \x01(\x05R\fomittedCount\x12)\n" +
 	"\x10skipped_memories\x18\x05 \x03(\tR\x0fskippedMemories\x12\x1c\n" +
-	"\ttokenizer\x18\x06 \x01(\tR\ttokenizer\"\x8d\x04\n" +
+	"\ttokenizer\x18\x06 \x01(\tR\ttokenizer\"\xfb\x04\n" +
 	"\rEngageRequest\x12\x14\n" +
 	"\x05space\x18\x01 \x01(\tR\x05space\x12\x18\n" +
 	"\asession\x18\x02 \x01(\tR\asession\x123\n" +
@@ -2758,7 +2798,9 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\vconsistency\x18\f \x01(\x0e2\x1a.engram.v1.ReadConsistencyR\vconsistency\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\r \x01(\tR\trequestId\x12)\n" +
-	"\x10include_insights\x18\x0e \x01(\bR\x0fincludeInsights\"\xa2\x01\n" +
+	"\x10include_insights\x18\x0e \x01(\bR\x0fincludeInsights\x125\n" +
+	"\bvalid_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\avalidAt\x125\n" +
+	"\bknown_at\x18\x12 \x01(\v2\x1a.google.protobuf.TimestampR\aknownAt\"\xa2\x01\n" +
 	"\aInsight\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
 	"\x06memory\x18\x02 \x01(\tR\x06memory\x12\x1f\n" +
@@ -2967,49 +3009,53 @@ var file_engram_v1_recall_proto_depIdxs = []int32{
 	30, // 17: engram.v1.BuildContextRequest.now:type_name -> google.protobuf.Timestamp
 	0,  // 18: engram.v1.BuildContextRequest.consistency:type_name -> engram.v1.ReadConsistency
 	9,  // 19: engram.v1.BuildContextRequest.options:type_name -> engram.v1.ContextOptions
-	34, // 20: engram.v1.EngageRequest.message:type_name -> engram.v1.SessionMessage
-	3,  // 21: engram.v1.EngageRequest.filter:type_name -> engram.v1.RecallFilter
-	9,  // 22: engram.v1.EngageRequest.options:type_name -> engram.v1.ContextOptions
-	0,  // 23: engram.v1.EngageRequest.consistency:type_name -> engram.v1.ReadConsistency
-	34, // 24: engram.v1.EngageResponse.message:type_name -> engram.v1.SessionMessage
-	7,  // 25: engram.v1.EngageResponse.hits:type_name -> engram.v1.RecallHit
-	35, // 26: engram.v1.EngageResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
-	13, // 27: engram.v1.EngageResponse.insights:type_name -> engram.v1.Insight
-	30, // 28: engram.v1.Snapshot.create_time:type_name -> google.protobuf.Timestamp
-	28, // 29: engram.v1.Snapshot.labels:type_name -> engram.v1.Snapshot.LabelsEntry
-	15, // 30: engram.v1.CreateSnapshotRequest.snapshot:type_name -> engram.v1.Snapshot
-	15, // 31: engram.v1.ListSnapshotsResponse.snapshots:type_name -> engram.v1.Snapshot
-	2,  // 32: engram.v1.SnapshotChange.change_type:type_name -> engram.v1.SnapshotChangeType
-	33, // 33: engram.v1.SnapshotChange.before:type_name -> engram.v1.Memory
-	33, // 34: engram.v1.SnapshotChange.after:type_name -> engram.v1.Memory
-	23, // 35: engram.v1.DiffSnapshotsResponse.changes:type_name -> engram.v1.SnapshotChange
-	30, // 36: engram.v1.IndexStatus.oldest_pending_time:type_name -> google.protobuf.Timestamp
-	30, // 37: engram.v1.IndexStatus.last_indexed_time:type_name -> google.protobuf.Timestamp
-	5,  // 38: engram.v1.RecallService.Recall:input_type -> engram.v1.RecallRequest
-	10, // 39: engram.v1.RecallService.BuildContext:input_type -> engram.v1.BuildContextRequest
-	12, // 40: engram.v1.RecallService.Engage:input_type -> engram.v1.EngageRequest
-	16, // 41: engram.v1.RecallService.CreateSnapshot:input_type -> engram.v1.CreateSnapshotRequest
-	17, // 42: engram.v1.RecallService.GetSnapshot:input_type -> engram.v1.GetSnapshotRequest
-	18, // 43: engram.v1.RecallService.ListSnapshots:input_type -> engram.v1.ListSnapshotsRequest
-	20, // 44: engram.v1.RecallService.RestoreSnapshot:input_type -> engram.v1.RestoreSnapshotRequest
-	22, // 45: engram.v1.RecallService.DeleteSnapshot:input_type -> engram.v1.DeleteSnapshotRequest
-	24, // 46: engram.v1.RecallService.DiffSnapshots:input_type -> engram.v1.DiffSnapshotsRequest
-	26, // 47: engram.v1.RecallService.GetIndexStatus:input_type -> engram.v1.GetIndexStatusRequest
-	8,  // 48: engram.v1.RecallService.Recall:output_type -> engram.v1.RecallResponse
-	11, // 49: engram.v1.RecallService.BuildContext:output_type -> engram.v1.BuildContextResponse
-	14, // 50: engram.v1.RecallService.Engage:output_type -> engram.v1.EngageResponse
-	15, // 51: engram.v1.RecallService.CreateSnapshot:output_type -> engram.v1.Snapshot
-	15, // 52: engram.v1.RecallService.GetSnapshot:output_type -> engram.v1.Snapshot
-	19, // 53: engram.v1.RecallService.ListSnapshots:output_type -> engram.v1.ListSnapshotsResponse
-	21, // 54: engram.v1.RecallService.RestoreSnapshot:output_type -> engram.v1.RestoreSnapshotResponse
-	36, // 55: engram.v1.RecallService.DeleteSnapshot:output_type -> google.protobuf.Empty
-	25, // 56: engram.v1.RecallService.DiffSnapshots:output_type -> engram.v1.DiffSnapshotsResponse
-	27, // 57: engram.v1.RecallService.GetIndexStatus:output_type -> engram.v1.IndexStatus
-	48, // [48:58] is the sub-list for method output_type
-	38, // [38:48] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	30, // 20: engram.v1.BuildContextRequest.valid_at:type_name -> google.protobuf.Timestamp
+	30, // 21: engram.v1.BuildContextRequest.known_at:type_name -> google.protobuf.Timestamp
+	34, // 22: engram.v1.EngageRequest.message:type_name -> engram.v1.SessionMessage
+	3,  // 23: engram.v1.EngageRequest.filter:type_name -> engram.v1.RecallFilter
+	9,  // 24: engram.v1.EngageRequest.options:type_name -> engram.v1.ContextOptions
+	0,  // 25: engram.v1.EngageRequest.consistency:type_name -> engram.v1.ReadConsistency
+	30, // 26: engram.v1.EngageRequest.valid_at:type_name -> google.protobuf.Timestamp
+	30, // 27: engram.v1.EngageRequest.known_at:type_name -> google.protobuf.Timestamp
+	34, // 28: engram.v1.EngageResponse.message:type_name -> engram.v1.SessionMessage
+	7,  // 29: engram.v1.EngageResponse.hits:type_name -> engram.v1.RecallHit
+	35, // 30: engram.v1.EngageResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
+	13, // 31: engram.v1.EngageResponse.insights:type_name -> engram.v1.Insight
+	30, // 32: engram.v1.Snapshot.create_time:type_name -> google.protobuf.Timestamp
+	28, // 33: engram.v1.Snapshot.labels:type_name -> engram.v1.Snapshot.LabelsEntry
+	15, // 34: engram.v1.CreateSnapshotRequest.snapshot:type_name -> engram.v1.Snapshot
+	15, // 35: engram.v1.ListSnapshotsResponse.snapshots:type_name -> engram.v1.Snapshot
+	2,  // 36: engram.v1.SnapshotChange.change_type:type_name -> engram.v1.SnapshotChangeType
+	33, // 37: engram.v1.SnapshotChange.before:type_name -> engram.v1.Memory
+	33, // 38: engram.v1.SnapshotChange.after:type_name -> engram.v1.Memory
+	23, // 39: engram.v1.DiffSnapshotsResponse.changes:type_name -> engram.v1.SnapshotChange
+	30, // 40: engram.v1.IndexStatus.oldest_pending_time:type_name -> google.protobuf.Timestamp
+	30, // 41: engram.v1.IndexStatus.last_indexed_time:type_name -> google.protobuf.Timestamp
+	5,  // 42: engram.v1.RecallService.Recall:input_type -> engram.v1.RecallRequest
+	10, // 43: engram.v1.RecallService.BuildContext:input_type -> engram.v1.BuildContextRequest
+	12, // 44: engram.v1.RecallService.Engage:input_type -> engram.v1.EngageRequest
+	16, // 45: engram.v1.RecallService.CreateSnapshot:input_type -> engram.v1.CreateSnapshotRequest
+	17, // 46: engram.v1.RecallService.GetSnapshot:input_type -> engram.v1.GetSnapshotRequest
+	18, // 47: engram.v1.RecallService.ListSnapshots:input_type -> engram.v1.ListSnapshotsRequest
+	20, // 48: engram.v1.RecallService.RestoreSnapshot:input_type -> engram.v1.RestoreSnapshotRequest
+	22, // 49: engram.v1.RecallService.DeleteSnapshot:input_type -> engram.v1.DeleteSnapshotRequest
+	24, // 50: engram.v1.RecallService.DiffSnapshots:input_type -> engram.v1.DiffSnapshotsRequest
+	26, // 51: engram.v1.RecallService.GetIndexStatus:input_type -> engram.v1.GetIndexStatusRequest
+	8,  // 52: engram.v1.RecallService.Recall:output_type -> engram.v1.RecallResponse
+	11, // 53: engram.v1.RecallService.BuildContext:output_type -> engram.v1.BuildContextResponse
+	14, // 54: engram.v1.RecallService.Engage:output_type -> engram.v1.EngageResponse
+	15, // 55: engram.v1.RecallService.CreateSnapshot:output_type -> engram.v1.Snapshot
+	15, // 56: engram.v1.RecallService.GetSnapshot:output_type -> engram.v1.Snapshot
+	19, // 57: engram.v1.RecallService.ListSnapshots:output_type -> engram.v1.ListSnapshotsResponse
+	21, // 58: engram.v1.RecallService.RestoreSnapshot:output_type -> engram.v1.RestoreSnapshotResponse
+	36, // 59: engram.v1.RecallService.DeleteSnapshot:output_type -> google.protobuf.Empty
+	25, // 60: engram.v1.RecallService.DiffSnapshots:output_type -> engram.v1.DiffSnapshotsResponse
+	27, // 61: engram.v1.RecallService.GetIndexStatus:output_type -> engram.v1.IndexStatus
+	52, // [52:62] is the sub-list for method output_type
+	42, // [42:52] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_engram_v1_recall_proto_init() }

@@ -285,4 +285,61 @@ public interface BuildContextRequestOrBuilder extends
    * <code>.engram.v1.ContextOptions options = 11 [json_name = "options"];</code>
    */
   dev.engram.v1.ContextOptionsOrBuilder getOptionsOrBuilder();
+
+  /**
+   * <pre>
+   * With `query`: only facts that held in the world at this time (see
+   * RecallRequest.valid_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 14 [json_name = "validAt"];</code>
+   * @return Whether the validAt field is set.
+   */
+  boolean hasValidAt();
+  /**
+   * <pre>
+   * With `query`: only facts that held in the world at this time (see
+   * RecallRequest.valid_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 14 [json_name = "validAt"];</code>
+   * @return The validAt.
+   */
+  com.google.protobuf.Timestamp getValidAt();
+  /**
+   * <pre>
+   * With `query`: only facts that held in the world at this time (see
+   * RecallRequest.valid_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 14 [json_name = "validAt"];</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getValidAtOrBuilder();
+
+  /**
+   * <pre>
+   * With `query`: what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 15 [json_name = "knownAt"];</code>
+   * @return Whether the knownAt field is set.
+   */
+  boolean hasKnownAt();
+  /**
+   * <pre>
+   * With `query`: what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 15 [json_name = "knownAt"];</code>
+   * @return The knownAt.
+   */
+  com.google.protobuf.Timestamp getKnownAt();
+  /**
+   * <pre>
+   * With `query`: what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 15 [json_name = "knownAt"];</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getKnownAtOrBuilder();
 }

@@ -523,6 +523,85 @@ private static final long serialVersionUID = 0L;
     return includeInsights_;
   }
 
+  public static final int VALID_AT_FIELD_NUMBER = 17;
+  private com.google.protobuf.Timestamp validAt_;
+  /**
+   * <pre>
+   * Recall only facts that held in the world at this time (see
+   * RecallRequest.valid_at): a replayed conversation set in the past.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+   * @return Whether the validAt field is set.
+   */
+  @java.lang.Override
+  public boolean hasValidAt() {
+    return ((bitField0_ & 0x00000008) != 0);
+  }
+  /**
+   * <pre>
+   * Recall only facts that held in the world at this time (see
+   * RecallRequest.valid_at): a replayed conversation set in the past.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+   * @return The validAt.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getValidAt() {
+    return validAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : validAt_;
+  }
+  /**
+   * <pre>
+   * Recall only facts that held in the world at this time (see
+   * RecallRequest.valid_at): a replayed conversation set in the past.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getValidAtOrBuilder() {
+    return validAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : validAt_;
+  }
+
+  public static final int KNOWN_AT_FIELD_NUMBER = 18;
+  private com.google.protobuf.Timestamp knownAt_;
+  /**
+   * <pre>
+   * Recall what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+   * @return Whether the knownAt field is set.
+   */
+  @java.lang.Override
+  public boolean hasKnownAt() {
+    return ((bitField0_ & 0x00000010) != 0);
+  }
+  /**
+   * <pre>
+   * Recall what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+   * @return The knownAt.
+   */
+  @java.lang.Override
+  public com.google.protobuf.Timestamp getKnownAt() {
+    return knownAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : knownAt_;
+  }
+  /**
+   * <pre>
+   * Recall what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+   */
+  @java.lang.Override
+  public com.google.protobuf.TimestampOrBuilder getKnownAtOrBuilder() {
+    return knownAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : knownAt_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -578,6 +657,12 @@ private static final long serialVersionUID = 0L;
     }
     if (includeInsights_ != false) {
       output.writeBool(14, includeInsights_);
+    }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      output.writeMessage(17, getValidAt());
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      output.writeMessage(18, getKnownAt());
     }
     getUnknownFields().writeTo(output);
   }
@@ -649,6 +734,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(14, includeInsights_);
     }
+    if (((bitField0_ & 0x00000008) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(17, getValidAt());
+    }
+    if (((bitField0_ & 0x00000010) != 0)) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeMessageSize(18, getKnownAt());
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -701,6 +794,16 @@ private static final long serialVersionUID = 0L;
         .equals(other.getRequestId())) return false;
     if (getIncludeInsights()
         != other.getIncludeInsights()) return false;
+    if (hasValidAt() != other.hasValidAt()) return false;
+    if (hasValidAt()) {
+      if (!getValidAt()
+          .equals(other.getValidAt())) return false;
+    }
+    if (hasKnownAt() != other.hasKnownAt()) return false;
+    if (hasKnownAt()) {
+      if (!getKnownAt()
+          .equals(other.getKnownAt())) return false;
+    }
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -754,6 +857,14 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + INCLUDE_INSIGHTS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getIncludeInsights());
+    if (hasValidAt()) {
+      hash = (37 * hash) + VALID_AT_FIELD_NUMBER;
+      hash = (53 * hash) + getValidAt().hashCode();
+    }
+    if (hasKnownAt()) {
+      hash = (37 * hash) + KNOWN_AT_FIELD_NUMBER;
+      hash = (53 * hash) + getKnownAt().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -891,6 +1002,8 @@ private static final long serialVersionUID = 0L;
         getMessageFieldBuilder();
         getFilterFieldBuilder();
         getOptionsFieldBuilder();
+        getValidAtFieldBuilder();
+        getKnownAtFieldBuilder();
       }
     }
     @java.lang.Override
@@ -925,6 +1038,16 @@ private static final long serialVersionUID = 0L;
       consistency_ = 0;
       requestId_ = "";
       includeInsights_ = false;
+      validAt_ = null;
+      if (validAtBuilder_ != null) {
+        validAtBuilder_.dispose();
+        validAtBuilder_ = null;
+      }
+      knownAt_ = null;
+      if (knownAtBuilder_ != null) {
+        knownAtBuilder_.dispose();
+        knownAtBuilder_ = null;
+      }
       return this;
     }
 
@@ -1011,6 +1134,18 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.includeInsights_ = includeInsights_;
+      }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.validAt_ = validAtBuilder_ == null
+            ? validAt_
+            : validAtBuilder_.build();
+        to_bitField0_ |= 0x00000008;
+      }
+      if (((from_bitField0_ & 0x00008000) != 0)) {
+        result.knownAt_ = knownAtBuilder_ == null
+            ? knownAt_
+            : knownAtBuilder_.build();
+        to_bitField0_ |= 0x00000010;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1121,6 +1256,12 @@ private static final long serialVersionUID = 0L;
       if (other.getIncludeInsights() != false) {
         setIncludeInsights(other.getIncludeInsights());
       }
+      if (other.hasValidAt()) {
+        mergeValidAt(other.getValidAt());
+      }
+      if (other.hasKnownAt()) {
+        mergeKnownAt(other.getKnownAt());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1225,6 +1366,20 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00002000;
               break;
             } // case 112
+            case 138: {
+              input.readMessage(
+                  getValidAtFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 138
+            case 146: {
+              input.readMessage(
+                  getKnownAtFieldBuilder().getBuilder(),
+                  extensionRegistry);
+              bitField0_ |= 0x00008000;
+              break;
+            } // case 146
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2600,6 +2755,329 @@ private static final long serialVersionUID = 0L;
       includeInsights_ = false;
       onChanged();
       return this;
+    }
+
+    private com.google.protobuf.Timestamp validAt_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> validAtBuilder_;
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     * @return Whether the validAt field is set.
+     */
+    public boolean hasValidAt() {
+      return ((bitField0_ & 0x00004000) != 0);
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     * @return The validAt.
+     */
+    public com.google.protobuf.Timestamp getValidAt() {
+      if (validAtBuilder_ == null) {
+        return validAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : validAt_;
+      } else {
+        return validAtBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     */
+    public Builder setValidAt(com.google.protobuf.Timestamp value) {
+      if (validAtBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        validAt_ = value;
+      } else {
+        validAtBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     */
+    public Builder setValidAt(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (validAtBuilder_ == null) {
+        validAt_ = builderForValue.build();
+      } else {
+        validAtBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     */
+    public Builder mergeValidAt(com.google.protobuf.Timestamp value) {
+      if (validAtBuilder_ == null) {
+        if (((bitField0_ & 0x00004000) != 0) &&
+          validAt_ != null &&
+          validAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getValidAtBuilder().mergeFrom(value);
+        } else {
+          validAt_ = value;
+        }
+      } else {
+        validAtBuilder_.mergeFrom(value);
+      }
+      if (validAt_ != null) {
+        bitField0_ |= 0x00004000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     */
+    public Builder clearValidAt() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      validAt_ = null;
+      if (validAtBuilder_ != null) {
+        validAtBuilder_.dispose();
+        validAtBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getValidAtBuilder() {
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return getValidAtFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getValidAtOrBuilder() {
+      if (validAtBuilder_ != null) {
+        return validAtBuilder_.getMessageOrBuilder();
+      } else {
+        return validAt_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : validAt_;
+      }
+    }
+    /**
+     * <pre>
+     * Recall only facts that held in the world at this time (see
+     * RecallRequest.valid_at): a replayed conversation set in the past.
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getValidAtFieldBuilder() {
+      if (validAtBuilder_ == null) {
+        validAtBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getValidAt(),
+                getParentForChildren(),
+                isClean());
+        validAt_ = null;
+      }
+      return validAtBuilder_;
+    }
+
+    private com.google.protobuf.Timestamp knownAt_;
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> knownAtBuilder_;
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     * @return Whether the knownAt field is set.
+     */
+    public boolean hasKnownAt() {
+      return ((bitField0_ & 0x00008000) != 0);
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     * @return The knownAt.
+     */
+    public com.google.protobuf.Timestamp getKnownAt() {
+      if (knownAtBuilder_ == null) {
+        return knownAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : knownAt_;
+      } else {
+        return knownAtBuilder_.getMessage();
+      }
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     */
+    public Builder setKnownAt(com.google.protobuf.Timestamp value) {
+      if (knownAtBuilder_ == null) {
+        if (value == null) {
+          throw new NullPointerException();
+        }
+        knownAt_ = value;
+      } else {
+        knownAtBuilder_.setMessage(value);
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     */
+    public Builder setKnownAt(
+        com.google.protobuf.Timestamp.Builder builderForValue) {
+      if (knownAtBuilder_ == null) {
+        knownAt_ = builderForValue.build();
+      } else {
+        knownAtBuilder_.setMessage(builderForValue.build());
+      }
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     */
+    public Builder mergeKnownAt(com.google.protobuf.Timestamp value) {
+      if (knownAtBuilder_ == null) {
+        if (((bitField0_ & 0x00008000) != 0) &&
+          knownAt_ != null &&
+          knownAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
+          getKnownAtBuilder().mergeFrom(value);
+        } else {
+          knownAt_ = value;
+        }
+      } else {
+        knownAtBuilder_.mergeFrom(value);
+      }
+      if (knownAt_ != null) {
+        bitField0_ |= 0x00008000;
+        onChanged();
+      }
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     */
+    public Builder clearKnownAt() {
+      bitField0_ = (bitField0_ & ~0x00008000);
+      knownAt_ = null;
+      if (knownAtBuilder_ != null) {
+        knownAtBuilder_.dispose();
+        knownAtBuilder_ = null;
+      }
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     */
+    public com.google.protobuf.Timestamp.Builder getKnownAtBuilder() {
+      bitField0_ |= 0x00008000;
+      onChanged();
+      return getKnownAtFieldBuilder().getBuilder();
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     */
+    public com.google.protobuf.TimestampOrBuilder getKnownAtOrBuilder() {
+      if (knownAtBuilder_ != null) {
+        return knownAtBuilder_.getMessageOrBuilder();
+      } else {
+        return knownAt_ == null ?
+            com.google.protobuf.Timestamp.getDefaultInstance() : knownAt_;
+      }
+    }
+    /**
+     * <pre>
+     * Recall what Engram believed at this time (see RecallRequest.known_at).
+     * </pre>
+     *
+     * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+     */
+    private com.google.protobuf.SingleFieldBuilderV3<
+        com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> 
+        getKnownAtFieldBuilder() {
+      if (knownAtBuilder_ == null) {
+        knownAtBuilder_ = new com.google.protobuf.SingleFieldBuilderV3<
+            com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder>(
+                getKnownAt(),
+                getParentForChildren(),
+                isClean());
+        knownAt_ = null;
+      }
+      return knownAtBuilder_;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

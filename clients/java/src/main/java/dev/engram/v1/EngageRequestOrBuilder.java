@@ -308,4 +308,61 @@ public interface EngageRequestOrBuilder extends
    * @return The includeInsights.
    */
   boolean getIncludeInsights();
+
+  /**
+   * <pre>
+   * Recall only facts that held in the world at this time (see
+   * RecallRequest.valid_at): a replayed conversation set in the past.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+   * @return Whether the validAt field is set.
+   */
+  boolean hasValidAt();
+  /**
+   * <pre>
+   * Recall only facts that held in the world at this time (see
+   * RecallRequest.valid_at): a replayed conversation set in the past.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+   * @return The validAt.
+   */
+  com.google.protobuf.Timestamp getValidAt();
+  /**
+   * <pre>
+   * Recall only facts that held in the world at this time (see
+   * RecallRequest.valid_at): a replayed conversation set in the past.
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getValidAtOrBuilder();
+
+  /**
+   * <pre>
+   * Recall what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+   * @return Whether the knownAt field is set.
+   */
+  boolean hasKnownAt();
+  /**
+   * <pre>
+   * Recall what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+   * @return The knownAt.
+   */
+  com.google.protobuf.Timestamp getKnownAt();
+  /**
+   * <pre>
+   * Recall what Engram believed at this time (see RecallRequest.known_at).
+   * </pre>
+   *
+   * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
+   */
+  com.google.protobuf.TimestampOrBuilder getKnownAtOrBuilder();
 }

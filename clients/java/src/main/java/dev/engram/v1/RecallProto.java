@@ -215,7 +215,7 @@ public final class RecallProto {
       "by_kind\030\003 \001(\010R\013groupByKind\022+\n\021include_ci" +
       "tations\030\004 \001(\010R\020includeCitations\0226\n\027inclu" +
       "de_evidence_badges\030\005 \001(\010R\025includeEvidenc" +
-      "eBadges\"\237\003\n\023BuildContextRequest\022\024\n\005query" +
+      "eBadges\"\215\004\n\023BuildContextRequest\022\024\n\005query" +
       "\030\001 \001(\tR\005query\022\032\n\010memories\030\002 \003(\tR\010memorie" +
       "s\022\026\n\006spaces\030\003 \003(\tR\006spaces\022+\n\021include_sub" +
       "spaces\030\004 \001(\010R\020includeSubspaces\022\024\n\005pools\030" +
@@ -225,137 +225,143 @@ public final class RecallProto {
       "google.protobuf.TimestampR\003now\022<\n\013consis" +
       "tency\030\n \001(\0162\032.engram.v1.ReadConsistencyR" +
       "\013consistency\0223\n\007options\030\013 \001(\0132\031.engram.v" +
-      "1.ContextOptionsR\007options\"\340\001\n\024BuildConte" +
-      "xtResponse\022\022\n\004text\030\001 \001(\tR\004text\022%\n\016cited_" +
-      "memories\030\002 \003(\tR\rcitedMemories\022\037\n\013token_c" +
-      "ount\030\003 \001(\005R\ntokenCount\022#\n\romitted_count\030" +
-      "\004 \001(\005R\014omittedCount\022)\n\020skipped_memories\030" +
-      "\005 \003(\tR\017skippedMemories\022\034\n\ttokenizer\030\006 \001(" +
-      "\tR\ttokenizer\"\215\004\n\rEngageRequest\022\024\n\005space\030" +
-      "\001 \001(\tR\005space\022\030\n\007session\030\002 \001(\tR\007session\0223" +
-      "\n\007message\030\003 \001(\0132\031.engram.v1.SessionMessa" +
-      "geR\007message\022#\n\rrecall_spaces\030\004 \003(\tR\014reca" +
-      "llSpaces\022+\n\021include_subspaces\030\005 \001(\010R\020inc" +
-      "ludeSubspaces\022\024\n\005pools\030\006 \003(\tR\005pools\022/\n\006f" +
-      "ilter\030\007 \001(\0132\027.engram.v1.RecallFilterR\006fi" +
-      "lter\022\014\n\001k\030\010 \001(\005R\001k\022\033\n\tmin_score\030\t \001(\001R\010m" +
-      "inScore\0223\n\007options\030\n \001(\0132\031.engram.v1.Con" +
-      "textOptionsR\007options\022\026\n\006resend\030\013 \001(\010R\006re" +
-      "send\022<\n\013consistency\030\014 \001(\0162\032.engram.v1.Re" +
-      "adConsistencyR\013consistency\022\035\n\nrequest_id" +
-      "\030\r \001(\tR\trequestId\022)\n\020include_insights\030\016 " +
-      "\001(\010R\017includeInsights\"\242\001\n\007Insight\022\022\n\004kind" +
-      "\030\001 \001(\tR\004kind\022\026\n\006memory\030\002 \001(\tR\006memory\022\037\n\013" +
-      "related_hit\030\003 \001(\tR\nrelatedHit\022\024\n\005quote\030\004" +
-      " \001(\tR\005quote\022\032\n\010conflict\030\005 \001(\tR\010conflict\022" +
-      "\030\n\007missing\030\006 \001(\010R\007missing\"\310\003\n\016EngageResp" +
-      "onse\0223\n\007message\030\001 \001(\0132\031.engram.v1.Sessio" +
-      "nMessageR\007message\022+\n\021buffered_messages\030\002" +
-      " \001(\005R\020bufferedMessages\022\'\n\017buffered_token" +
-      "s\030\003 \001(\005R\016bufferedTokens\022\030\n\007context\030\004 \001(\t" +
-      "R\007context\022(\n\004hits\030\005 \003(\0132\024.engram.v1.Reca" +
-      "llHitR\004hits\022%\n\016cited_memories\030\006 \003(\tR\rcit" +
-      "edMemories\022\037\n\013token_count\030\007 \001(\005R\ntokenCo" +
-      "unt\022)\n\020suppressed_count\030\010 \001(\005R\017suppresse" +
-      "dCount\022D\n\020privacy_findings\030\t \003(\0132\031.engra" +
-      "m.v1.PrivacyFindingR\017privacyFindings\022.\n\010" +
-      "insights\030\n \003(\0132\022.engram.v1.InsightR\010insi" +
-      "ghts\"\230\003\n\010Snapshot\022\022\n\004name\030\001 \001(\tR\004name\022\024\n" +
-      "\005space\030\002 \001(\tR\005space\022+\n\021include_subspaces" +
-      "\030\003 \001(\010R\020includeSubspaces\022 \n\013description\030" +
-      "\004 \001(\tR\013description\022!\n\014memory_count\030\005 \001(\003" +
-      "R\013memoryCount\022%\n\016audit_sequence\030\006 \001(\003R\ra" +
-      "uditSequence\022\030\n\007creator\030\007 \001(\tR\007creator\022;" +
-      "\n\013create_time\030\010 \001(\0132\032.google.protobuf.Ti" +
-      "mestampR\ncreateTime\0227\n\006labels\030\t \003(\0132\037.en" +
-      "gram.v1.Snapshot.LabelsEntryR\006labels\0329\n\013" +
-      "LabelsEntry\022\020\n\003key\030\001 \001(\tR\003key\022\024\n\005value\030\002" +
-      " \001(\tR\005value:\0028\001\"\210\001\n\025CreateSnapshotReques" +
-      "t\022/\n\010snapshot\030\001 \001(\0132\023.engram.v1.Snapshot" +
-      "R\010snapshot\022\037\n\013snapshot_id\030\002 \001(\tR\nsnapsho" +
-      "tId\022\035\n\nrequest_id\030\003 \001(\tR\trequestId\"(\n\022Ge" +
-      "tSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004name\"h\n\024" +
-      "ListSnapshotsRequest\022\024\n\005space\030\001 \001(\tR\005spa" +
-      "ce\022\033\n\tpage_size\030\002 \001(\005R\010pageSize\022\035\n\npage_" +
-      "token\030\003 \001(\tR\tpageToken\"r\n\025ListSnapshotsR" +
-      "esponse\0221\n\tsnapshots\030\001 \003(\0132\023.engram.v1.S" +
-      "napshotR\tsnapshots\022&\n\017next_page_token\030\002 " +
-      "\001(\tR\rnextPageToken\"\210\001\n\026RestoreSnapshotRe" +
-      "quest\022\022\n\004name\030\001 \001(\tR\004name\022#\n\rvalidate_on" +
-      "ly\030\002 \001(\010R\014validateOnly\022\026\n\006reason\030\003 \001(\tR\006" +
-      "reason\022\035\n\nrequest_id\030\004 \001(\tR\trequestId\"\205\002" +
-      "\n\027RestoreSnapshotResponse\022\'\n\017retracted_c" +
-      "ount\030\001 \001(\003R\016retractedCount\022\'\n\017recreated_" +
-      "count\030\002 \001(\003R\016recreatedCount\022#\n\rrevised_c" +
-      "ount\030\003 \001(\003R\014revisedCount\022\'\n\017unchanged_co" +
-      "unt\030\004 \001(\003R\016unchangedCount\022#\n\rvalidate_on" +
-      "ly\030\005 \001(\010R\014validateOnly\022%\n\016audit_sequence" +
-      "\030\006 \001(\003R\rauditSequence\"J\n\025DeleteSnapshotR" +
-      "equest\022\022\n\004name\030\001 \001(\tR\004name\022\035\n\nrequest_id" +
-      "\030\002 \001(\tR\trequestId\"\313\001\n\016SnapshotChange\022>\n\013" +
-      "change_type\030\001 \001(\0162\035.engram.v1.SnapshotCh" +
-      "angeTypeR\nchangeType\022)\n\006before\030\002 \001(\0132\021.e" +
-      "ngram.v1.MemoryR\006before\022\'\n\005after\030\003 \001(\0132\021" +
-      ".engram.v1.MemoryR\005after\022%\n\016changed_fiel" +
-      "ds\030\004 \003(\tR\rchangedFields\"~\n\024DiffSnapshots" +
-      "Request\022\022\n\004base\030\001 \001(\tR\004base\022\026\n\006target\030\002 " +
-      "\001(\tR\006target\022\033\n\tpage_size\030\003 \001(\005R\010pageSize" +
-      "\022\035\n\npage_token\030\004 \001(\tR\tpageToken\"\337\001\n\025Diff" +
-      "SnapshotsResponse\0223\n\007changes\030\001 \003(\0132\031.eng" +
-      "ram.v1.SnapshotChangeR\007changes\022&\n\017next_p" +
-      "age_token\030\002 \001(\tR\rnextPageToken\022\037\n\013added_" +
-      "count\030\003 \001(\003R\naddedCount\022#\n\rremoved_count" +
-      "\030\004 \001(\003R\014removedCount\022#\n\rchanged_count\030\005 " +
-      "\001(\003R\014changedCount\"+\n\025GetIndexStatusReque" +
-      "st\022\022\n\004name\030\001 \001(\tR\004name\"\267\004\n\013IndexStatus\022\022" +
-      "\n\004name\030\001 \001(\tR\004name\022.\n\023pending_dense_item" +
-      "s\030\002 \001(\003R\021pendingDenseItems\0222\n\025pending_le" +
-      "xical_items\030\003 \001(\003R\023pendingLexicalItems\022%" +
-      "\n\016retrying_items\030\004 \001(\003R\rretryingItems\022J\n" +
-      "\023oldest_pending_time\030\005 \001(\0132\032.google.prot" +
-      "obuf.TimestampR\021oldestPendingTime\022)\n\020ind" +
-      "exed_memories\030\006 \001(\003R\017indexedMemories\022\'\n\017" +
-      "embedding_model\030\007 \001(\tR\016embeddingModel\022/\n" +
-      "\023embedding_dimension\030\010 \001(\005R\022embeddingDim" +
-      "ension\022%\n\016vector_backend\030\t \001(\tR\rvectorBa" +
-      "ckend\022)\n\020reindex_required\030\n \001(\010R\017reindex" +
-      "Required\022\036\n\nreindexing\030\013 \001(\010R\nreindexing" +
-      "\022F\n\021last_indexed_time\030\014 \001(\0132\032.google.pro" +
-      "tobuf.TimestampR\017lastIndexedTime*y\n\017Read" +
-      "Consistency\022 \n\034READ_CONSISTENCY_UNSPECIF" +
-      "IED\020\000\022\035\n\031READ_CONSISTENCY_EVENTUAL\020\001\022%\n!" +
-      "READ_CONSISTENCY_READ_YOUR_WRITES\020\002*\227\001\n\r" +
-      "ContextFormat\022\036\n\032CONTEXT_FORMAT_UNSPECIF" +
-      "IED\020\000\022\033\n\027CONTEXT_FORMAT_MARKDOWN\020\001\022\030\n\024CO" +
-      "NTEXT_FORMAT_PLAIN\020\002\022\026\n\022CONTEXT_FORMAT_X" +
-      "ML\020\003\022\027\n\023CONTEXT_FORMAT_JSON\020\004*\236\001\n\022Snapsh" +
-      "otChangeType\022$\n SNAPSHOT_CHANGE_TYPE_UNS" +
-      "PECIFIED\020\000\022\036\n\032SNAPSHOT_CHANGE_TYPE_ADDED" +
-      "\020\001\022 \n\034SNAPSHOT_CHANGE_TYPE_REMOVED\020\002\022 \n\034" +
-      "SNAPSHOT_CHANGE_TYPE_CHANGED\020\0032\204\006\n\rRecal" +
-      "lService\022=\n\006Recall\022\030.engram.v1.RecallReq" +
-      "uest\032\031.engram.v1.RecallResponse\022O\n\014Build" +
-      "Context\022\036.engram.v1.BuildContextRequest\032" +
-      "\037.engram.v1.BuildContextResponse\022=\n\006Enga" +
-      "ge\022\030.engram.v1.EngageRequest\032\031.engram.v1" +
-      ".EngageResponse\022G\n\016CreateSnapshot\022 .engr" +
-      "am.v1.CreateSnapshotRequest\032\023.engram.v1." +
-      "Snapshot\022A\n\013GetSnapshot\022\035.engram.v1.GetS" +
-      "napshotRequest\032\023.engram.v1.Snapshot\022R\n\rL" +
-      "istSnapshots\022\037.engram.v1.ListSnapshotsRe" +
-      "quest\032 .engram.v1.ListSnapshotsResponse\022" +
-      "X\n\017RestoreSnapshot\022!.engram.v1.RestoreSn" +
-      "apshotRequest\032\".engram.v1.RestoreSnapsho" +
-      "tResponse\022J\n\016DeleteSnapshot\022 .engram.v1." +
-      "DeleteSnapshotRequest\032\026.google.protobuf." +
-      "Empty\022R\n\rDiffSnapshots\022\037.engram.v1.DiffS" +
-      "napshotsRequest\032 .engram.v1.DiffSnapshot" +
-      "sResponse\022J\n\016GetIndexStatus\022 .engram.v1." +
-      "GetIndexStatusRequest\032\026.engram.v1.IndexS" +
-      "tatusB~\n\rdev.engram.v1B\013RecallProtoP\001Z3e" +
-      "ngram.dev/engram/clients/go/gen/engram/v" +
-      "1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram\\V1" +
-      "\352\002\nEngram::V1b\006proto3"
+      "1.ContextOptionsR\007options\0225\n\010valid_at\030\016 " +
+      "\001(\0132\032.google.protobuf.TimestampR\007validAt" +
+      "\0225\n\010known_at\030\017 \001(\0132\032.google.protobuf.Tim" +
+      "estampR\007knownAt\"\340\001\n\024BuildContextResponse" +
+      "\022\022\n\004text\030\001 \001(\tR\004text\022%\n\016cited_memories\030\002" +
+      " \003(\tR\rcitedMemories\022\037\n\013token_count\030\003 \001(\005" +
+      "R\ntokenCount\022#\n\romitted_count\030\004 \001(\005R\014omi" +
+      "ttedCount\022)\n\020skipped_memories\030\005 \003(\tR\017ski" +
+      "ppedMemories\022\034\n\ttokenizer\030\006 \001(\tR\ttokeniz" +
+      "er\"\373\004\n\rEngageRequest\022\024\n\005space\030\001 \001(\tR\005spa" +
+      "ce\022\030\n\007session\030\002 \001(\tR\007session\0223\n\007message\030" +
+      "\003 \001(\0132\031.engram.v1.SessionMessageR\007messag" +
+      "e\022#\n\rrecall_spaces\030\004 \003(\tR\014recallSpaces\022+" +
+      "\n\021include_subspaces\030\005 \001(\010R\020includeSubspa" +
+      "ces\022\024\n\005pools\030\006 \003(\tR\005pools\022/\n\006filter\030\007 \001(" +
+      "\0132\027.engram.v1.RecallFilterR\006filter\022\014\n\001k\030" +
+      "\010 \001(\005R\001k\022\033\n\tmin_score\030\t \001(\001R\010minScore\0223\n" +
+      "\007options\030\n \001(\0132\031.engram.v1.ContextOption" +
+      "sR\007options\022\026\n\006resend\030\013 \001(\010R\006resend\022<\n\013co" +
+      "nsistency\030\014 \001(\0162\032.engram.v1.ReadConsiste" +
+      "ncyR\013consistency\022\035\n\nrequest_id\030\r \001(\tR\tre" +
+      "questId\022)\n\020include_insights\030\016 \001(\010R\017inclu" +
+      "deInsights\0225\n\010valid_at\030\021 \001(\0132\032.google.pr" +
+      "otobuf.TimestampR\007validAt\0225\n\010known_at\030\022 " +
+      "\001(\0132\032.google.protobuf.TimestampR\007knownAt" +
+      "\"\242\001\n\007Insight\022\022\n\004kind\030\001 \001(\tR\004kind\022\026\n\006memo" +
+      "ry\030\002 \001(\tR\006memory\022\037\n\013related_hit\030\003 \001(\tR\nr" +
+      "elatedHit\022\024\n\005quote\030\004 \001(\tR\005quote\022\032\n\010confl" +
+      "ict\030\005 \001(\tR\010conflict\022\030\n\007missing\030\006 \001(\010R\007mi" +
+      "ssing\"\310\003\n\016EngageResponse\0223\n\007message\030\001 \001(" +
+      "\0132\031.engram.v1.SessionMessageR\007message\022+\n" +
+      "\021buffered_messages\030\002 \001(\005R\020bufferedMessag" +
+      "es\022\'\n\017buffered_tokens\030\003 \001(\005R\016bufferedTok" +
+      "ens\022\030\n\007context\030\004 \001(\tR\007context\022(\n\004hits\030\005 " +
+      "\003(\0132\024.engram.v1.RecallHitR\004hits\022%\n\016cited" +
+      "_memories\030\006 \003(\tR\rcitedMemories\022\037\n\013token_" +
+      "count\030\007 \001(\005R\ntokenCount\022)\n\020suppressed_co" +
+      "unt\030\010 \001(\005R\017suppressedCount\022D\n\020privacy_fi" +
+      "ndings\030\t \003(\0132\031.engram.v1.PrivacyFindingR" +
+      "\017privacyFindings\022.\n\010insights\030\n \003(\0132\022.eng" +
+      "ram.v1.InsightR\010insights\"\230\003\n\010Snapshot\022\022\n" +
+      "\004name\030\001 \001(\tR\004name\022\024\n\005space\030\002 \001(\tR\005space\022" +
+      "+\n\021include_subspaces\030\003 \001(\010R\020includeSubsp" +
+      "aces\022 \n\013description\030\004 \001(\tR\013description\022!" +
+      "\n\014memory_count\030\005 \001(\003R\013memoryCount\022%\n\016aud" +
+      "it_sequence\030\006 \001(\003R\rauditSequence\022\030\n\007crea" +
+      "tor\030\007 \001(\tR\007creator\022;\n\013create_time\030\010 \001(\0132" +
+      "\032.google.protobuf.TimestampR\ncreateTime\022" +
+      "7\n\006labels\030\t \003(\0132\037.engram.v1.Snapshot.Lab" +
+      "elsEntryR\006labels\0329\n\013LabelsEntry\022\020\n\003key\030\001" +
+      " \001(\tR\003key\022\024\n\005value\030\002 \001(\tR\005value:\0028\001\"\210\001\n\025" +
+      "CreateSnapshotRequest\022/\n\010snapshot\030\001 \001(\0132" +
+      "\023.engram.v1.SnapshotR\010snapshot\022\037\n\013snapsh" +
+      "ot_id\030\002 \001(\tR\nsnapshotId\022\035\n\nrequest_id\030\003 " +
+      "\001(\tR\trequestId\"(\n\022GetSnapshotRequest\022\022\n\004" +
+      "name\030\001 \001(\tR\004name\"h\n\024ListSnapshotsRequest" +
+      "\022\024\n\005space\030\001 \001(\tR\005space\022\033\n\tpage_size\030\002 \001(" +
+      "\005R\010pageSize\022\035\n\npage_token\030\003 \001(\tR\tpageTok" +
+      "en\"r\n\025ListSnapshotsResponse\0221\n\tsnapshots" +
+      "\030\001 \003(\0132\023.engram.v1.SnapshotR\tsnapshots\022&" +
+      "\n\017next_page_token\030\002 \001(\tR\rnextPageToken\"\210" +
+      "\001\n\026RestoreSnapshotRequest\022\022\n\004name\030\001 \001(\tR" +
+      "\004name\022#\n\rvalidate_only\030\002 \001(\010R\014validateOn" +
+      "ly\022\026\n\006reason\030\003 \001(\tR\006reason\022\035\n\nrequest_id" +
+      "\030\004 \001(\tR\trequestId\"\205\002\n\027RestoreSnapshotRes" +
+      "ponse\022\'\n\017retracted_count\030\001 \001(\003R\016retracte" +
+      "dCount\022\'\n\017recreated_count\030\002 \001(\003R\016recreat" +
+      "edCount\022#\n\rrevised_count\030\003 \001(\003R\014revisedC" +
+      "ount\022\'\n\017unchanged_count\030\004 \001(\003R\016unchanged" +
+      "Count\022#\n\rvalidate_only\030\005 \001(\010R\014validateOn" +
+      "ly\022%\n\016audit_sequence\030\006 \001(\003R\rauditSequenc" +
+      "e\"J\n\025DeleteSnapshotRequest\022\022\n\004name\030\001 \001(\t" +
+      "R\004name\022\035\n\nrequest_id\030\002 \001(\tR\trequestId\"\313\001" +
+      "\n\016SnapshotChange\022>\n\013change_type\030\001 \001(\0162\035." +
+      "engram.v1.SnapshotChangeTypeR\nchangeType" +
+      "\022)\n\006before\030\002 \001(\0132\021.engram.v1.MemoryR\006bef" +
+      "ore\022\'\n\005after\030\003 \001(\0132\021.engram.v1.MemoryR\005a" +
+      "fter\022%\n\016changed_fields\030\004 \003(\tR\rchangedFie" +
+      "lds\"~\n\024DiffSnapshotsRequest\022\022\n\004base\030\001 \001(" +
+      "\tR\004base\022\026\n\006target\030\002 \001(\tR\006target\022\033\n\tpage_" +
+      "size\030\003 \001(\005R\010pageSize\022\035\n\npage_token\030\004 \001(\t" +
+      "R\tpageToken\"\337\001\n\025DiffSnapshotsResponse\0223\n" +
+      "\007changes\030\001 \003(\0132\031.engram.v1.SnapshotChang" +
+      "eR\007changes\022&\n\017next_page_token\030\002 \001(\tR\rnex" +
+      "tPageToken\022\037\n\013added_count\030\003 \001(\003R\naddedCo" +
+      "unt\022#\n\rremoved_count\030\004 \001(\003R\014removedCount" +
+      "\022#\n\rchanged_count\030\005 \001(\003R\014changedCount\"+\n" +
+      "\025GetIndexStatusRequest\022\022\n\004name\030\001 \001(\tR\004na" +
+      "me\"\267\004\n\013IndexStatus\022\022\n\004name\030\001 \001(\tR\004name\022." +
+      "\n\023pending_dense_items\030\002 \001(\003R\021pendingDens" +
+      "eItems\0222\n\025pending_lexical_items\030\003 \001(\003R\023p" +
+      "endingLexicalItems\022%\n\016retrying_items\030\004 \001" +
+      "(\003R\rretryingItems\022J\n\023oldest_pending_time" +
+      "\030\005 \001(\0132\032.google.protobuf.TimestampR\021olde" +
+      "stPendingTime\022)\n\020indexed_memories\030\006 \001(\003R" +
+      "\017indexedMemories\022\'\n\017embedding_model\030\007 \001(" +
+      "\tR\016embeddingModel\022/\n\023embedding_dimension" +
+      "\030\010 \001(\005R\022embeddingDimension\022%\n\016vector_bac" +
+      "kend\030\t \001(\tR\rvectorBackend\022)\n\020reindex_req" +
+      "uired\030\n \001(\010R\017reindexRequired\022\036\n\nreindexi" +
+      "ng\030\013 \001(\010R\nreindexing\022F\n\021last_indexed_tim" +
+      "e\030\014 \001(\0132\032.google.protobuf.TimestampR\017las" +
+      "tIndexedTime*y\n\017ReadConsistency\022 \n\034READ_" +
+      "CONSISTENCY_UNSPECIFIED\020\000\022\035\n\031READ_CONSIS" +
+      "TENCY_EVENTUAL\020\001\022%\n!READ_CONSISTENCY_REA" +
+      "D_YOUR_WRITES\020\002*\227\001\n\rContextFormat\022\036\n\032CON" +
+      "TEXT_FORMAT_UNSPECIFIED\020\000\022\033\n\027CONTEXT_FOR" +
+      "MAT_MARKDOWN\020\001\022\030\n\024CONTEXT_FORMAT_PLAIN\020\002" +
+      "\022\026\n\022CONTEXT_FORMAT_XML\020\003\022\027\n\023CONTEXT_FORM" +
+      "AT_JSON\020\004*\236\001\n\022SnapshotChangeType\022$\n SNAP" +
+      "SHOT_CHANGE_TYPE_UNSPECIFIED\020\000\022\036\n\032SNAPSH" +
+      "OT_CHANGE_TYPE_ADDED\020\001\022 \n\034SNAPSHOT_CHANG" +
+      "E_TYPE_REMOVED\020\002\022 \n\034SNAPSHOT_CHANGE_TYPE" +
+      "_CHANGED\020\0032\204\006\n\rRecallService\022=\n\006Recall\022\030" +
+      ".engram.v1.RecallRequest\032\031.engram.v1.Rec" +
+      "allResponse\022O\n\014BuildContext\022\036.engram.v1." +
+      "BuildContextRequest\032\037.engram.v1.BuildCon" +
+      "textResponse\022=\n\006Engage\022\030.engram.v1.Engag" +
+      "eRequest\032\031.engram.v1.EngageResponse\022G\n\016C" +
+      "reateSnapshot\022 .engram.v1.CreateSnapshot" +
+      "Request\032\023.engram.v1.Snapshot\022A\n\013GetSnaps" +
+      "hot\022\035.engram.v1.GetSnapshotRequest\032\023.eng" +
+      "ram.v1.Snapshot\022R\n\rListSnapshots\022\037.engra" +
+      "m.v1.ListSnapshotsRequest\032 .engram.v1.Li" +
+      "stSnapshotsResponse\022X\n\017RestoreSnapshot\022!" +
+      ".engram.v1.RestoreSnapshotRequest\032\".engr" +
+      "am.v1.RestoreSnapshotResponse\022J\n\016DeleteS" +
+      "napshot\022 .engram.v1.DeleteSnapshotReques" +
+      "t\032\026.google.protobuf.Empty\022R\n\rDiffSnapsho" +
+      "ts\022\037.engram.v1.DiffSnapshotsRequest\032 .en" +
+      "gram.v1.DiffSnapshotsResponse\022J\n\016GetInde" +
+      "xStatus\022 .engram.v1.GetIndexStatusReques" +
+      "t\032\026.engram.v1.IndexStatusB~\n\rdev.engram." +
+      "v1B\013RecallProtoP\001Z3engram.dev/engram/cli" +
+      "ents/go/gen/engram/v1;engramv1\242\002\003EGR\252\002\tE" +
+      "ngram.V1\312\002\tEngram\\V1\352\002\nEngram::V1b\006proto" +
+      "3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -412,7 +418,7 @@ public final class RecallProto {
     internal_static_engram_v1_BuildContextRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_BuildContextRequest_descriptor,
-        new java.lang.String[] { "Query", "Memories", "Spaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Now", "Consistency", "Options", });
+        new java.lang.String[] { "Query", "Memories", "Spaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Now", "Consistency", "Options", "ValidAt", "KnownAt", });
     internal_static_engram_v1_BuildContextResponse_descriptor =
       getDescriptor().getMessageTypes().get(8);
     internal_static_engram_v1_BuildContextResponse_fieldAccessorTable = new
@@ -424,7 +430,7 @@ public final class RecallProto {
     internal_static_engram_v1_EngageRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_EngageRequest_descriptor,
-        new java.lang.String[] { "Space", "Session", "Message", "RecallSpaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Options", "Resend", "Consistency", "RequestId", "IncludeInsights", });
+        new java.lang.String[] { "Space", "Session", "Message", "RecallSpaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Options", "Resend", "Consistency", "RequestId", "IncludeInsights", "ValidAt", "KnownAt", });
     internal_static_engram_v1_Insight_descriptor =
       getDescriptor().getMessageTypes().get(10);
     internal_static_engram_v1_Insight_fieldAccessorTable = new
