@@ -9,7 +9,8 @@
 
 `engram.AsyncClient` has the same surface for asyncio. Both read `ENGRAM_ADDRESS` and
 `ENGRAM_API_KEY` when the address or key is not given. Results are the frozen
-dataclasses of `engram.types`; failures raise the `engram.EngramError` subclasses of
+dataclasses of `engram.types` and of its siblings per area (`engram.pool_types`...),
+all exported here; failures raise the `engram.EngramError` subclasses of
 `engram.errors` (bad input too: `engram.InvalidArgument` naming the field, before
 anything is sent). The generated protobuf and gRPC stubs live in `engram.v1`.
 """
@@ -38,6 +39,25 @@ from engram.errors import (
     Unimplemented,
 )
 from engram.evidence import AsyncEvidenceClient, EvidenceClient
+from engram.pool_types import (
+    AgentTrust,
+    GateFinding,
+    Pool,
+    PoolMember,
+    PoolRole,
+    Publication,
+    PublicationState,
+    PublicationVisibility,
+    PublishGate,
+    PublishOutcome,
+    PublishResult,
+    SlotDelta,
+    SlotDeltaOp,
+    SyncEvent,
+    Topic,
+    TopicEvent,
+    TopicEventType,
+)
 from engram.types import (
     ApiKey,
     AppendResult,
@@ -96,6 +116,7 @@ from engram.types import (
 __all__ = [
     "Aborted",
     "AdminClient",
+    "AgentTrust",
     "AlreadyExists",
     "ApiKey",
     "AppendResult",
@@ -122,6 +143,7 @@ __all__ = [
     "ExpireResult",
     "FailedPrecondition",
     "FieldViolation",
+    "GateFinding",
     "GraphExpansion",
     "Group",
     "IndexStatus",
@@ -139,10 +161,19 @@ __all__ = [
     "NotFound",
     "PermissionDenied",
     "Policy",
+    "Pool",
+    "PoolMember",
+    "PoolRole",
     "PreconditionViolation",
     "PrivacyFinding",
     "ProposalOutcome",
     "ProposalResult",
+    "Publication",
+    "PublicationState",
+    "PublicationVisibility",
+    "PublishGate",
+    "PublishOutcome",
+    "PublishResult",
     "PurgeResult",
     "QuotaViolation",
     "RecallHit",
@@ -155,12 +186,18 @@ __all__ = [
     "SessionInfo",
     "SessionMessage",
     "SessionWindow",
+    "SlotDelta",
+    "SlotDeltaOp",
     "Snapshot",
     "SnapshotChange",
     "SnapshotChangeType",
     "SnapshotDiff",
+    "SyncEvent",
     "Tenant",
     "TenantQuota",
+    "Topic",
+    "TopicEvent",
+    "TopicEventType",
     "TransitionEvent",
     "Unauthenticated",
     "Unavailable",

@@ -15,8 +15,9 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from engram import errors
+from engram import pool_types as pt
 from engram import types as t
-from engram.v1 import admin_pb2, lifecycle_pb2, recall_pb2, types_pb2
+from engram.v1 import admin_pb2, lifecycle_pb2, pool_pb2, recall_pb2, types_pb2
 
 _E = TypeVar("_E", bound=enum.StrEnum)
 
@@ -33,6 +34,12 @@ _ENUMS: dict[type[enum.StrEnum], tuple[Any, str]] = {
     t.MemoryOrder: (lifecycle_pb2.MemoryOrder, "MEMORY_ORDER_"),
     t.ContextFormat: (recall_pb2.ContextFormat, "CONTEXT_FORMAT_"),
     t.SnapshotChangeType: (recall_pb2.SnapshotChangeType, "SNAPSHOT_CHANGE_TYPE_"),
+    pt.PoolRole: (pool_pb2.PoolRole, "POOL_ROLE_"),
+    pt.PublicationVisibility: (pool_pb2.PublicationVisibility, "PUBLICATION_VISIBILITY_"),
+    pt.PublicationState: (pool_pb2.PublicationState, "PUBLICATION_STATE_"),
+    pt.PublishOutcome: (pool_pb2.PublishOutcome, "PUBLISH_OUTCOME_"),
+    pt.SlotDeltaOp: (pool_pb2.SlotDeltaOp, "SLOT_DELTA_OP_"),
+    pt.TopicEventType: (pool_pb2.TopicEventType, "TOPIC_EVENT_TYPE_"),
 }
 
 
