@@ -15,9 +15,10 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from engram import errors
+from engram import evidence_types as et
 from engram import pool_types as pt
 from engram import types as t
-from engram.v1 import admin_pb2, lifecycle_pb2, pool_pb2, recall_pb2, types_pb2
+from engram.v1 import admin_pb2, evidence_pb2, lifecycle_pb2, pool_pb2, recall_pb2, types_pb2
 
 _E = TypeVar("_E", bound=enum.StrEnum)
 
@@ -40,6 +41,11 @@ _ENUMS: dict[type[enum.StrEnum], tuple[Any, str]] = {
     pt.PublishOutcome: (pool_pb2.PublishOutcome, "PUBLISH_OUTCOME_"),
     pt.SlotDeltaOp: (pool_pb2.SlotDeltaOp, "SLOT_DELTA_OP_"),
     pt.TopicEventType: (pool_pb2.TopicEventType, "TOPIC_EVENT_TYPE_"),
+    et.EdgeKind: (types_pb2.EdgeKind, "EDGE_KIND_"),
+    et.EdgeDirection: (evidence_pb2.EdgeDirection, "EDGE_DIRECTION_"),
+    et.ConflictState: (evidence_pb2.ConflictState, "CONFLICT_STATE_"),
+    et.ConflictResolution: (evidence_pb2.ConflictResolution, "CONFLICT_RESOLUTION_"),
+    et.SpaceClass: (evidence_pb2.SpaceClass, "SPACE_CLASS_"),
 }
 
 
