@@ -14,11 +14,20 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from engram import decision_types as dt
 from engram import errors
 from engram import evidence_types as et
 from engram import pool_types as pt
 from engram import types as t
-from engram.v1 import admin_pb2, evidence_pb2, lifecycle_pb2, pool_pb2, recall_pb2, types_pb2
+from engram.v1 import (
+    admin_pb2,
+    decisions_pb2,
+    evidence_pb2,
+    lifecycle_pb2,
+    pool_pb2,
+    recall_pb2,
+    types_pb2,
+)
 
 _E = TypeVar("_E", bound=enum.StrEnum)
 
@@ -46,6 +55,9 @@ _ENUMS: dict[type[enum.StrEnum], tuple[Any, str]] = {
     et.ConflictState: (evidence_pb2.ConflictState, "CONFLICT_STATE_"),
     et.ConflictResolution: (evidence_pb2.ConflictResolution, "CONFLICT_RESOLUTION_"),
     et.SpaceClass: (evidence_pb2.SpaceClass, "SPACE_CLASS_"),
+    dt.DecisionOutcome: (decisions_pb2.DecisionOutcome, "DECISION_OUTCOME_"),
+    dt.CommitDisposition: (decisions_pb2.CommitDisposition, "COMMIT_DISPOSITION_"),
+    dt.AnchorMatch: (decisions_pb2.AnchorMatch, "ANCHOR_MATCH_"),
 }
 
 
