@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import engram
 import pytest
-from engram.v1 import types_pb2
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "evidence.md"
 
@@ -35,9 +35,9 @@ async def test_docs_evidence_example_runs(
     monkeypatch.setenv("ENGRAM_ADDRESS", t.address)
     monkeypatch.setenv("ENGRAM_API_KEY", t.secret)
     ns = await asyncio.to_thread(_run)
-    assert ns["report"].suggested_level == types_pb2.EVIDENCE_LEVEL_UNVERIFIED
+    assert ns["report"].suggested_level is engram.EvidenceLevel.UNVERIFIED
     assert ns["conflict"].detector == "official_pin"
-    assert [m.status for m in ns["done"].changed_memories] == [types_pb2.MEMORY_STATUS_RETRACTED]
+    assert [m.status for m in ns["done"].changed_memories] == [engram.MemoryStatus.RETRACTED]
     top = ns["top"]
     assert top.memory.name == ns["official"].name and top.evidence_badge == "[official]"
     assert top.score == pytest.approx(top.breakdown.base_score + 0.15)

@@ -141,7 +141,7 @@ async def test_sdk_and_cli_cover_every_pool_rpc(
             c.pools.add_member("sdk", "groups/sdk-team", "writer")
             memory = c.propose("sdk/space", "The SDK publishes memories", confidence=0.9).memory
             published = c.pools.publish("sdk", memory.name, topic="news")
-            assert published.outcome == engram.pool.pool_pb2.PUBLISH_OUTCOME_PUBLISHED
+            assert published.outcome == engram.PublishOutcome.PUBLISHED
             name = published.publication.name
             assert r.pools.get_publication(name).memory == memory.name
             hits = r.pools.recall("what does the SDK publish", ["sdk"], read_your_writes=True).hits
@@ -167,7 +167,7 @@ async def test_sdk_and_cli_cover_every_pool_rpc(
             assert c.pools.get("sdk").member_count == 2
             admin.pools.remove_group_member("sdk-team", "sdk/reader")
             admin.pools.add_group_member("sdk-team", "sdk/reader")
-            assert admin.pools.get_group("sdk-team").members == ["sdk/reader"]
+            assert admin.pools.get_group("sdk-team").members == ("sdk/reader",)
             group_member = next(
                 m.name for m in c.pools.members("sdk") if m.principal.startswith("groups/")
             )
@@ -257,7 +257,7 @@ async def test_the_async_client_covers_every_pool_rpc(server: Any, make_tenant: 
         await c.add_pool_member("aio", "aio/reader", "reader")
         memory = (await c.propose("aio/space", "Async publishes too", confidence=0.9)).memory
         published = await c.publish_memory("aio", memory.name, topic="news")
-        assert published.outcome == pool_pb2.PUBLISH_OUTCOME_PUBLISHED
+        assert published.outcome == engram.PublishOutcome.PUBLISHED
         name = published.publication.name
         assert (await r.get_publication(name)).memory == memory.name
         assert [p.name async for p in r.list_publications("aio")] == [name]

@@ -9,8 +9,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
+import engram
 import pytest
-from engram.v1 import pool_pb2
 from engram_server.cli import main
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -59,7 +59,7 @@ async def test_readme_pool_walkthrough_runs(
     assert [(h.pool, h.memory.name) for h in hits] == [("pools/ops", note.name)]
     assert 0 < hits[0].breakdown.trust <= 1
     # The retraction in her own space withdrew it from the pool, and counted.
-    assert namespace["withdrawn"].state == pool_pb2.PUBLICATION_STATE_WITHDRAWN
+    assert namespace["withdrawn"].state == engram.PublicationState.WITHDRAWN
     # (The sync client blocks: away from the loop the server runs on.)
     listed = await asyncio.to_thread(lambda: list(namespace["admin"].pools.trusts("ops")))
     trusts = {x.principal: x for x in listed}

@@ -10,7 +10,6 @@ from typing import Any
 
 import engram
 import pytest
-from engram.v1 import evidence_pb2, types_pb2
 
 from tests.test_cli import json_lines, run
 
@@ -45,9 +44,9 @@ async def test_sync_sdk_covers_every_rpc(make_tenant: Any) -> None:
     t = await make_tenant()
     ns = await asyncio.to_thread(_sync_walk, t.address, t.secret)
     assert ns["graded"].evidence_level == "OFFICIAL"
-    assert ns["report"].suggested_level == types_pb2.EVIDENCE_LEVEL_UNVERIFIED
+    assert ns["report"].suggested_level is engram.EvidenceLevel.UNVERIFIED
     assert ns["applied"].applied and ns["applied"].conflict.name
-    assert ns["resolved"].conflict.resolution == evidence_pb2.CONFLICT_RESOLUTION_KEEP_WINNER
+    assert ns["resolved"].conflict.resolution is engram.ConflictResolution.KEEP_WINNER
     assert ns["got"] == ns["edge"] and [e.name for e in ns["listed"]] == [ns["edge"].name]
     assert ns["profile"].live_memory_count == 2 and ns["runs"] == []
 
@@ -62,7 +61,7 @@ async def test_async_sdk(make_tenant: Any) -> None:
         conflicts = [c async for c in client.evidence.conflicts(memory=a.memory.name)]
         assert len(conflicts) == 1
         done = await client.evidence.resolve(conflicts[0].name, "dismiss")
-        assert done.conflict.state == evidence_pb2.CONFLICT_STATE_RESOLVED
+        assert done.conflict.state is engram.ConflictState.RESOLVED
         edges = [e async for e in client.evidence.edges(memory=a.memory.name)]
         assert [e.name for e in edges] == [edge.name]
         await client.evidence.delete_edge(edge.name)

@@ -103,3 +103,47 @@ def test_the_admin_attribute_keeps_working() -> None:
         assert client.admin._transport is client._transport
     finally:
         client.close()
+
+
+def _message_types(annotation: Any) -> list[Any]:
+    """The protobuf message classes named anywhere in a type annotation."""
+    import typing
+
+    from google.protobuf.message import Message
+
+    found = []
+    if isinstance(annotation, type) and issubclass(annotation, Message):
+        found.append(annotation)
+    for arg in typing.get_args(annotation):
+        found += _message_types(arg)
+    return found
+
+
+def test_pool_evidence_and_decision_methods_return_dataclasses_not_messages() -> None:
+    import typing
+
+    from engram.evidence import AsyncEvidenceClient, EvidenceClient
+    from engram.pool import PoolClient
+
+    areas = ("PoolService", "EvidenceService", "DecisionsService")
+    checked = 0
+    for cls in (engram.Client, engram.AsyncClient, PoolClient, EvidenceClient, AsyncEvidenceClient):
+        for name, member in inspect.getmembers(cls, inspect.isfunction):
+            full = getattr(member, RPC_ATTRIBUTE, None) or ""
+            if name.startswith("_"):
+                continue
+            sdk_client = cls in (engram.Client, engram.AsyncClient)
+            if sdk_client and not any(f".{area}." in full for area in areas):
+                continue  # the other areas' methods have their own tests
+            returned = typing.get_type_hints(member).get("return")
+            assert _message_types(returned) == [], f"{cls.__name__}.{name} -> {returned}"
+            checked += 1
+    assert checked > 60
+
+
+def test_sdk_enums_name_every_value_of_their_proto_enum() -> None:
+    from engram import _convert
+
+    for cls, (wrapper, prefix) in _convert._ENUMS.items():
+        names = [str(n).removeprefix(prefix) for n in wrapper.keys()]
+        assert [m.value for m in cls] == names, cls.__name__

@@ -14,9 +14,20 @@ from google.protobuf import json_format, struct_pb2, timestamp_pb2
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
+from engram import decision_types as dt
 from engram import errors
+from engram import evidence_types as et
+from engram import pool_types as pt
 from engram import types as t
-from engram.v1 import admin_pb2, lifecycle_pb2, recall_pb2, types_pb2
+from engram.v1 import (
+    admin_pb2,
+    decisions_pb2,
+    evidence_pb2,
+    lifecycle_pb2,
+    pool_pb2,
+    recall_pb2,
+    types_pb2,
+)
 
 _E = TypeVar("_E", bound=enum.StrEnum)
 
@@ -33,6 +44,20 @@ _ENUMS: dict[type[enum.StrEnum], tuple[Any, str]] = {
     t.MemoryOrder: (lifecycle_pb2.MemoryOrder, "MEMORY_ORDER_"),
     t.ContextFormat: (recall_pb2.ContextFormat, "CONTEXT_FORMAT_"),
     t.SnapshotChangeType: (recall_pb2.SnapshotChangeType, "SNAPSHOT_CHANGE_TYPE_"),
+    pt.PoolRole: (pool_pb2.PoolRole, "POOL_ROLE_"),
+    pt.PublicationVisibility: (pool_pb2.PublicationVisibility, "PUBLICATION_VISIBILITY_"),
+    pt.PublicationState: (pool_pb2.PublicationState, "PUBLICATION_STATE_"),
+    pt.PublishOutcome: (pool_pb2.PublishOutcome, "PUBLISH_OUTCOME_"),
+    pt.SlotDeltaOp: (pool_pb2.SlotDeltaOp, "SLOT_DELTA_OP_"),
+    pt.TopicEventType: (pool_pb2.TopicEventType, "TOPIC_EVENT_TYPE_"),
+    et.EdgeKind: (types_pb2.EdgeKind, "EDGE_KIND_"),
+    et.EdgeDirection: (evidence_pb2.EdgeDirection, "EDGE_DIRECTION_"),
+    et.ConflictState: (evidence_pb2.ConflictState, "CONFLICT_STATE_"),
+    et.ConflictResolution: (evidence_pb2.ConflictResolution, "CONFLICT_RESOLUTION_"),
+    et.SpaceClass: (evidence_pb2.SpaceClass, "SPACE_CLASS_"),
+    dt.DecisionOutcome: (decisions_pb2.DecisionOutcome, "DECISION_OUTCOME_"),
+    dt.CommitDisposition: (decisions_pb2.CommitDisposition, "COMMIT_DISPOSITION_"),
+    dt.AnchorMatch: (decisions_pb2.AnchorMatch, "ANCHOR_MATCH_"),
 }
 
 

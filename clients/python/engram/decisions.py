@@ -7,9 +7,14 @@
     client.record_decision_outcome(name, "MISSED", "Billing moved too")
     for d in client.list_decisions(repository="ops/runbooks", outcomes=["MISSED"]): ...
 
-Results are the API's own messages (`engram.v1.decisions_pb2`); every field is
-documented in `protos/engram/v1/decisions.proto`. Writes send a request id (yours,
-or one generated per call), so the SDK's retries on UNAVAILABLE never write twice.
+Results are the frozen dataclasses of `engram.decision_types` (exported from
+`engram`): `Decision`, `IngestResult`, `SessionIngestResult`, `DecisionSearchResult`
+(iterates over its `DecisionHit`s), `ExplainResult` (iterates over its
+`CodeExplanation`s; `.context` is the prompt-ready block); every field is documented
+in `protos/engram/v1/decisions.proto`. Evidence, alternatives, anchors and line
+ranges are taken as those dataclasses (or quotes, pairs and tuples, or messages).
+Writes send a request id (yours, or one generated per call), so the SDK's retries on
+UNAVAILABLE never write twice.
 `engram.cli.gitlog`-style readers (the `engram decisions ingest` command) build
 the commits from a local repository.
 """
@@ -21,7 +26,9 @@ from datetime import datetime
 from typing import Any, cast
 
 from engram import _convert as c
+from engram import _decisions_convert as dc
 from engram import _requests, errors
+from engram import decision_types as dt
 from engram._base import rpc
 from engram.v1 import decisions_pb2, decisions_pb2_grpc
 
@@ -42,6 +49,8 @@ def _decision_name(name: Any, field: str = "name") -> str:
 def _lines(lines: Any) -> decisions_pb2.LineRange | None:
     if lines is None:
         return None
+    if isinstance(lines, dt.LineRange):
+        return dc.lines_in(lines, "lines")
     if isinstance(lines, int) and not isinstance(lines, bool):
         lines = (lines, lines)
     if not (isinstance(lines, tuple | list) and len(lines) == 2):
@@ -58,12 +67,12 @@ def _list(values: Any, field: str) -> list[Any]:
 
 
 def _evidence(values: Any, field: str) -> list[decisions_pb2.DecisionEvidence]:
-    return [
-        q
-        if isinstance(q, decisions_pb2.DecisionEvidence)
-        else c.fill(decisions_pb2.DecisionEvidence(), f"{field}[{i}].", quote=q)
-        for i, q in enumerate(_list(values, field))
-    ]
+    return [dc.evidence_in(q, f"{field}[{i}]") for i, q in enumerate(_list(values, field))]
+
+
+def _anchors(values: Any) -> list[decisions_pb2.CodeAnchor]:
+    field = "decision.anchors"
+    return [dc.anchor_in(a, f"{field}[{i}]") for i, a in enumerate(_list(values, field))]
 
 
 def _alternatives(values: Any) -> list[decisions_pb2.DecisionAlternative]:
@@ -72,6 +81,15 @@ def _alternatives(values: Any) -> list[decisions_pb2.DecisionAlternative]:
         prefix = f"decision.alternatives[{i}]."
         if isinstance(a, decisions_pb2.DecisionAlternative):
             out.append(a)
+        elif isinstance(a, dt.DecisionAlternative):
+            out.append(
+                c.fill(
+                    decisions_pb2.DecisionAlternative(),
+                    prefix,
+                    description=a.description,
+                    reason_rejected=a.reason_rejected,
+                )
+            )
         elif isinstance(a, str):
             out.append(c.fill(decisions_pb2.DecisionAlternative(), prefix, description=a))
         elif isinstance(a, tuple | list) and len(a) == 2:
@@ -119,6 +137,7 @@ class _Requests:
         fields = dict(fields)
         alternatives = _alternatives(fields.pop("alternatives", ()))
         evidence = _evidence(fields.pop("evidence", ()), "decision.evidence")
+        anchors = _anchors(fields.pop("anchors", ()))
         decision = c.fill(
             decisions_pb2.Decision(),
             "decision.",
@@ -127,6 +146,7 @@ class _Requests:
             rationale=rationale,
             alternatives=alternatives,
             evidence=evidence,
+            anchors=anchors,
             **fields,
         )
         return c.fill(
@@ -265,13 +285,12 @@ class DecisionsMixin:
         space: str = "",
         reprocess: bool = False,
         request_id: str | None = None,
-    ) -> decisions_pb2.IngestCommitsResponse:
+    ) -> dt.IngestResult:
         """Mines up to 500 commits; re-sending ingested ones changes nothing."""
         request = _Requests.ingest(repository, commits, space, reprocess, request_id)
-        response: decisions_pb2.IngestCommitsResponse = self._transport_.unary(
-            self._decisions.IngestCommits, request, retryable=True
+        return dc.ingest_out(
+            self._transport_.unary(self._decisions.IngestCommits, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.CreateDecision")
     def create_decision(
@@ -285,28 +304,26 @@ class DecisionsMixin:
         request_id: str | None = None,
         sources: Sequence[str] = (),
         **fields: Any,
-    ) -> decisions_pb2.Decision:
+    ) -> dt.Decision:
         """Records a stated decision. `fields`: statement, question, alternatives
-        (strings or (option, why rejected) pairs), evidence (quotes, or
-        DecisionEvidence naming the memory quoted), anchors (CodeAnchor messages),
+        (strings, (option, why rejected) pairs or DecisionAlternatives), evidence
+        (quotes, or DecisionEvidence naming the memory quoted), anchors (CodeAnchors),
         expectations, tags, author, decision_time. Every quote must appear
         verbatim in the memory it names or in one of `sources` (the texts it is
         quoted from), else InvalidArgument naming the quote."""
         request = _Requests.create(
             repository, title, rationale, fields, space, session, request_id, sources
         )
-        response: decisions_pb2.Decision = self._transport_.unary(
-            self._decisions.CreateDecision, request, retryable=True
+        return dc.decision_out(
+            self._transport_.unary(self._decisions.CreateDecision, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.GetDecision")
-    def get_decision(self, name: str) -> decisions_pb2.Decision:
+    def get_decision(self, name: str) -> dt.Decision:
         request = _Requests.get(name)
-        response: decisions_pb2.Decision = self._transport_.unary(
-            self._decisions.GetDecision, request, retryable=True
+        return dc.decision_out(
+            self._transport_.unary(self._decisions.GetDecision, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.ListDecisions")
     def list_decisions(
@@ -317,15 +334,15 @@ class DecisionsMixin:
         start: datetime | None = None,
         end: datetime | None = None,
         include_superseded: bool = False,
-        outcomes: Sequence[str | int] = (),
+        outcomes: Sequence[dt.DecisionOutcome | str | int] = (),
         page_size: int = 0,
-    ) -> Iterator[decisions_pb2.Decision]:
+    ) -> Iterator[dt.Decision]:
         """Every matching decision, newest first, fetching pages as needed."""
         request = _Requests.list(
             repository, path, start, end, include_superseded, outcomes, page_size
         )
-        result: Iterator[decisions_pb2.Decision] = self._transport_.pages(
-            self._decisions.ListDecisions, request, lambda r: r.decisions
+        result: Iterator[dt.Decision] = self._transport_.pages(
+            self._decisions.ListDecisions, request, lambda r: map(dc.decision_out, r.decisions)
         )
         return result
 
@@ -340,12 +357,11 @@ class DecisionsMixin:
         include_superseded: bool = False,
         start: datetime | None = None,
         end: datetime | None = None,
-    ) -> decisions_pb2.SearchDecisionsResponse:
+    ) -> dt.DecisionSearchResult:
         request = _Requests.search(query, repository, path, k, include_superseded, start, end)
-        response: decisions_pb2.SearchDecisionsResponse = self._transport_.unary(
-            self._decisions.SearchDecisions, request, retryable=True
+        return dc.search_out(
+            self._transport_.unary(self._decisions.SearchDecisions, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.ExplainCode")
     def explain_code(
@@ -353,41 +369,39 @@ class DecisionsMixin:
         repository: str,
         path: str,
         *,
-        lines: tuple[int, int] | int | None = None,
+        lines: tuple[int, int] | int | dt.LineRange | None = None,
         symbol: str = "",
         revision: str = "",
         question: str = "",
         k: int = 0,
         include_superseded: bool = False,
         token_budget: int = 0,
-    ) -> decisions_pb2.ExplainCodeResponse:
+    ) -> dt.ExplainResult:
         """Why is this code like this? `.context` is a prompt-ready Markdown block."""
         request = _Requests.explain(
             repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
         )
-        response: decisions_pb2.ExplainCodeResponse = self._transport_.unary(
-            self._decisions.ExplainCode, request, retryable=True
+        return dc.explain_out(
+            self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.RecordDecisionOutcome")
     def record_decision_outcome(
         self,
         name: str,
-        outcome: str | int,
+        outcome: dt.DecisionOutcome | str | int,
         summary: str,
         *,
-        evidence: Sequence[str | decisions_pb2.DecisionEvidence] = (),
+        evidence: Sequence[str | dt.DecisionEvidence | decisions_pb2.DecisionEvidence] = (),
         sources: Sequence[str] = (),
         request_id: str | None = None,
-    ) -> decisions_pb2.Decision:
+    ) -> dt.Decision:
         """Attaches what happened (MET, PARTIALLY_MET, MISSED) to a decision; its
         evidence quotes are checked against `sources` as in create_decision."""
         request = _Requests.outcome(name, outcome, summary, evidence, sources, request_id)
-        response: decisions_pb2.Decision = self._transport_.unary(
-            self._decisions.RecordDecisionOutcome, request, retryable=True
+        return dc.decision_out(
+            self._transport_.unary(self._decisions.RecordDecisionOutcome, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.IngestSession")
     def ingest_session(
@@ -398,13 +412,12 @@ class DecisionsMixin:
         *,
         decisions_space: str = "",
         request_id: str | None = None,
-    ) -> decisions_pb2.IngestSessionResponse:
+    ) -> dt.SessionIngestResult:
         """Mines the decisions stated in a session's buffered conversation."""
         request = _Requests.session(space, session, repository, decisions_space, request_id)
-        response: decisions_pb2.IngestSessionResponse = self._transport_.unary(
-            self._decisions.IngestSession, request, retryable=True
+        return dc.session_ingest_out(
+            self._transport_.unary(self._decisions.IngestSession, request, retryable=True)
         )
-        return response
 
 
 class AsyncDecisionsMixin:
@@ -433,12 +446,11 @@ class AsyncDecisionsMixin:
         space: str = "",
         reprocess: bool = False,
         request_id: str | None = None,
-    ) -> decisions_pb2.IngestCommitsResponse:
+    ) -> dt.IngestResult:
         request = _Requests.ingest(repository, commits, space, reprocess, request_id)
-        response: decisions_pb2.IngestCommitsResponse = await self._transport_.unary(
-            self._decisions.IngestCommits, request, retryable=True
+        return dc.ingest_out(
+            await self._transport_.unary(self._decisions.IngestCommits, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.CreateDecision")
     async def create_decision(
@@ -452,22 +464,20 @@ class AsyncDecisionsMixin:
         request_id: str | None = None,
         sources: Sequence[str] = (),
         **fields: Any,
-    ) -> decisions_pb2.Decision:
+    ) -> dt.Decision:
         request = _Requests.create(
             repository, title, rationale, fields, space, session, request_id, sources
         )
-        response: decisions_pb2.Decision = await self._transport_.unary(
-            self._decisions.CreateDecision, request, retryable=True
+        return dc.decision_out(
+            await self._transport_.unary(self._decisions.CreateDecision, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.GetDecision")
-    async def get_decision(self, name: str) -> decisions_pb2.Decision:
+    async def get_decision(self, name: str) -> dt.Decision:
         request = _Requests.get(name)
-        response: decisions_pb2.Decision = await self._transport_.unary(
-            self._decisions.GetDecision, request, retryable=True
+        return dc.decision_out(
+            await self._transport_.unary(self._decisions.GetDecision, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.ListDecisions")
     def list_decisions(
@@ -478,14 +488,14 @@ class AsyncDecisionsMixin:
         start: datetime | None = None,
         end: datetime | None = None,
         include_superseded: bool = False,
-        outcomes: Sequence[str | int] = (),
+        outcomes: Sequence[dt.DecisionOutcome | str | int] = (),
         page_size: int = 0,
-    ) -> AsyncIterator[decisions_pb2.Decision]:
+    ) -> AsyncIterator[dt.Decision]:
         request = _Requests.list(
             repository, path, start, end, include_superseded, outcomes, page_size
         )
-        result: AsyncIterator[decisions_pb2.Decision] = self._transport_.pages(
-            self._decisions.ListDecisions, request, lambda r: r.decisions
+        result: AsyncIterator[dt.Decision] = self._transport_.pages(
+            self._decisions.ListDecisions, request, lambda r: map(dc.decision_out, r.decisions)
         )
         return result
 
@@ -500,12 +510,11 @@ class AsyncDecisionsMixin:
         include_superseded: bool = False,
         start: datetime | None = None,
         end: datetime | None = None,
-    ) -> decisions_pb2.SearchDecisionsResponse:
+    ) -> dt.DecisionSearchResult:
         request = _Requests.search(query, repository, path, k, include_superseded, start, end)
-        response: decisions_pb2.SearchDecisionsResponse = await self._transport_.unary(
-            self._decisions.SearchDecisions, request, retryable=True
+        return dc.search_out(
+            await self._transport_.unary(self._decisions.SearchDecisions, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.ExplainCode")
     async def explain_code(
@@ -513,38 +522,38 @@ class AsyncDecisionsMixin:
         repository: str,
         path: str,
         *,
-        lines: tuple[int, int] | int | None = None,
+        lines: tuple[int, int] | int | dt.LineRange | None = None,
         symbol: str = "",
         revision: str = "",
         question: str = "",
         k: int = 0,
         include_superseded: bool = False,
         token_budget: int = 0,
-    ) -> decisions_pb2.ExplainCodeResponse:
+    ) -> dt.ExplainResult:
         request = _Requests.explain(
             repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
         )
-        response: decisions_pb2.ExplainCodeResponse = await self._transport_.unary(
-            self._decisions.ExplainCode, request, retryable=True
+        return dc.explain_out(
+            await self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.RecordDecisionOutcome")
     async def record_decision_outcome(
         self,
         name: str,
-        outcome: str | int,
+        outcome: dt.DecisionOutcome | str | int,
         summary: str,
         *,
-        evidence: Sequence[str | decisions_pb2.DecisionEvidence] = (),
+        evidence: Sequence[str | dt.DecisionEvidence | decisions_pb2.DecisionEvidence] = (),
         sources: Sequence[str] = (),
         request_id: str | None = None,
-    ) -> decisions_pb2.Decision:
+    ) -> dt.Decision:
         request = _Requests.outcome(name, outcome, summary, evidence, sources, request_id)
-        response: decisions_pb2.Decision = await self._transport_.unary(
-            self._decisions.RecordDecisionOutcome, request, retryable=True
+        return dc.decision_out(
+            await self._transport_.unary(
+                self._decisions.RecordDecisionOutcome, request, retryable=True
+            )
         )
-        return response
 
     @rpc("engram.v1.DecisionsService.IngestSession")
     async def ingest_session(
@@ -555,9 +564,8 @@ class AsyncDecisionsMixin:
         *,
         decisions_space: str = "",
         request_id: str | None = None,
-    ) -> decisions_pb2.IngestSessionResponse:
+    ) -> dt.SessionIngestResult:
         request = _Requests.session(space, session, repository, decisions_space, request_id)
-        response: decisions_pb2.IngestSessionResponse = await self._transport_.unary(
-            self._decisions.IngestSession, request, retryable=True
+        return dc.session_ingest_out(
+            await self._transport_.unary(self._decisions.IngestSession, request, retryable=True)
         )
-        return response

@@ -1,9 +1,10 @@
 """EvidenceService in the SDK: `client.evidence` (sync) and `async_client.evidence`.
 
-Grades come back as `engram.types.Memory`; edges, conflicts, assessments and space
-profiles as the generated messages of `engram.v1` (`types_pb2.Edge`,
-`evidence_pb2.Conflict`, `evidence_pb2.AssessMemoryResponse`,
-`evidence_pb2.SpaceProfile`), whose fields the API reference documents.
+Grades come back as `engram.Memory`; edges, conflicts, assessments, resolutions and
+space profiles as the frozen dataclasses of `engram.evidence_types` (exported from
+`engram`): `Edge`, `Conflict`, `AssessResult`, `ResolveResult`, `SpaceProfile`, with
+`EdgeKind`, `ConflictState`, `ConflictResolution` and `SpaceClass` as StrEnums. Kinds,
+states, resolutions and directions are taken as those members, names or numbers.
 
     client.evidence.set_level("memories/…", "official", reason="press release")
     report = client.evidence.assess("memories/…")            # report only (read scope)
@@ -20,7 +21,9 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from engram import _convert as c
+from engram import _evidence_convert as ec
 from engram import _requests, errors
+from engram import evidence_types as et
 from engram import types as t
 from engram._base import AsyncClientBase, ClientBase, rpc
 from engram.v1 import evidence_pb2, evidence_pb2_grpc, types_pb2
@@ -269,69 +272,84 @@ class EvidenceClient:
         use_llm: bool = False,
         apply: bool = False,
         request_id: str | None = None,
-    ) -> evidence_pb2.AssessMemoryResponse:
+    ) -> et.AssessResult:
         """Runs the corroboration assessor; `apply=True` writes its grade, SUPPORTS
         edges and conflicts (write scope)."""
         request = assess_request(name, spaces, min_corroboration, use_llm, apply, request_id)
-        return self._transport.unary(self._stub.AssessMemory, request, retryable=True)
+        return ec.assess_out(
+            self._transport.unary(self._stub.AssessMemory, request, retryable=True)
+        )
 
-    def get_conflict(self, name: str) -> evidence_pb2.Conflict:
+    def get_conflict(self, name: str) -> et.Conflict:
         request = get_conflict_request(name)
-        return self._transport.unary(self._stub.GetConflict, request, retryable=True)
+        return ec.conflict_out(
+            self._transport.unary(self._stub.GetConflict, request, retryable=True)
+        )
 
     def conflicts(
-        self, *, space: str = "", state: str = "", memory: str = "", page_size: int = 0
-    ) -> Iterator[evidence_pb2.Conflict]:
+        self,
+        *,
+        space: str = "",
+        state: et.ConflictState | str = "",
+        memory: str = "",
+        page_size: int = 0,
+    ) -> Iterator[et.Conflict]:
         """Conflicts, newest first, every page."""
         request = list_conflicts_request(space, state, memory, page_size)
-        return self._transport.pages(self._stub.ListConflicts, request, lambda r: r.conflicts)
+        return self._transport.pages(
+            self._stub.ListConflicts, request, lambda r: map(ec.conflict_out, r.conflicts)
+        )
 
     def resolve(
         self,
         name: str,
-        resolution: str | int,
+        resolution: et.ConflictResolution | str | int,
         *,
         winner: str = "",
         merged: t.MemoryProposal | Mapping[str, Any] | None = None,
         note: str = "",
         etag: str = "",
         request_id: str | None = None,
-    ) -> evidence_pb2.ResolveConflictResponse:
+    ) -> et.ResolveResult:
         """Resolves an open conflict: "keep_winner", "supersede", "merge", "keep_all"
         or "dismiss"."""
         request = resolve_request(name, resolution, winner, merged, note, etag, request_id)
-        return self._transport.unary(self._stub.ResolveConflict, request, retryable=True)
+        return ec.resolve_out(
+            self._transport.unary(self._stub.ResolveConflict, request, retryable=True)
+        )
 
     def create_edge(
         self,
         source: str,
         target: str,
-        kind: str | int,
+        kind: et.EdgeKind | str | int,
         *,
         weight: float = 0.0,
         reason: str = "",
         attributes: Mapping[str, str] | None = None,
         request_id: str | None = None,
-    ) -> types_pb2.Edge:
+    ) -> et.Edge:
         request = edge_request(source, target, kind, weight, reason, attributes, request_id)
-        return self._transport.unary(self._stub.CreateEdge, request, retryable=True)
+        return ec.edge_out(self._transport.unary(self._stub.CreateEdge, request, retryable=True))
 
-    def get_edge(self, name: str) -> types_pb2.Edge:
+    def get_edge(self, name: str) -> et.Edge:
         request = get_edge_request(name)
-        return self._transport.unary(self._stub.GetEdge, request, retryable=True)
+        return ec.edge_out(self._transport.unary(self._stub.GetEdge, request, retryable=True))
 
     def edges(
         self,
         *,
         memory: str = "",
         space: str = "",
-        kinds: Sequence[str | int] = (),
-        direction: str = "both",
+        kinds: Sequence[et.EdgeKind | str | int] = (),
+        direction: et.EdgeDirection | str = "both",
         page_size: int = 0,
-    ) -> Iterator[types_pb2.Edge]:
+    ) -> Iterator[et.Edge]:
         """Edges around a memory or in a space, newest first, every page."""
         request = list_edges_request(memory, space, kinds, direction, page_size)
-        return self._transport.pages(self._stub.ListEdges, request, lambda r: r.edges)
+        return self._transport.pages(
+            self._stub.ListEdges, request, lambda r: map(ec.edge_out, r.edges)
+        )
 
     def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
         request = delete_edge_request(name, request_id)
@@ -345,15 +363,19 @@ class EvidenceClient:
         window_days: int = 0,
         now: datetime | None = None,
         dry_run: bool = False,
-    ) -> evidence_pb2.SpaceProfile:
+    ) -> et.SpaceProfile:
         request = profile_request(space, include_subspaces, window_days, now, dry_run)
-        return self._transport.unary(self._stub.GetSpaceProfile, request, retryable=True)
+        return ec.profile_out(
+            self._transport.unary(self._stub.GetSpaceProfile, request, retryable=True)
+        )
 
     def profiles(
         self, *, space: str = "", drift_only: bool = False, page_size: int = 0
-    ) -> Iterator[evidence_pb2.SpaceProfile]:
+    ) -> Iterator[et.SpaceProfile]:
         request = list_profiles_request(space, drift_only, page_size)
-        return self._transport.pages(self._stub.ListSpaceProfiles, request, lambda r: r.profiles)
+        return self._transport.pages(
+            self._stub.ListSpaceProfiles, request, lambda r: map(ec.profile_out, r.profiles)
+        )
 
 
 class AsyncEvidenceClient:
@@ -388,63 +410,86 @@ class AsyncEvidenceClient:
         use_llm: bool = False,
         apply: bool = False,
         request_id: str | None = None,
-    ) -> evidence_pb2.AssessMemoryResponse:
+    ) -> et.AssessResult:
         request = assess_request(name, spaces, min_corroboration, use_llm, apply, request_id)
-        return await self._transport.unary(self._stub.AssessMemory, request, retryable=True)  # type: ignore[arg-type]
+        return ec.assess_out(
+            await self._transport.unary(self._stub.AssessMemory, request, retryable=True)  # type: ignore[arg-type]
+        )
 
-    async def get_conflict(self, name: str) -> evidence_pb2.Conflict:
+    async def get_conflict(self, name: str) -> et.Conflict:
         request = get_conflict_request(name)
-        return await self._transport.unary(self._stub.GetConflict, request, retryable=True)  # type: ignore[arg-type]
+        return ec.conflict_out(
+            await self._transport.unary(self._stub.GetConflict, request, retryable=True)  # type: ignore[arg-type]
+        )
 
     def conflicts(
-        self, *, space: str = "", state: str = "", memory: str = "", page_size: int = 0
-    ) -> AsyncIterator[evidence_pb2.Conflict]:
+        self,
+        *,
+        space: str = "",
+        state: et.ConflictState | str = "",
+        memory: str = "",
+        page_size: int = 0,
+    ) -> AsyncIterator[et.Conflict]:
         request = list_conflicts_request(space, state, memory, page_size)
-        return self._transport.pages(self._stub.ListConflicts, request, lambda r: r.conflicts)  # type: ignore[arg-type]
+        return self._transport.pages(
+            self._stub.ListConflicts,  # type: ignore[arg-type]
+            request,
+            lambda r: map(ec.conflict_out, r.conflicts),
+        )
 
     async def resolve(
         self,
         name: str,
-        resolution: str | int,
+        resolution: et.ConflictResolution | str | int,
         *,
         winner: str = "",
         merged: t.MemoryProposal | Mapping[str, Any] | None = None,
         note: str = "",
         etag: str = "",
         request_id: str | None = None,
-    ) -> evidence_pb2.ResolveConflictResponse:
+    ) -> et.ResolveResult:
         request = resolve_request(name, resolution, winner, merged, note, etag, request_id)
-        return await self._transport.unary(self._stub.ResolveConflict, request, retryable=True)  # type: ignore[arg-type]
+        return ec.resolve_out(
+            await self._transport.unary(self._stub.ResolveConflict, request, retryable=True)  # type: ignore[arg-type]
+        )
 
     async def create_edge(
         self,
         source: str,
         target: str,
-        kind: str | int,
+        kind: et.EdgeKind | str | int,
         *,
         weight: float = 0.0,
         reason: str = "",
         attributes: Mapping[str, str] | None = None,
         request_id: str | None = None,
-    ) -> types_pb2.Edge:
+    ) -> et.Edge:
         request = edge_request(source, target, kind, weight, reason, attributes, request_id)
-        return await self._transport.unary(self._stub.CreateEdge, request, retryable=True)  # type: ignore[arg-type]
+        return ec.edge_out(
+            await self._transport.unary(self._stub.CreateEdge, request, retryable=True)  # type: ignore[arg-type]
+        )
 
-    async def get_edge(self, name: str) -> types_pb2.Edge:
+    async def get_edge(self, name: str) -> et.Edge:
         request = get_edge_request(name)
-        return await self._transport.unary(self._stub.GetEdge, request, retryable=True)  # type: ignore[arg-type]
+        return ec.edge_out(
+            await self._transport.unary(self._stub.GetEdge, request, retryable=True)  # type: ignore[arg-type]
+        )
 
     def edges(
         self,
         *,
         memory: str = "",
         space: str = "",
-        kinds: Sequence[str | int] = (),
-        direction: str = "both",
+        kinds: Sequence[et.EdgeKind | str | int] = (),
+        direction: et.EdgeDirection | str = "both",
         page_size: int = 0,
-    ) -> AsyncIterator[types_pb2.Edge]:
+    ) -> AsyncIterator[et.Edge]:
         request = list_edges_request(memory, space, kinds, direction, page_size)
-        return self._transport.pages(self._stub.ListEdges, request, lambda r: r.edges)  # type: ignore[arg-type]
+        return self._transport.pages(
+            self._stub.ListEdges,  # type: ignore[arg-type]
+            request,
+            lambda r: map(ec.edge_out, r.edges),
+        )
 
     async def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
         request = delete_edge_request(name, request_id)
@@ -458,15 +503,21 @@ class AsyncEvidenceClient:
         window_days: int = 0,
         now: datetime | None = None,
         dry_run: bool = False,
-    ) -> evidence_pb2.SpaceProfile:
+    ) -> et.SpaceProfile:
         request = profile_request(space, include_subspaces, window_days, now, dry_run)
-        return await self._transport.unary(self._stub.GetSpaceProfile, request, retryable=True)  # type: ignore[arg-type]
+        return ec.profile_out(
+            await self._transport.unary(self._stub.GetSpaceProfile, request, retryable=True)  # type: ignore[arg-type]
+        )
 
     def profiles(
         self, *, space: str = "", drift_only: bool = False, page_size: int = 0
-    ) -> AsyncIterator[evidence_pb2.SpaceProfile]:
+    ) -> AsyncIterator[et.SpaceProfile]:
         request = list_profiles_request(space, drift_only, page_size)
-        return self._transport.pages(self._stub.ListSpaceProfiles, request, lambda r: r.profiles)  # type: ignore[arg-type]
+        return self._transport.pages(
+            self._stub.ListSpaceProfiles,  # type: ignore[arg-type]
+            request,
+            lambda r: map(ec.profile_out, r.profiles),
+        )
 
 
 class EvidenceMixin(ClientBase):
@@ -502,56 +553,67 @@ class EvidenceMixin(ClientBase):
         use_llm: bool = False,
         apply: bool = False,
         request_id: str | None = None,
-    ) -> evidence_pb2.AssessMemoryResponse:
+    ) -> et.AssessResult:
         request = assess_request(name, spaces, min_corroboration, use_llm, apply, request_id)
-        return self._unary(self._evidence_stub.AssessMemory, request, retryable=True)
+        return ec.assess_out(self._unary(self._evidence_stub.AssessMemory, request, retryable=True))
 
     @rpc("engram.v1.EvidenceService.GetConflict")
-    def get_conflict(self, name: str) -> evidence_pb2.Conflict:
+    def get_conflict(self, name: str) -> et.Conflict:
         request = get_conflict_request(name)
-        return self._unary(self._evidence_stub.GetConflict, request, retryable=True)
+        return ec.conflict_out(
+            self._unary(self._evidence_stub.GetConflict, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.ListConflicts")
     def list_conflicts(
-        self, *, space: str = "", state: str = "", memory: str = "", page_size: int = 0
-    ) -> Iterator[evidence_pb2.Conflict]:
+        self,
+        *,
+        space: str = "",
+        state: et.ConflictState | str = "",
+        memory: str = "",
+        page_size: int = 0,
+    ) -> Iterator[et.Conflict]:
         request = list_conflicts_request(space, state, memory, page_size)
-        return self._pages(self._evidence_stub.ListConflicts, request, lambda r: r.conflicts)
+        return self._pages(
+            self._evidence_stub.ListConflicts, request, lambda r: map(ec.conflict_out, r.conflicts)
+        )
 
     @rpc("engram.v1.EvidenceService.ResolveConflict")
     def resolve_conflict(
         self,
         name: str,
-        resolution: str | int,
+        resolution: et.ConflictResolution | str | int,
         *,
         winner: str = "",
         merged: t.MemoryProposal | Mapping[str, Any] | None = None,
         note: str = "",
         etag: str = "",
         request_id: str | None = None,
-    ) -> evidence_pb2.ResolveConflictResponse:
+    ) -> et.ResolveResult:
         request = resolve_request(name, resolution, winner, merged, note, etag, request_id)
-        return self._unary(self._evidence_stub.ResolveConflict, request, retryable=True)
+        return ec.resolve_out(
+            self._unary(self._evidence_stub.ResolveConflict, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.CreateEdge")
     def create_edge(
         self,
         source: str,
         target: str,
-        kind: str | int,
+        kind: et.EdgeKind | str | int,
         *,
         weight: float = 0.0,
         reason: str = "",
         attributes: Mapping[str, str] | None = None,
         request_id: str | None = None,
-    ) -> types_pb2.Edge:
+    ) -> et.Edge:
         request = edge_request(source, target, kind, weight, reason, attributes, request_id)
-        return self._unary(self._evidence_stub.CreateEdge, request, retryable=True)
+        return ec.edge_out(self._unary(self._evidence_stub.CreateEdge, request, retryable=True))
 
     @rpc("engram.v1.EvidenceService.GetEdge")
-    def get_edge(self, name: str) -> types_pb2.Edge:
+    def get_edge(self, name: str) -> et.Edge:
         request = get_edge_request(name)
-        return self._unary(self._evidence_stub.GetEdge, request, retryable=True)
+        return ec.edge_out(self._unary(self._evidence_stub.GetEdge, request, retryable=True))
 
     @rpc("engram.v1.EvidenceService.ListEdges")
     def list_edges(
@@ -559,12 +621,14 @@ class EvidenceMixin(ClientBase):
         *,
         memory: str = "",
         space: str = "",
-        kinds: Sequence[str | int] = (),
-        direction: str = "both",
+        kinds: Sequence[et.EdgeKind | str | int] = (),
+        direction: et.EdgeDirection | str = "both",
         page_size: int = 0,
-    ) -> Iterator[types_pb2.Edge]:
+    ) -> Iterator[et.Edge]:
         request = list_edges_request(memory, space, kinds, direction, page_size)
-        return self._pages(self._evidence_stub.ListEdges, request, lambda r: r.edges)
+        return self._pages(
+            self._evidence_stub.ListEdges, request, lambda r: map(ec.edge_out, r.edges)
+        )
 
     @rpc("engram.v1.EvidenceService.DeleteEdge")
     def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
@@ -580,16 +644,22 @@ class EvidenceMixin(ClientBase):
         window_days: int = 0,
         now: datetime | None = None,
         dry_run: bool = False,
-    ) -> evidence_pb2.SpaceProfile:
+    ) -> et.SpaceProfile:
         request = profile_request(space, include_subspaces, window_days, now, dry_run)
-        return self._unary(self._evidence_stub.GetSpaceProfile, request, retryable=True)
+        return ec.profile_out(
+            self._unary(self._evidence_stub.GetSpaceProfile, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.ListSpaceProfiles")
     def list_space_profiles(
         self, *, space: str = "", drift_only: bool = False, page_size: int = 0
-    ) -> Iterator[evidence_pb2.SpaceProfile]:
+    ) -> Iterator[et.SpaceProfile]:
         request = list_profiles_request(space, drift_only, page_size)
-        return self._pages(self._evidence_stub.ListSpaceProfiles, request, lambda r: r.profiles)
+        return self._pages(
+            self._evidence_stub.ListSpaceProfiles,
+            request,
+            lambda r: map(ec.profile_out, r.profiles),
+        )
 
 
 class AsyncEvidenceMixin(AsyncClientBase):
@@ -624,56 +694,71 @@ class AsyncEvidenceMixin(AsyncClientBase):
         use_llm: bool = False,
         apply: bool = False,
         request_id: str | None = None,
-    ) -> evidence_pb2.AssessMemoryResponse:
+    ) -> et.AssessResult:
         request = assess_request(name, spaces, min_corroboration, use_llm, apply, request_id)
-        return await self._unary(self._evidence_stub.AssessMemory, request, retryable=True)
+        return ec.assess_out(
+            await self._unary(self._evidence_stub.AssessMemory, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.GetConflict")
-    async def get_conflict(self, name: str) -> evidence_pb2.Conflict:
+    async def get_conflict(self, name: str) -> et.Conflict:
         request = get_conflict_request(name)
-        return await self._unary(self._evidence_stub.GetConflict, request, retryable=True)
+        return ec.conflict_out(
+            await self._unary(self._evidence_stub.GetConflict, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.ListConflicts")
     def list_conflicts(
-        self, *, space: str = "", state: str = "", memory: str = "", page_size: int = 0
-    ) -> AsyncIterator[evidence_pb2.Conflict]:
+        self,
+        *,
+        space: str = "",
+        state: et.ConflictState | str = "",
+        memory: str = "",
+        page_size: int = 0,
+    ) -> AsyncIterator[et.Conflict]:
         request = list_conflicts_request(space, state, memory, page_size)
-        return self._pages(self._evidence_stub.ListConflicts, request, lambda r: r.conflicts)
+        return self._pages(
+            self._evidence_stub.ListConflicts, request, lambda r: map(ec.conflict_out, r.conflicts)
+        )
 
     @rpc("engram.v1.EvidenceService.ResolveConflict")
     async def resolve_conflict(
         self,
         name: str,
-        resolution: str | int,
+        resolution: et.ConflictResolution | str | int,
         *,
         winner: str = "",
         merged: t.MemoryProposal | Mapping[str, Any] | None = None,
         note: str = "",
         etag: str = "",
         request_id: str | None = None,
-    ) -> evidence_pb2.ResolveConflictResponse:
+    ) -> et.ResolveResult:
         request = resolve_request(name, resolution, winner, merged, note, etag, request_id)
-        return await self._unary(self._evidence_stub.ResolveConflict, request, retryable=True)
+        return ec.resolve_out(
+            await self._unary(self._evidence_stub.ResolveConflict, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.CreateEdge")
     async def create_edge(
         self,
         source: str,
         target: str,
-        kind: str | int,
+        kind: et.EdgeKind | str | int,
         *,
         weight: float = 0.0,
         reason: str = "",
         attributes: Mapping[str, str] | None = None,
         request_id: str | None = None,
-    ) -> types_pb2.Edge:
+    ) -> et.Edge:
         request = edge_request(source, target, kind, weight, reason, attributes, request_id)
-        return await self._unary(self._evidence_stub.CreateEdge, request, retryable=True)
+        return ec.edge_out(
+            await self._unary(self._evidence_stub.CreateEdge, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.GetEdge")
-    async def get_edge(self, name: str) -> types_pb2.Edge:
+    async def get_edge(self, name: str) -> et.Edge:
         request = get_edge_request(name)
-        return await self._unary(self._evidence_stub.GetEdge, request, retryable=True)
+        return ec.edge_out(await self._unary(self._evidence_stub.GetEdge, request, retryable=True))
 
     @rpc("engram.v1.EvidenceService.ListEdges")
     def list_edges(
@@ -681,12 +766,14 @@ class AsyncEvidenceMixin(AsyncClientBase):
         *,
         memory: str = "",
         space: str = "",
-        kinds: Sequence[str | int] = (),
-        direction: str = "both",
+        kinds: Sequence[et.EdgeKind | str | int] = (),
+        direction: et.EdgeDirection | str = "both",
         page_size: int = 0,
-    ) -> AsyncIterator[types_pb2.Edge]:
+    ) -> AsyncIterator[et.Edge]:
         request = list_edges_request(memory, space, kinds, direction, page_size)
-        return self._pages(self._evidence_stub.ListEdges, request, lambda r: r.edges)
+        return self._pages(
+            self._evidence_stub.ListEdges, request, lambda r: map(ec.edge_out, r.edges)
+        )
 
     @rpc("engram.v1.EvidenceService.DeleteEdge")
     async def delete_edge(self, name: str, *, request_id: str | None = None) -> None:
@@ -702,16 +789,22 @@ class AsyncEvidenceMixin(AsyncClientBase):
         window_days: int = 0,
         now: datetime | None = None,
         dry_run: bool = False,
-    ) -> evidence_pb2.SpaceProfile:
+    ) -> et.SpaceProfile:
         request = profile_request(space, include_subspaces, window_days, now, dry_run)
-        return await self._unary(self._evidence_stub.GetSpaceProfile, request, retryable=True)
+        return ec.profile_out(
+            await self._unary(self._evidence_stub.GetSpaceProfile, request, retryable=True)
+        )
 
     @rpc("engram.v1.EvidenceService.ListSpaceProfiles")
     def list_space_profiles(
         self, *, space: str = "", drift_only: bool = False, page_size: int = 0
-    ) -> AsyncIterator[evidence_pb2.SpaceProfile]:
+    ) -> AsyncIterator[et.SpaceProfile]:
         request = list_profiles_request(space, drift_only, page_size)
-        return self._pages(self._evidence_stub.ListSpaceProfiles, request, lambda r: r.profiles)
+        return self._pages(
+            self._evidence_stub.ListSpaceProfiles,
+            request,
+            lambda r: map(ec.profile_out, r.profiles),
+        )
 
 
 __all__ = [

@@ -2,10 +2,12 @@
 
 Every PoolService RPC has a method here, and the groups of agent identities that
 join pools as one member have theirs too (`create_group` and the rest: tenant
-administrators). Results are the API's protobuf messages (`engram.v1.pool_pb2`):
-`Pool`, `PoolMember`, `Publication`, `PublishMemoryResponse`, `AgentTrust`,
-`Topic`, `SyncPoolResponse`, `SubscribeTopicResponse`. Lists are iterators that
-fetch the next page only when needed; `sync` and `subscribe` are streams.
+administrators). Results are the frozen dataclasses of `engram.pool_types` (exported
+from `engram` too): `Pool`, `PoolMember`, `Publication`, `PublishResult`,
+`AgentTrust`, `Topic`, and on the streams `SyncEvent` (`sync`) and `TopicEvent`
+(`subscribe`); groups are `engram.Group`, pool recall an `engram.RecallResult`. Each
+keeps its message in `raw`. Lists are iterators that fetch the next page only when
+needed; `sync` and `subscribe` are streams.
 
 Writes send a `request_id` (yours, or a fresh UUID per call), so the SDK retries
 them on UNAVAILABLE without ever applying one twice.
@@ -14,15 +16,18 @@ them on UNAVAILABLE without ever applying one twice.
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from datetime import timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 from google.protobuf import field_mask_pb2
 
 from engram import _convert as c
+from engram import _pool_convert as pc
 from engram import _requests, errors
+from engram import pool_types as pt
+from engram import types as t
 from engram._base import AsyncClientBase, ClientBase, rpc
 from engram.v1 import (
     admin_pb2,
@@ -35,6 +40,8 @@ from engram.v1 import (
 
 if TYPE_CHECKING:
     from engram.client import _Transport
+
+_T = TypeVar("_T")
 
 READER = pool_pb2.POOL_ROLE_READER
 WRITER = pool_pb2.POOL_ROLE_WRITER
@@ -111,7 +118,7 @@ def create_request(
         "pool.",
         display_name=c.text_in(display_name, "pool.display_name"),
         description=description,
-        gate=gate,
+        gate=pc.gate_in(gate, "pool.gate"),
         default_visibility=visibility(default_visibility, "pool.default_visibility"),
         initial_trust=initial_trust,
         labels=labels,
@@ -136,6 +143,8 @@ def update_request(
     for key, new in fields.items():
         if key == "default_visibility":
             value.default_visibility = visibility(new, "pool.default_visibility")
+        elif key == "gate":
+            c.fill(value, "pool.", gate=pc.gate_in(new, "pool.gate"))
         elif key == "quick_invalidation_window":
             _duration(value.quick_invalidation_window, new, "pool.quick_invalidation_window")
         else:
@@ -285,12 +294,20 @@ def gate(
     review_below_evidence_level: Any = 0,
     review_below_trust: float = 0.0,
     require_review: bool = False,
-) -> pool_pb2.PublishGate:
-    """A publish gate (see PublishGate in pool.proto)."""
-    return pool_pb2.PublishGate(
+) -> pt.PublishGate:
+    """A publish gate (see PublishGate in pool.proto). Kinds and the evidence level
+    are members, short or full names, or numbers; a bad one raises InvalidArgument."""
+    kinds = tuple(
+        c.enum_out(t.MemoryKind, c.enum_in(t.MemoryKind, k, f"gate.allowed_kinds[{i}]"))
+        for i, k in enumerate(_list(allowed_kinds, "gate.allowed_kinds"))
+    )
+    level = c.enum_in(
+        t.EvidenceLevel, review_below_evidence_level, "gate.review_below_evidence_level"
+    )
+    return pt.PublishGate(
         min_utility=min_utility,
-        allowed_kinds=list(allowed_kinds),
-        review_below_evidence_level=review_below_evidence_level,
+        allowed_kinds=kinds,
+        review_below_evidence_level=c.enum_out(t.EvidenceLevel, level),
         review_below_trust=review_below_trust,
         require_review=require_review,
     )
@@ -316,13 +333,13 @@ class PoolClient:
         *,
         pool_id: str = "",
         description: str = "",
-        gate: pool_pb2.PublishGate | None = None,
+        gate: pt.PublishGate | pool_pb2.PublishGate | None = None,
         default_visibility: int | str = 0,
         initial_trust: float = 0.0,
         quick_invalidation_window: timedelta | None = None,
         labels: Mapping[str, str] | None = None,
         request_id: str | None = None,
-    ) -> pool_pb2.Pool:
+    ) -> pt.Pool:
         request = create_request(
             display_name,
             pool_id,
@@ -334,15 +351,17 @@ class PoolClient:
             labels,
             request_id,
         )
-        return self._call(self._stub.CreatePool, request)  # type: ignore[no-any-return]
+        return pc.pool_out(self._call(self._stub.CreatePool, request))
 
-    def get(self, pool: str) -> pool_pb2.Pool:
+    def get(self, pool: str) -> pt.Pool:
         request = pool_pb2.GetPoolRequest(name=_pool(pool))
-        return self._call(self._stub.GetPool, request)  # type: ignore[no-any-return]
+        return pc.pool_out(self._call(self._stub.GetPool, request))
 
-    def list(self, *, page_size: int = 0) -> Iterator[pool_pb2.Pool]:
+    def list(self, *, page_size: int = 0) -> Iterator[pt.Pool]:
         request = c.fill(pool_pb2.ListPoolsRequest(), page_size=page_size)
-        return self._transport.pages(self._stub.ListPools, request, lambda r: r.pools)
+        return self._transport.pages(
+            self._stub.ListPools, request, lambda r: map(pc.pool_out, r.pools)
+        )
 
     def update(
         self,
@@ -351,11 +370,11 @@ class PoolClient:
         etag: str = "",
         request_id: str | None = None,
         **fields: Any,
-    ) -> pool_pb2.Pool:
+    ) -> pt.Pool:
         """Changes the named fields: display_name, description, gate,
         default_visibility, initial_trust, labels, quick_invalidation_window."""
         request = update_request(pool, etag, request_id, fields)
-        return self._call(self._stub.UpdatePool, request)  # type: ignore[no-any-return]
+        return pc.pool_out(self._call(self._stub.UpdatePool, request))
 
     def delete(self, pool: str, *, etag: str = "", request_id: str | None = None) -> None:
         request = delete_request(pool, etag, request_id)
@@ -363,10 +382,10 @@ class PoolClient:
 
     def add_member(
         self, pool: str, principal: str, member_role: int | str, *, request_id: str | None = None
-    ) -> pool_pb2.PoolMember:
+    ) -> pt.PoolMember:
         """Adds an agent identity, `apiKeys/{key}` or `groups/{group}`, or changes its role."""
         request = add_member_request(pool, principal, member_role, request_id)
-        return self._call(self._stub.AddPoolMember, request)  # type: ignore[no-any-return]
+        return pc.member_out(self._call(self._stub.AddPoolMember, request))
 
     def remove_member(self, member: str, *, request_id: str | None = None) -> None:
         """Removes `pools/{pool}/members/{member}` (see `members` for the name)."""
@@ -375,9 +394,11 @@ class PoolClient:
 
     def members(
         self, pool: str, *, principal: str = "", member_role: int | str = 0, page_size: int = 0
-    ) -> Iterator[pool_pb2.PoolMember]:
+    ) -> Iterator[pt.PoolMember]:
         request = members_request(pool, principal, member_role, page_size)
-        return self._transport.pages(self._stub.ListPoolMembers, request, lambda r: r.members)
+        return self._transport.pages(
+            self._stub.ListPoolMembers, request, lambda r: map(pc.member_out, r.members)
+        )
 
     def publish(
         self,
@@ -387,27 +408,27 @@ class PoolClient:
         topic: str = "",
         visibility_: int | str = 0,
         request_id: str | None = None,
-    ) -> pool_pb2.PublishMemoryResponse:
+    ) -> pt.PublishResult:
         """Offers a memory to a pool through its gate: PUBLISHED, HELD_FOR_REVIEW
         (with the findings) or REFUSED (with the reasons)."""
         request = publish_request(pool, memory, topic, visibility_, request_id)
-        return self._call(self._stub.PublishMemory, request)  # type: ignore[no-any-return]
+        return pc.publish_out(self._call(self._stub.PublishMemory, request))
 
     def unpublish(
         self, publication: str, reason: str = "", *, request_id: str | None = None
-    ) -> pool_pb2.Publication:
+    ) -> pt.Publication:
         request = unpublish_request(publication, reason, request_id)
-        return self._call(self._stub.UnpublishMemory, request)  # type: ignore[no-any-return]
+        return pc.publication_out(self._call(self._stub.UnpublishMemory, request))
 
     def review(
         self, publication: str, approve: bool, note: str = "", *, request_id: str | None = None
-    ) -> pool_pb2.Publication:
+    ) -> pt.Publication:
         request = review_request(publication, approve, note, request_id)
-        return self._call(self._stub.ReviewPublication, request)  # type: ignore[no-any-return]
+        return pc.publication_out(self._call(self._stub.ReviewPublication, request))
 
-    def get_publication(self, publication: str) -> pool_pb2.Publication:
+    def get_publication(self, publication: str) -> pt.Publication:
         request = pool_pb2.GetPublicationRequest(name=c.text_in(publication, "name"))
-        return self._call(self._stub.GetPublication, request)  # type: ignore[no-any-return]
+        return pc.publication_out(self._call(self._stub.GetPublication, request))
 
     def publications(
         self,
@@ -418,18 +439,22 @@ class PoolClient:
         publisher: str = "",
         memory: str = "",
         page_size: int = 0,
-    ) -> Iterator[pool_pb2.Publication]:
+    ) -> Iterator[pt.Publication]:
         request = publications_request(pool, states, topic, publisher, memory, page_size)
-        return self._transport.pages(self._stub.ListPublications, request, lambda r: r.publications)
+        return self._transport.pages(
+            self._stub.ListPublications, request, lambda r: map(pc.publication_out, r.publications)
+        )
 
-    def trust(self, member: str) -> pool_pb2.AgentTrust:
+    def trust(self, member: str) -> pt.AgentTrust:
         """`pools/{pool}/members/{member}` (or its `/trust` name) -> the trust record."""
         request = trust_request(member)
-        return self._call(self._stub.GetAgentTrust, request)  # type: ignore[no-any-return]
+        return pc.trust_out(self._call(self._stub.GetAgentTrust, request))
 
-    def trusts(self, pool: str, *, page_size: int = 0) -> Iterator[pool_pb2.AgentTrust]:
+    def trusts(self, pool: str, *, page_size: int = 0) -> Iterator[pt.AgentTrust]:
         request = parent_page_request(pool_pb2.ListAgentTrustsRequest(), pool, page_size)
-        return self._transport.pages(self._stub.ListAgentTrusts, request, lambda r: r.agent_trusts)
+        return self._transport.pages(
+            self._stub.ListAgentTrusts, request, lambda r: map(pc.trust_out, r.agent_trusts)
+        )
 
     def sync(
         self,
@@ -439,24 +464,24 @@ class PoolClient:
         topic: str = "",
         follow: bool = False,
         omit_old_content: bool = False,
-    ) -> Iterator[pool_pb2.SyncPoolResponse]:
+    ) -> Iterator[pt.SyncEvent]:
         """Slot deltas since `cursor`, then (with `follow`) live ones. Keep each
         message's `cursor` to resume after it. `omit_old_content`: each delta's
         `old_memory` by its identity only (a follower that keeps what it was sent)."""
         request = sync_request(pool, cursor, topic, follow, omit_old_content)
-        return self._stream(self._stub.SyncPool, request)
+        return self._stream(self._stub.SyncPool, request, pc.sync_out)
 
-    def topics(self, pool: str, *, page_size: int = 0) -> Iterator[pool_pb2.Topic]:
+    def topics(self, pool: str, *, page_size: int = 0) -> Iterator[pt.Topic]:
         request = parent_page_request(pool_pb2.ListTopicsRequest(), pool, page_size)
-        return self._transport.pages(self._stub.ListTopics, request, lambda r: r.topics)
+        return self._transport.pages(
+            self._stub.ListTopics, request, lambda r: map(pc.topic_out, r.topics)
+        )
 
-    def subscribe(
-        self, pool: str, topic: str, *, cursor: str = ""
-    ) -> Iterator[pool_pb2.SubscribeTopicResponse]:
+    def subscribe(self, pool: str, topic: str, *, cursor: str = "") -> Iterator[pt.TopicEvent]:
         """A topic channel's events: from the live end (cursor ""), from the first
         event ("0"), or after a previous event's cursor."""
         request = subscribe_request(pool, topic, cursor)
-        return self._stream(self._stub.SubscribeTopic, request)
+        return self._stream(self._stub.SubscribeTopic, request, pc.topic_event_out)
 
     def recall(
         self,
@@ -467,7 +492,7 @@ class PoolClient:
         k: int = 0,
         topic: str = "",
         read_your_writes: bool = False,
-    ) -> recall_pb2.RecallResponse:
+    ) -> t.RecallResult:
         """Recall over the caller's `spaces` and the `pools` it may read, in one
         ranking; each hit's `pool` names the pool it came through and its
         breakdown's `trust` the publisher's trust there."""
@@ -479,11 +504,12 @@ class PoolClient:
             k=k,
             filter=recall_pb2.RecallFilter(topic=topic),
         )
-        return self._call(self._recall.Recall, request)  # type: ignore[no-any-return]
+        return c.recall_out(self._call(self._recall.Recall, request))
 
-    def _stream(self, method: Any, request: Any) -> Iterator[Any]:
+    def _stream(self, method: Any, request: Any, convert: Callable[[Any], _T]) -> Iterator[_T]:
         try:
-            yield from method(request, metadata=self._transport.metadata)
+            for response in method(request, metadata=self._transport.metadata):
+                yield convert(response)
         except grpc.RpcError as rpc_error:
             raise errors.from_rpc_error(rpc_error) from rpc_error
 
@@ -497,42 +523,43 @@ class PoolClient:
         description: str = "",
         members: Iterable[str] = (),
         request_id: str | None = None,
-    ) -> admin_pb2.Group:
+    ) -> t.Group:
         request = admin_pb2.CreateGroupRequest(
             group_id=group_id,
             group=admin_pb2.Group(display_name=display_name, description=description),
             request_id=_rid(request_id),
         )
-        group: admin_pb2.Group = self._call(self._admin.CreateGroup, request)
+        group = c.group_out(self._call(self._admin.CreateGroup, request))
         for member in members:
             group = self.add_group_member(group_id, member)
         return group
 
-    def get_group(self, group: str) -> admin_pb2.Group:
-        return self._call(self._admin.GetGroup, admin_pb2.GetGroupRequest(name=group_name(group)))  # type: ignore[no-any-return]
+    def get_group(self, group: str) -> t.Group:
+        request = admin_pb2.GetGroupRequest(name=group_name(group))
+        return c.group_out(self._call(self._admin.GetGroup, request))
 
-    def groups(self, *, page_size: int = 0) -> Iterator[admin_pb2.Group]:
+    def groups(self, *, page_size: int = 0) -> Iterator[t.Group]:
         return self._transport.pages(
             self._admin.ListGroups,
             admin_pb2.ListGroupsRequest(page_size=page_size),
-            lambda r: r.groups,
+            lambda r: map(c.group_out, r.groups),
         )
 
     def add_group_member(
         self, group: str, principal: str, *, request_id: str | None = None
-    ) -> admin_pb2.Group:
+    ) -> t.Group:
         request = admin_pb2.AddGroupMemberRequest(
             group=group_name(group), principal=principal, request_id=_rid(request_id)
         )
-        return self._call(self._admin.AddGroupMember, request)  # type: ignore[no-any-return]
+        return c.group_out(self._call(self._admin.AddGroupMember, request))
 
     def remove_group_member(
         self, group: str, principal: str, *, request_id: str | None = None
-    ) -> admin_pb2.Group:
+    ) -> t.Group:
         request = admin_pb2.RemoveGroupMemberRequest(
             group=group_name(group), principal=principal, request_id=_rid(request_id)
         )
-        return self._call(self._admin.RemoveGroupMember, request)  # type: ignore[no-any-return]
+        return c.group_out(self._call(self._admin.RemoveGroupMember, request))
 
     def delete_group(self, group: str, *, request_id: str | None = None) -> None:
         request = admin_pb2.DeleteGroupRequest(name=group_name(group), request_id=_rid(request_id))
@@ -554,13 +581,13 @@ class PoolMixin(ClientBase):
         *,
         pool_id: str = "",
         description: str = "",
-        gate: pool_pb2.PublishGate | None = None,
+        gate: pt.PublishGate | pool_pb2.PublishGate | None = None,
         default_visibility: int | str = 0,
         initial_trust: float = 0.0,
         quick_invalidation_window: timedelta | None = None,
         labels: Mapping[str, str] | None = None,
         request_id: str | None = None,
-    ) -> pool_pb2.Pool:
+    ) -> pt.Pool:
         request = create_request(
             display_name,
             pool_id,
@@ -572,17 +599,17 @@ class PoolMixin(ClientBase):
             labels,
             request_id,
         )
-        return self._unary(self._pool_stub.CreatePool, request, retryable=True)
+        return pc.pool_out(self._unary(self._pool_stub.CreatePool, request, retryable=True))
 
     @rpc("engram.v1.PoolService.GetPool")
-    def get_pool(self, pool: str) -> pool_pb2.Pool:
+    def get_pool(self, pool: str) -> pt.Pool:
         request = pool_pb2.GetPoolRequest(name=_pool(pool))
-        return self._unary(self._pool_stub.GetPool, request, retryable=True)
+        return pc.pool_out(self._unary(self._pool_stub.GetPool, request, retryable=True))
 
     @rpc("engram.v1.PoolService.ListPools")
-    def list_pools(self, *, page_size: int = 0) -> Iterator[pool_pb2.Pool]:
+    def list_pools(self, *, page_size: int = 0) -> Iterator[pt.Pool]:
         request = c.fill(pool_pb2.ListPoolsRequest(), page_size=page_size)
-        return self._pages(self._pool_stub.ListPools, request, lambda r: r.pools)
+        return self._pages(self._pool_stub.ListPools, request, lambda r: map(pc.pool_out, r.pools))
 
     @rpc("engram.v1.PoolService.UpdatePool")
     def update_pool(
@@ -592,11 +619,11 @@ class PoolMixin(ClientBase):
         etag: str = "",
         request_id: str | None = None,
         **fields: Any,
-    ) -> pool_pb2.Pool:
+    ) -> pt.Pool:
         """Changes the named fields: display_name, description, gate,
         default_visibility, initial_trust, labels, quick_invalidation_window."""
         request = update_request(pool, etag, request_id, fields)
-        return self._unary(self._pool_stub.UpdatePool, request, retryable=True)
+        return pc.pool_out(self._unary(self._pool_stub.UpdatePool, request, retryable=True))
 
     @rpc("engram.v1.PoolService.DeletePool")
     def delete_pool(self, pool: str, *, etag: str = "", request_id: str | None = None) -> None:
@@ -606,10 +633,10 @@ class PoolMixin(ClientBase):
     @rpc("engram.v1.PoolService.AddPoolMember")
     def add_pool_member(
         self, pool: str, principal: str, member_role: int | str, *, request_id: str | None = None
-    ) -> pool_pb2.PoolMember:
+    ) -> pt.PoolMember:
         """Adds an agent identity, `apiKeys/{key}` or `groups/{group}`, or changes its role."""
         request = add_member_request(pool, principal, member_role, request_id)
-        return self._unary(self._pool_stub.AddPoolMember, request, retryable=True)
+        return pc.member_out(self._unary(self._pool_stub.AddPoolMember, request, retryable=True))
 
     @rpc("engram.v1.PoolService.RemovePoolMember")
     def remove_pool_member(self, member: str, *, request_id: str | None = None) -> None:
@@ -620,9 +647,11 @@ class PoolMixin(ClientBase):
     @rpc("engram.v1.PoolService.ListPoolMembers")
     def list_pool_members(
         self, pool: str, *, principal: str = "", member_role: int | str = 0, page_size: int = 0
-    ) -> Iterator[pool_pb2.PoolMember]:
+    ) -> Iterator[pt.PoolMember]:
         request = members_request(pool, principal, member_role, page_size)
-        return self._pages(self._pool_stub.ListPoolMembers, request, lambda r: r.members)
+        return self._pages(
+            self._pool_stub.ListPoolMembers, request, lambda r: map(pc.member_out, r.members)
+        )
 
     @rpc("engram.v1.PoolService.PublishMemory")
     def publish_memory(
@@ -633,30 +662,36 @@ class PoolMixin(ClientBase):
         topic: str = "",
         visibility_: int | str = 0,
         request_id: str | None = None,
-    ) -> pool_pb2.PublishMemoryResponse:
+    ) -> pt.PublishResult:
         """Offers a memory to a pool through its gate: PUBLISHED, HELD_FOR_REVIEW
         (with the findings) or REFUSED (with the reasons)."""
         request = publish_request(pool, memory, topic, visibility_, request_id)
-        return self._unary(self._pool_stub.PublishMemory, request, retryable=True)
+        return pc.publish_out(self._unary(self._pool_stub.PublishMemory, request, retryable=True))
 
     @rpc("engram.v1.PoolService.UnpublishMemory")
     def unpublish_memory(
         self, publication: str, reason: str = "", *, request_id: str | None = None
-    ) -> pool_pb2.Publication:
+    ) -> pt.Publication:
         request = unpublish_request(publication, reason, request_id)
-        return self._unary(self._pool_stub.UnpublishMemory, request, retryable=True)
+        return pc.publication_out(
+            self._unary(self._pool_stub.UnpublishMemory, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.ReviewPublication")
     def review_publication(
         self, publication: str, approve: bool, note: str = "", *, request_id: str | None = None
-    ) -> pool_pb2.Publication:
+    ) -> pt.Publication:
         request = review_request(publication, approve, note, request_id)
-        return self._unary(self._pool_stub.ReviewPublication, request, retryable=True)
+        return pc.publication_out(
+            self._unary(self._pool_stub.ReviewPublication, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.GetPublication")
-    def get_publication(self, publication: str) -> pool_pb2.Publication:
+    def get_publication(self, publication: str) -> pt.Publication:
         request = pool_pb2.GetPublicationRequest(name=c.text_in(publication, "name"))
-        return self._unary(self._pool_stub.GetPublication, request, retryable=True)
+        return pc.publication_out(
+            self._unary(self._pool_stub.GetPublication, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.ListPublications")
     def list_publications(
@@ -668,20 +703,26 @@ class PoolMixin(ClientBase):
         publisher: str = "",
         memory: str = "",
         page_size: int = 0,
-    ) -> Iterator[pool_pb2.Publication]:
+    ) -> Iterator[pt.Publication]:
         request = publications_request(pool, states, topic, publisher, memory, page_size)
-        return self._pages(self._pool_stub.ListPublications, request, lambda r: r.publications)
+        return self._pages(
+            self._pool_stub.ListPublications,
+            request,
+            lambda r: map(pc.publication_out, r.publications),
+        )
 
     @rpc("engram.v1.PoolService.GetAgentTrust")
-    def get_agent_trust(self, member: str) -> pool_pb2.AgentTrust:
+    def get_agent_trust(self, member: str) -> pt.AgentTrust:
         """`pools/{pool}/members/{member}` (or its `/trust` name) -> the trust record."""
         request = trust_request(member)
-        return self._unary(self._pool_stub.GetAgentTrust, request, retryable=True)
+        return pc.trust_out(self._unary(self._pool_stub.GetAgentTrust, request, retryable=True))
 
     @rpc("engram.v1.PoolService.ListAgentTrusts")
-    def list_agent_trusts(self, pool: str, *, page_size: int = 0) -> Iterator[pool_pb2.AgentTrust]:
+    def list_agent_trusts(self, pool: str, *, page_size: int = 0) -> Iterator[pt.AgentTrust]:
         request = parent_page_request(pool_pb2.ListAgentTrustsRequest(), pool, page_size)
-        return self._pages(self._pool_stub.ListAgentTrusts, request, lambda r: r.agent_trusts)
+        return self._pages(
+            self._pool_stub.ListAgentTrusts, request, lambda r: map(pc.trust_out, r.agent_trusts)
+        )
 
     @rpc("engram.v1.PoolService.SyncPool")
     def sync_pool(
@@ -692,26 +733,28 @@ class PoolMixin(ClientBase):
         topic: str = "",
         follow: bool = False,
         omit_old_content: bool = False,
-    ) -> Iterator[pool_pb2.SyncPoolResponse]:
+    ) -> Iterator[pt.SyncEvent]:
         """Slot deltas since `cursor`, then (with `follow`) live ones. Keep each
         message's `cursor` to resume after it. `omit_old_content`: each delta's
         `old_memory` by its identity only (a follower that keeps what it was sent)."""
         request = sync_request(pool, cursor, topic, follow, omit_old_content)
-        return self._server_stream(self._pool_stub.SyncPool, request, lambda r: r)
+        return self._server_stream(self._pool_stub.SyncPool, request, pc.sync_out)
 
     @rpc("engram.v1.PoolService.ListTopics")
-    def list_topics(self, pool: str, *, page_size: int = 0) -> Iterator[pool_pb2.Topic]:
+    def list_topics(self, pool: str, *, page_size: int = 0) -> Iterator[pt.Topic]:
         request = parent_page_request(pool_pb2.ListTopicsRequest(), pool, page_size)
-        return self._pages(self._pool_stub.ListTopics, request, lambda r: r.topics)
+        return self._pages(
+            self._pool_stub.ListTopics, request, lambda r: map(pc.topic_out, r.topics)
+        )
 
     @rpc("engram.v1.PoolService.SubscribeTopic")
     def subscribe_topic(
         self, pool: str, topic: str, *, cursor: str = ""
-    ) -> Iterator[pool_pb2.SubscribeTopicResponse]:
+    ) -> Iterator[pt.TopicEvent]:
         """A topic channel's events: from the live end (cursor ""), from the first
         event ("0"), or after a previous event's cursor."""
         request = subscribe_request(pool, topic, cursor)
-        return self._server_stream(self._pool_stub.SubscribeTopic, request, lambda r: r)
+        return self._server_stream(self._pool_stub.SubscribeTopic, request, pc.topic_event_out)
 
 
 class AsyncPoolMixin(AsyncClientBase):
@@ -728,13 +771,13 @@ class AsyncPoolMixin(AsyncClientBase):
         *,
         pool_id: str = "",
         description: str = "",
-        gate: pool_pb2.PublishGate | None = None,
+        gate: pt.PublishGate | pool_pb2.PublishGate | None = None,
         default_visibility: int | str = 0,
         initial_trust: float = 0.0,
         quick_invalidation_window: timedelta | None = None,
         labels: Mapping[str, str] | None = None,
         request_id: str | None = None,
-    ) -> pool_pb2.Pool:
+    ) -> pt.Pool:
         request = create_request(
             display_name,
             pool_id,
@@ -746,17 +789,17 @@ class AsyncPoolMixin(AsyncClientBase):
             labels,
             request_id,
         )
-        return await self._unary(self._pool_stub.CreatePool, request, retryable=True)
+        return pc.pool_out(await self._unary(self._pool_stub.CreatePool, request, retryable=True))
 
     @rpc("engram.v1.PoolService.GetPool")
-    async def get_pool(self, pool: str) -> pool_pb2.Pool:
+    async def get_pool(self, pool: str) -> pt.Pool:
         request = pool_pb2.GetPoolRequest(name=_pool(pool))
-        return await self._unary(self._pool_stub.GetPool, request, retryable=True)
+        return pc.pool_out(await self._unary(self._pool_stub.GetPool, request, retryable=True))
 
     @rpc("engram.v1.PoolService.ListPools")
-    def list_pools(self, *, page_size: int = 0) -> AsyncIterator[pool_pb2.Pool]:
+    def list_pools(self, *, page_size: int = 0) -> AsyncIterator[pt.Pool]:
         request = c.fill(pool_pb2.ListPoolsRequest(), page_size=page_size)
-        return self._pages(self._pool_stub.ListPools, request, lambda r: r.pools)
+        return self._pages(self._pool_stub.ListPools, request, lambda r: map(pc.pool_out, r.pools))
 
     @rpc("engram.v1.PoolService.UpdatePool")
     async def update_pool(
@@ -766,11 +809,11 @@ class AsyncPoolMixin(AsyncClientBase):
         etag: str = "",
         request_id: str | None = None,
         **fields: Any,
-    ) -> pool_pb2.Pool:
+    ) -> pt.Pool:
         """Changes the named fields: display_name, description, gate,
         default_visibility, initial_trust, labels, quick_invalidation_window."""
         request = update_request(pool, etag, request_id, fields)
-        return await self._unary(self._pool_stub.UpdatePool, request, retryable=True)
+        return pc.pool_out(await self._unary(self._pool_stub.UpdatePool, request, retryable=True))
 
     @rpc("engram.v1.PoolService.DeletePool")
     async def delete_pool(
@@ -782,10 +825,12 @@ class AsyncPoolMixin(AsyncClientBase):
     @rpc("engram.v1.PoolService.AddPoolMember")
     async def add_pool_member(
         self, pool: str, principal: str, member_role: int | str, *, request_id: str | None = None
-    ) -> pool_pb2.PoolMember:
+    ) -> pt.PoolMember:
         """Adds an agent identity, `apiKeys/{key}` or `groups/{group}`, or changes its role."""
         request = add_member_request(pool, principal, member_role, request_id)
-        return await self._unary(self._pool_stub.AddPoolMember, request, retryable=True)
+        return pc.member_out(
+            await self._unary(self._pool_stub.AddPoolMember, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.RemovePoolMember")
     async def remove_pool_member(self, member: str, *, request_id: str | None = None) -> None:
@@ -796,9 +841,11 @@ class AsyncPoolMixin(AsyncClientBase):
     @rpc("engram.v1.PoolService.ListPoolMembers")
     def list_pool_members(
         self, pool: str, *, principal: str = "", member_role: int | str = 0, page_size: int = 0
-    ) -> AsyncIterator[pool_pb2.PoolMember]:
+    ) -> AsyncIterator[pt.PoolMember]:
         request = members_request(pool, principal, member_role, page_size)
-        return self._pages(self._pool_stub.ListPoolMembers, request, lambda r: r.members)
+        return self._pages(
+            self._pool_stub.ListPoolMembers, request, lambda r: map(pc.member_out, r.members)
+        )
 
     @rpc("engram.v1.PoolService.PublishMemory")
     async def publish_memory(
@@ -809,30 +856,38 @@ class AsyncPoolMixin(AsyncClientBase):
         topic: str = "",
         visibility_: int | str = 0,
         request_id: str | None = None,
-    ) -> pool_pb2.PublishMemoryResponse:
+    ) -> pt.PublishResult:
         """Offers a memory to a pool through its gate: PUBLISHED, HELD_FOR_REVIEW
         (with the findings) or REFUSED (with the reasons)."""
         request = publish_request(pool, memory, topic, visibility_, request_id)
-        return await self._unary(self._pool_stub.PublishMemory, request, retryable=True)
+        return pc.publish_out(
+            await self._unary(self._pool_stub.PublishMemory, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.UnpublishMemory")
     async def unpublish_memory(
         self, publication: str, reason: str = "", *, request_id: str | None = None
-    ) -> pool_pb2.Publication:
+    ) -> pt.Publication:
         request = unpublish_request(publication, reason, request_id)
-        return await self._unary(self._pool_stub.UnpublishMemory, request, retryable=True)
+        return pc.publication_out(
+            await self._unary(self._pool_stub.UnpublishMemory, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.ReviewPublication")
     async def review_publication(
         self, publication: str, approve: bool, note: str = "", *, request_id: str | None = None
-    ) -> pool_pb2.Publication:
+    ) -> pt.Publication:
         request = review_request(publication, approve, note, request_id)
-        return await self._unary(self._pool_stub.ReviewPublication, request, retryable=True)
+        return pc.publication_out(
+            await self._unary(self._pool_stub.ReviewPublication, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.GetPublication")
-    async def get_publication(self, publication: str) -> pool_pb2.Publication:
+    async def get_publication(self, publication: str) -> pt.Publication:
         request = pool_pb2.GetPublicationRequest(name=c.text_in(publication, "name"))
-        return await self._unary(self._pool_stub.GetPublication, request, retryable=True)
+        return pc.publication_out(
+            await self._unary(self._pool_stub.GetPublication, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.ListPublications")
     def list_publications(
@@ -844,22 +899,28 @@ class AsyncPoolMixin(AsyncClientBase):
         publisher: str = "",
         memory: str = "",
         page_size: int = 0,
-    ) -> AsyncIterator[pool_pb2.Publication]:
+    ) -> AsyncIterator[pt.Publication]:
         request = publications_request(pool, states, topic, publisher, memory, page_size)
-        return self._pages(self._pool_stub.ListPublications, request, lambda r: r.publications)
+        return self._pages(
+            self._pool_stub.ListPublications,
+            request,
+            lambda r: map(pc.publication_out, r.publications),
+        )
 
     @rpc("engram.v1.PoolService.GetAgentTrust")
-    async def get_agent_trust(self, member: str) -> pool_pb2.AgentTrust:
+    async def get_agent_trust(self, member: str) -> pt.AgentTrust:
         """`pools/{pool}/members/{member}` (or its `/trust` name) -> the trust record."""
         request = trust_request(member)
-        return await self._unary(self._pool_stub.GetAgentTrust, request, retryable=True)
+        return pc.trust_out(
+            await self._unary(self._pool_stub.GetAgentTrust, request, retryable=True)
+        )
 
     @rpc("engram.v1.PoolService.ListAgentTrusts")
-    def list_agent_trusts(
-        self, pool: str, *, page_size: int = 0
-    ) -> AsyncIterator[pool_pb2.AgentTrust]:
+    def list_agent_trusts(self, pool: str, *, page_size: int = 0) -> AsyncIterator[pt.AgentTrust]:
         request = parent_page_request(pool_pb2.ListAgentTrustsRequest(), pool, page_size)
-        return self._pages(self._pool_stub.ListAgentTrusts, request, lambda r: r.agent_trusts)
+        return self._pages(
+            self._pool_stub.ListAgentTrusts, request, lambda r: map(pc.trust_out, r.agent_trusts)
+        )
 
     @rpc("engram.v1.PoolService.SyncPool")
     def sync_pool(
@@ -870,23 +931,25 @@ class AsyncPoolMixin(AsyncClientBase):
         topic: str = "",
         follow: bool = False,
         omit_old_content: bool = False,
-    ) -> AsyncIterator[pool_pb2.SyncPoolResponse]:
+    ) -> AsyncIterator[pt.SyncEvent]:
         """Slot deltas since `cursor`, then (with `follow`) live ones. Keep each
         message's `cursor` to resume after it. `omit_old_content`: each delta's
         `old_memory` by its identity only (a follower that keeps what it was sent)."""
         request = sync_request(pool, cursor, topic, follow, omit_old_content)
-        return self._server_stream(self._pool_stub.SyncPool, request, lambda r: r)
+        return self._server_stream(self._pool_stub.SyncPool, request, pc.sync_out)
 
     @rpc("engram.v1.PoolService.ListTopics")
-    def list_topics(self, pool: str, *, page_size: int = 0) -> AsyncIterator[pool_pb2.Topic]:
+    def list_topics(self, pool: str, *, page_size: int = 0) -> AsyncIterator[pt.Topic]:
         request = parent_page_request(pool_pb2.ListTopicsRequest(), pool, page_size)
-        return self._pages(self._pool_stub.ListTopics, request, lambda r: r.topics)
+        return self._pages(
+            self._pool_stub.ListTopics, request, lambda r: map(pc.topic_out, r.topics)
+        )
 
     @rpc("engram.v1.PoolService.SubscribeTopic")
     def subscribe_topic(
         self, pool: str, topic: str, *, cursor: str = ""
-    ) -> AsyncIterator[pool_pb2.SubscribeTopicResponse]:
+    ) -> AsyncIterator[pt.TopicEvent]:
         """A topic channel's events: from the live end (cursor ""), from the first
         event ("0"), or after a previous event's cursor."""
         request = subscribe_request(pool, topic, cursor)
-        return self._server_stream(self._pool_stub.SubscribeTopic, request, lambda r: r)
+        return self._server_stream(self._pool_stub.SubscribeTopic, request, pc.topic_event_out)

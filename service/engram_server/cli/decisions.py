@@ -22,9 +22,10 @@ import collections
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+from engram import CommitDisposition, Decision, DecisionEvidence, DecisionOutcome
 from engram.errors import InvalidArgument
-from engram.v1 import decisions_pb2
 from google.protobuf import json_format
 
 from engram_server.cli import common
@@ -163,18 +164,18 @@ def ingest(args: argparse.Namespace) -> int:
                 invalid=response.invalid_commits,
             )
             for c in response.commits:
-                if c.disposition == decisions_pb2.COMMIT_DISPOSITION_NO_DECISION:
+                if c.disposition is CommitDisposition.NO_DECISION:
                     reasons[c.reason] += 1
-                elif c.disposition == decisions_pb2.COMMIT_DISPOSITION_INVALID:
+                elif c.disposition is CommitDisposition.INVALID:
                     fields = "; ".join(f"{v.field}: {v.description}" for v in c.violations)
                     print(f"refused {c.sha[:12]}: {fields}", file=sys.stderr)
             by_name = {d.name: d for d in response.decisions}
             for c in response.commits:
                 d = by_name.pop(c.decision, None)
-                if d is not None and c.disposition == decisions_pb2.COMMIT_DISPOSITION_DECISION:
+                if d is not None and c.disposition is CommitDisposition.DECISION:
                     created.append((c.sha[:12], d.title))
                     if args.json:
-                        out.item(json_format.MessageToDict(d))
+                        out.item(_json(d))
             if show_progress:
                 _progress(done, total, started)
     if show_progress:
@@ -248,7 +249,7 @@ def explain(args: argparse.Namespace) -> int:
         )
     out = common.output(args)
     if args.json:
-        out.item(json_format.MessageToDict(response))
+        out.item(_json(response))
     else:
         out.line(response.context or "No recorded decision explains this code.")
     return 0
@@ -264,9 +265,10 @@ def search(args: argparse.Namespace) -> int:
             include_superseded=args.include_superseded,
         )
     out = common.output(args)
-    for hit in response.hits:
+    assert response.raw is not None
+    for hit, message in zip(response.hits, response.raw.hits, strict=True):
         if args.json:
-            out.item(json_format.MessageToDict(hit))
+            out.item(json_format.MessageToDict(message))
         else:
             d = hit.decision
             commits = ", ".join(c[:12] for c in d.commits[:3])
@@ -276,10 +278,17 @@ def search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _show(args: argparse.Namespace, d: decisions_pb2.Decision) -> None:
+def _json(result: Any) -> dict[str, Any]:
+    """An SDK result as printed: the API message it came from (`raw`), so `--json`
+    keeps the API's field and enum names."""
+    data: dict[str, Any] = json_format.MessageToDict(result.raw)
+    return data
+
+
+def _show(args: argparse.Namespace, d: Decision) -> None:
     out = common.output(args)
     if args.json:
-        out.item(json_format.MessageToDict(d))
+        out.item(_json(d))
         return
     out.line(f"{d.name}  {d.title}")
     for label, value in (
@@ -293,20 +302,16 @@ def _show(args: argparse.Namespace, d: decisions_pb2.Decision) -> None:
     for e in d.evidence:
         out.line(f"  evidence: {' '.join(e.quote.split())}")
     for a in d.anchors[:10]:
-        lines = f":{a.lines.start_line}-{a.lines.end_line}" if a.HasField("lines") else ""
+        lines = f":{a.lines.start_line}-{a.lines.end_line}" if a.lines else ""
         out.line(f"  anchor: {a.path}{lines} {a.symbol}".rstrip())
 
 
-def decisions_status(d: decisions_pb2.Decision) -> str:
-    from engram.v1 import types_pb2
-
-    status = types_pb2.MemoryStatus.Name(d.status).removeprefix("MEMORY_STATUS_")
+def decisions_status(d: Decision) -> str:
+    status = str(d.status)
     if d.superseded_by:
         status += f" by {d.superseded_by}"
-    if d.outcome:
-        status += ", outcome " + decisions_pb2.DecisionOutcome.Name(d.outcome).removeprefix(
-            "DECISION_OUTCOME_"
-        )
+    if d.outcome is not DecisionOutcome.UNSPECIFIED:
+        status += f", outcome {d.outcome}"
     return status
 
 
@@ -344,10 +349,9 @@ def _sources(args: argparse.Namespace) -> list[str]:
 
 
 def create(args: argparse.Namespace) -> int:
-    evidence: list[str | decisions_pb2.DecisionEvidence] = list(args.evidence)
+    evidence: list[str | DecisionEvidence] = list(args.evidence)
     evidence += [
-        decisions_pb2.DecisionEvidence(quote=q, memory=m, origin="statement")
-        for q, m in args.evidence_memory
+        DecisionEvidence(quote=q, memory=m, origin="statement") for q, m in args.evidence_memory
     ]
     with common.make_client(args) as client:
         d = client.create_decision(
@@ -391,7 +395,7 @@ def ingest_session(args: argparse.Namespace) -> int:
         )
     out = common.output(args)
     if args.json:
-        out.item(json_format.MessageToDict(response))
+        out.item(_json(response))
         return 0
     for d in response.decisions:
         out.line(f"{d.name}  {d.title}")

@@ -25,8 +25,14 @@ from engram_server.cli import common
 from engram_server.cli.common import Commands, UsageError
 
 
-def _print(args: argparse.Namespace, message: Message) -> None:
-    data = json_format.MessageToDict(message)
+def _message(result: Any) -> Message:
+    """The API message an SDK result came from: the CLI prints the API's names."""
+    message: Message = result.raw
+    return message
+
+
+def _print(args: argparse.Namespace, result: Any) -> None:
+    data = json_format.MessageToDict(_message(result))
     if args.json:
         print(json.dumps(data))
         return
@@ -41,9 +47,9 @@ def _rows(args: argparse.Namespace, messages: Any) -> int:
     for message in messages:
         count += 1
         if args.json:
-            print(json.dumps(json_format.MessageToDict(message)))
+            print(json.dumps(json_format.MessageToDict(_message(message))))
         else:
-            print(_line(message))
+            print(_line(_message(message)))
     if not args.json and count == 0:
         print("(none)")
     return 0

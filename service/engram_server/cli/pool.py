@@ -22,7 +22,6 @@ from datetime import timedelta
 from typing import Any
 
 from engram import pool as sdk
-from engram.v1 import pool_pb2
 from google.protobuf.json_format import MessageToDict
 from google.protobuf.message import Message
 
@@ -30,13 +29,16 @@ from engram_server.cli import common
 from engram_server.cli.common import Commands
 
 
-def _dict(message: Message) -> dict[str, Any]:
+def _dict(result: Any) -> dict[str, Any]:
+    """An SDK result as printed: the API message it came from (`raw`), so the output
+    keeps the API's field names and enum names."""
+    message: Message = result.raw
     return MessageToDict(message, preserving_proto_field_name=True)
 
 
-def _item(args: argparse.Namespace, message: Message) -> None:
+def _item(args: argparse.Namespace, result: Any) -> None:
     out = common.output(args)
-    data = _dict(message)
+    data = _dict(result)
     if args.json:
         out.line(json.dumps(data, ensure_ascii=False))
         return
@@ -45,12 +47,12 @@ def _item(args: argparse.Namespace, message: Message) -> None:
         out.line(f"{key:<20} {text}")
 
 
-def _rows(args: argparse.Namespace, messages: Iterable[Message], *keys: str) -> int:
+def _rows(args: argparse.Namespace, results: Iterable[Any], *keys: str) -> int:
     out = common.output(args)
     count = 0
-    for message in messages:
+    for result in results:
         count += 1
-        data = _dict(message)
+        data = _dict(result)
         if args.json:
             out.line(json.dumps(data, ensure_ascii=False))
         else:
@@ -367,9 +369,9 @@ def sync(args: argparse.Namespace) -> int:
                 out.line(f"-- caught up  cursor {message.cursor}")
             else:
                 d = message.delta
-                memory = d.new_memory if d.HasField("new_memory") else d.old_memory
-                op = pool_pb2.SlotDeltaOp.Name(d.op).removeprefix("SLOT_DELTA_OP_")
-                out.line(f"{op:<8} {d.slot_key}  v{d.version}  {memory.content}")
+                memory = d.new_memory or d.old_memory
+                content = memory.content if memory is not None else ""
+                out.line(f"{d.op:<8} {d.slot_key}  v{d.version}  {content}")
 
     return _run(args, body)
 
@@ -383,11 +385,9 @@ def subscribe(args: argparse.Namespace) -> int:
             if args.json:
                 out.line(json.dumps(_dict(message), ensure_ascii=False))
             else:
-                kind = pool_pb2.TopicEventType.Name(message.event_type)
-                out.line(
-                    f"{kind.removeprefix('TOPIC_EVENT_TYPE_'):<10} {message.publication.name}"
-                    f"  {message.memory.content}"
-                )
+                publication = message.publication.name if message.publication else ""
+                content = message.memory.content if message.memory else ""
+                out.line(f"{message.event_type:<10} {publication}  {content}")
             if args.limit and seen >= args.limit:
                 events.close()
                 break
