@@ -680,6 +680,7 @@ def recall(query: Any, spaces: Any, options: Mapping[str, Any]) -> recall_pb2.Re
         skip_access_tracking=o.pop("skip_access_tracking"),
         valid_at=c.instant_in(o.pop("valid_at"), "valid_at"),
         known_at=c.instant_in(o.pop("known_at"), "known_at"),
+        depth=recall_pb2.RECALL_DEPTH_DEEP if o.pop("depth", False) else None,
         filter=recall_filter(**o),
     )
 

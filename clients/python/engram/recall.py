@@ -47,6 +47,7 @@ class RecallMethods(ClientBase):
         skip_access_tracking: bool = False,
         valid_at: datetime | None = None,
         known_at: datetime | None = None,
+        depth: bool = False,
     ) -> t.RecallResult:
         """The memories of `spaces` (one path or several) and `pools` that best answer
         `query`, best first, each with its score breakdown.
@@ -57,7 +58,9 @@ class RecallMethods(ClientBase):
         searchable; `graph=True` (or a `GraphExpansion`) adds memories reached
         through edges from the top hits. Bi-temporal: `valid_at` keeps the facts
         that held in the world at that time (their `valid_from`/`valid_to`),
-        `known_at` answers with what Engram believed then. The result iterates over
+        `known_at` answers with what Engram believed then. `depth=True` is the
+        slower depth mode (the best hits' sessions searched too, for questions
+        whose evidence is spread over several turns). The result iterates over
         its hits.
         """
         request = _requests.recall(
@@ -84,6 +87,7 @@ class RecallMethods(ClientBase):
                 skip_access_tracking=skip_access_tracking,
                 valid_at=valid_at,
                 known_at=known_at,
+                depth=depth,
             ),
         )
         return c.recall_out(self._unary(self._recall.Recall, request, retryable=True))
@@ -257,6 +261,7 @@ class AsyncRecallMethods(AsyncClientBase):
         skip_access_tracking: bool = False,
         valid_at: datetime | None = None,
         known_at: datetime | None = None,
+        depth: bool = False,
     ) -> t.RecallResult:
         """The memories of `spaces` (one path or several) and `pools` that best answer
         `query`, best first, each with its score breakdown.
@@ -267,7 +272,9 @@ class AsyncRecallMethods(AsyncClientBase):
         searchable; `graph=True` (or a `GraphExpansion`) adds memories reached
         through edges from the top hits. Bi-temporal: `valid_at` keeps the facts
         that held in the world at that time (their `valid_from`/`valid_to`),
-        `known_at` answers with what Engram believed then. The result iterates over
+        `known_at` answers with what Engram believed then. `depth=True` is the
+        slower depth mode (the best hits' sessions searched too, for questions
+        whose evidence is spread over several turns). The result iterates over
         its hits.
         """
         request = _requests.recall(
@@ -294,6 +301,7 @@ class AsyncRecallMethods(AsyncClientBase):
                 skip_access_tracking=skip_access_tracking,
                 valid_at=valid_at,
                 known_at=known_at,
+                depth=depth,
             ),
         )
         return c.recall_out(await self._unary(self._recall.Recall, request, retryable=True))

@@ -59,7 +59,10 @@ def _query(
             v.items.extend(exc.violations)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
+    if request.depth not in recall_pb2.RecallDepth.values():
+        v.add("depth", f"unknown enum value {request.depth}")
     return RecallQuery(
+        deep=request.depth == recall_pb2.RECALL_DEPTH_DEEP,
         graph=graph,
         valid_at=valid_at,
         known_at=known_at,

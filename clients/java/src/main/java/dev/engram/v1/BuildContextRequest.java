@@ -30,6 +30,7 @@ private static final long serialVersionUID = 0L;
     pools_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
     consistency_ = 0;
+    depth_ = 0;
   }
 
   @java.lang.Override
@@ -449,6 +450,32 @@ private static final long serialVersionUID = 0L;
     return options_ == null ? dev.engram.v1.ContextOptions.getDefaultInstance() : options_;
   }
 
+  public static final int DEPTH_FIELD_NUMBER = 12;
+  private int depth_ = 0;
+  /**
+   * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  @java.lang.Override public int getDepthValue() {
+    return depth_;
+  }
+  /**
+   * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  @java.lang.Override public dev.engram.v1.RecallDepth getDepth() {
+    dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+    return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -495,6 +522,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(11, getOptions());
+    }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      output.writeEnum(12, depth_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -560,6 +590,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(11, getOptions());
     }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(12, depth_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -606,6 +640,7 @@ private static final long serialVersionUID = 0L;
       if (!getOptions()
           .equals(other.getOptions())) return false;
     }
+    if (depth_ != other.depth_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -653,6 +688,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + OPTIONS_FIELD_NUMBER;
       hash = (53 * hash) + getOptions().hashCode();
     }
+    hash = (37 * hash) + DEPTH_FIELD_NUMBER;
+    hash = (53 * hash) + depth_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -823,6 +860,7 @@ private static final long serialVersionUID = 0L;
         optionsBuilder_.dispose();
         optionsBuilder_ = null;
       }
+      depth_ = 0;
       return this;
     }
 
@@ -901,6 +939,9 @@ private static final long serialVersionUID = 0L;
             ? options_
             : optionsBuilder_.build();
         to_bitField0_ |= 0x00000004;
+      }
+      if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.depth_ = depth_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1005,6 +1046,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasOptions()) {
         mergeOptions(other.getOptions());
       }
+      if (other.depth_ != 0) {
+        setDepthValue(other.getDepthValue());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1095,6 +1139,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 96: {
+              depth_ = input.readEnum();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2331,6 +2380,79 @@ private static final long serialVersionUID = 0L;
         options_ = null;
       }
       return optionsBuilder_;
+    }
+
+    private int depth_ = 0;
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @return The enum numeric value on the wire for depth.
+     */
+    @java.lang.Override public int getDepthValue() {
+      return depth_;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @param value The enum numeric value on the wire for depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepthValue(int value) {
+      depth_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @return The depth.
+     */
+    @java.lang.Override
+    public dev.engram.v1.RecallDepth getDepth() {
+      dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+      return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @param value The depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepth(dev.engram.v1.RecallDepth value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000800;
+      depth_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDepth() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      depth_ = 0;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -285,4 +285,23 @@ public interface BuildContextRequestOrBuilder extends
    * <code>.engram.v1.ContextOptions options = 11 [json_name = "options"];</code>
    */
   dev.engram.v1.ContextOptionsOrBuilder getOptionsOrBuilder();
+
+  /**
+   * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  int getDepthValue();
+  /**
+   * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  dev.engram.v1.RecallDepth getDepth();
 }

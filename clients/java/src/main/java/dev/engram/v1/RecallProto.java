@@ -174,7 +174,7 @@ public final class RecallProto {
       "1.EdgeKindR\tedgeKinds\022\031\n\010max_hops\030\003 \001(\005R" +
       "\007maxHops\022\035\n\nseed_count\030\004 \001(\005R\tseedCount\022" +
       ")\n\020include_inactive\030\005 \001(\010R\017includeInacti" +
-      "ve\022\033\n\thop_boost\030\006 \001(\001R\010hopBoost\"\231\004\n\rReca" +
+      "ve\022\033\n\thop_boost\030\006 \001(\001R\010hopBoost\"\307\004\n\rReca" +
       "llRequest\022\024\n\005query\030\001 \001(\tR\005query\022\026\n\006space" +
       "s\030\002 \003(\tR\006spaces\022+\n\021include_subspaces\030\003 \001" +
       "(\010R\020includeSubspaces\022\024\n\005pools\030\004 \003(\tR\005poo" +
@@ -188,174 +188,179 @@ public final class RecallProto {
       "\010R\022skipAccessTracking\0225\n\010valid_at\030\014 \001(\0132" +
       "\032.google.protobuf.TimestampR\007validAt\0225\n\010" +
       "known_at\030\r \001(\0132\032.google.protobuf.Timesta" +
-      "mpR\007knownAt\"\216\003\n\016ScoreBreakdown\022\024\n\005dense\030" +
-      "\001 \001(\001R\005dense\022\030\n\007lexical\030\002 \001(\001R\007lexical\022\035" +
-      "\n\ndense_rank\030\003 \001(\005R\tdenseRank\022!\n\014lexical" +
-      "_rank\030\004 \001(\005R\013lexicalRank\022\026\n\006fusion\030\005 \001(\001" +
-      "R\006fusion\022\035\n\nslot_match\030\006 \001(\001R\tslotMatch\022" +
-      "\036\n\nimportance\030\007 \001(\001R\nimportance\022\034\n\treten" +
-      "tion\030\010 \001(\001R\tretention\022\030\n\007recency\030\t \001(\001R\007" +
-      "recency\022\035\n\nbase_score\030\n \001(\001R\tbaseScore\022%" +
-      "\n\016evidence_delta\030\013 \001(\001R\revidenceDelta\022\037\n" +
-      "\013graph_boost\030\014 \001(\001R\ngraphBoost\022\024\n\005trust\030" +
-      "\r \001(\001R\005trust\"\231\002\n\tRecallHit\022)\n\006memory\030\001 \001" +
-      "(\0132\021.engram.v1.MemoryR\006memory\022\024\n\005score\030\002" +
-      " \001(\001R\005score\0227\n\tbreakdown\030\003 \001(\0132\031.engram." +
-      "v1.ScoreBreakdownR\tbreakdown\022%\n\016evidence" +
-      "_badge\030\004 \001(\tR\revidenceBadge\022\022\n\004pool\030\005 \001(" +
-      "\tR\004pool\022!\n\014reached_from\030\006 \001(\tR\013reachedFr" +
-      "om\0224\n\013reached_via\030\007 \001(\0162\023.engram.v1.Edge" +
-      "KindR\nreachedVia\"\223\001\n\016RecallResponse\022(\n\004h" +
-      "its\030\001 \003(\0132\024.engram.v1.RecallHitR\004hits\022.\n" +
-      "\023pending_index_items\030\002 \001(\003R\021pendingIndex" +
-      "Items\022\'\n\017embedding_model\030\003 \001(\tR\016embeddin" +
-      "gModel\"\356\001\n\016ContextOptions\022!\n\014token_budge" +
-      "t\030\001 \001(\005R\013tokenBudget\0220\n\006format\030\002 \001(\0162\030.e" +
-      "ngram.v1.ContextFormatR\006format\022\"\n\rgroup_" +
-      "by_kind\030\003 \001(\010R\013groupByKind\022+\n\021include_ci" +
-      "tations\030\004 \001(\010R\020includeCitations\0226\n\027inclu" +
-      "de_evidence_badges\030\005 \001(\010R\025includeEvidenc" +
-      "eBadges\"\237\003\n\023BuildContextRequest\022\024\n\005query" +
-      "\030\001 \001(\tR\005query\022\032\n\010memories\030\002 \003(\tR\010memorie" +
-      "s\022\026\n\006spaces\030\003 \003(\tR\006spaces\022+\n\021include_sub" +
-      "spaces\030\004 \001(\010R\020includeSubspaces\022\024\n\005pools\030" +
-      "\005 \003(\tR\005pools\022/\n\006filter\030\006 \001(\0132\027.engram.v1" +
-      ".RecallFilterR\006filter\022\014\n\001k\030\007 \001(\005R\001k\022\033\n\tm" +
-      "in_score\030\010 \001(\001R\010minScore\022,\n\003now\030\t \001(\0132\032." +
-      "google.protobuf.TimestampR\003now\022<\n\013consis" +
-      "tency\030\n \001(\0162\032.engram.v1.ReadConsistencyR" +
-      "\013consistency\0223\n\007options\030\013 \001(\0132\031.engram.v" +
-      "1.ContextOptionsR\007options\"\340\001\n\024BuildConte" +
-      "xtResponse\022\022\n\004text\030\001 \001(\tR\004text\022%\n\016cited_" +
-      "memories\030\002 \003(\tR\rcitedMemories\022\037\n\013token_c" +
-      "ount\030\003 \001(\005R\ntokenCount\022#\n\romitted_count\030" +
-      "\004 \001(\005R\014omittedCount\022)\n\020skipped_memories\030" +
-      "\005 \003(\tR\017skippedMemories\022\034\n\ttokenizer\030\006 \001(" +
-      "\tR\ttokenizer\"\215\004\n\rEngageRequest\022\024\n\005space\030" +
-      "\001 \001(\tR\005space\022\030\n\007session\030\002 \001(\tR\007session\0223" +
-      "\n\007message\030\003 \001(\0132\031.engram.v1.SessionMessa" +
-      "geR\007message\022#\n\rrecall_spaces\030\004 \003(\tR\014reca" +
-      "llSpaces\022+\n\021include_subspaces\030\005 \001(\010R\020inc" +
-      "ludeSubspaces\022\024\n\005pools\030\006 \003(\tR\005pools\022/\n\006f" +
-      "ilter\030\007 \001(\0132\027.engram.v1.RecallFilterR\006fi" +
-      "lter\022\014\n\001k\030\010 \001(\005R\001k\022\033\n\tmin_score\030\t \001(\001R\010m" +
-      "inScore\0223\n\007options\030\n \001(\0132\031.engram.v1.Con" +
-      "textOptionsR\007options\022\026\n\006resend\030\013 \001(\010R\006re" +
-      "send\022<\n\013consistency\030\014 \001(\0162\032.engram.v1.Re" +
-      "adConsistencyR\013consistency\022\035\n\nrequest_id" +
-      "\030\r \001(\tR\trequestId\022)\n\020include_insights\030\016 " +
-      "\001(\010R\017includeInsights\"\242\001\n\007Insight\022\022\n\004kind" +
-      "\030\001 \001(\tR\004kind\022\026\n\006memory\030\002 \001(\tR\006memory\022\037\n\013" +
-      "related_hit\030\003 \001(\tR\nrelatedHit\022\024\n\005quote\030\004" +
-      " \001(\tR\005quote\022\032\n\010conflict\030\005 \001(\tR\010conflict\022" +
-      "\030\n\007missing\030\006 \001(\010R\007missing\"\310\003\n\016EngageResp" +
-      "onse\0223\n\007message\030\001 \001(\0132\031.engram.v1.Sessio" +
-      "nMessageR\007message\022+\n\021buffered_messages\030\002" +
-      " \001(\005R\020bufferedMessages\022\'\n\017buffered_token" +
-      "s\030\003 \001(\005R\016bufferedTokens\022\030\n\007context\030\004 \001(\t" +
-      "R\007context\022(\n\004hits\030\005 \003(\0132\024.engram.v1.Reca" +
-      "llHitR\004hits\022%\n\016cited_memories\030\006 \003(\tR\rcit" +
-      "edMemories\022\037\n\013token_count\030\007 \001(\005R\ntokenCo" +
-      "unt\022)\n\020suppressed_count\030\010 \001(\005R\017suppresse" +
-      "dCount\022D\n\020privacy_findings\030\t \003(\0132\031.engra" +
-      "m.v1.PrivacyFindingR\017privacyFindings\022.\n\010" +
-      "insights\030\n \003(\0132\022.engram.v1.InsightR\010insi" +
-      "ghts\"\230\003\n\010Snapshot\022\022\n\004name\030\001 \001(\tR\004name\022\024\n" +
-      "\005space\030\002 \001(\tR\005space\022+\n\021include_subspaces" +
-      "\030\003 \001(\010R\020includeSubspaces\022 \n\013description\030" +
-      "\004 \001(\tR\013description\022!\n\014memory_count\030\005 \001(\003" +
-      "R\013memoryCount\022%\n\016audit_sequence\030\006 \001(\003R\ra" +
-      "uditSequence\022\030\n\007creator\030\007 \001(\tR\007creator\022;" +
-      "\n\013create_time\030\010 \001(\0132\032.google.protobuf.Ti" +
-      "mestampR\ncreateTime\0227\n\006labels\030\t \003(\0132\037.en" +
-      "gram.v1.Snapshot.LabelsEntryR\006labels\0329\n\013" +
-      "LabelsEntry\022\020\n\003key\030\001 \001(\tR\003key\022\024\n\005value\030\002" +
-      " \001(\tR\005value:\0028\001\"\210\001\n\025CreateSnapshotReques" +
-      "t\022/\n\010snapshot\030\001 \001(\0132\023.engram.v1.Snapshot" +
-      "R\010snapshot\022\037\n\013snapshot_id\030\002 \001(\tR\nsnapsho" +
-      "tId\022\035\n\nrequest_id\030\003 \001(\tR\trequestId\"(\n\022Ge" +
-      "tSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004name\"h\n\024" +
-      "ListSnapshotsRequest\022\024\n\005space\030\001 \001(\tR\005spa" +
-      "ce\022\033\n\tpage_size\030\002 \001(\005R\010pageSize\022\035\n\npage_" +
-      "token\030\003 \001(\tR\tpageToken\"r\n\025ListSnapshotsR" +
-      "esponse\0221\n\tsnapshots\030\001 \003(\0132\023.engram.v1.S" +
-      "napshotR\tsnapshots\022&\n\017next_page_token\030\002 " +
-      "\001(\tR\rnextPageToken\"\210\001\n\026RestoreSnapshotRe" +
-      "quest\022\022\n\004name\030\001 \001(\tR\004name\022#\n\rvalidate_on" +
-      "ly\030\002 \001(\010R\014validateOnly\022\026\n\006reason\030\003 \001(\tR\006" +
-      "reason\022\035\n\nrequest_id\030\004 \001(\tR\trequestId\"\205\002" +
-      "\n\027RestoreSnapshotResponse\022\'\n\017retracted_c" +
-      "ount\030\001 \001(\003R\016retractedCount\022\'\n\017recreated_" +
-      "count\030\002 \001(\003R\016recreatedCount\022#\n\rrevised_c" +
-      "ount\030\003 \001(\003R\014revisedCount\022\'\n\017unchanged_co" +
-      "unt\030\004 \001(\003R\016unchangedCount\022#\n\rvalidate_on" +
-      "ly\030\005 \001(\010R\014validateOnly\022%\n\016audit_sequence" +
-      "\030\006 \001(\003R\rauditSequence\"J\n\025DeleteSnapshotR" +
-      "equest\022\022\n\004name\030\001 \001(\tR\004name\022\035\n\nrequest_id" +
-      "\030\002 \001(\tR\trequestId\"\313\001\n\016SnapshotChange\022>\n\013" +
-      "change_type\030\001 \001(\0162\035.engram.v1.SnapshotCh" +
-      "angeTypeR\nchangeType\022)\n\006before\030\002 \001(\0132\021.e" +
-      "ngram.v1.MemoryR\006before\022\'\n\005after\030\003 \001(\0132\021" +
-      ".engram.v1.MemoryR\005after\022%\n\016changed_fiel" +
-      "ds\030\004 \003(\tR\rchangedFields\"~\n\024DiffSnapshots" +
-      "Request\022\022\n\004base\030\001 \001(\tR\004base\022\026\n\006target\030\002 " +
-      "\001(\tR\006target\022\033\n\tpage_size\030\003 \001(\005R\010pageSize" +
-      "\022\035\n\npage_token\030\004 \001(\tR\tpageToken\"\337\001\n\025Diff" +
-      "SnapshotsResponse\0223\n\007changes\030\001 \003(\0132\031.eng" +
-      "ram.v1.SnapshotChangeR\007changes\022&\n\017next_p" +
-      "age_token\030\002 \001(\tR\rnextPageToken\022\037\n\013added_" +
-      "count\030\003 \001(\003R\naddedCount\022#\n\rremoved_count" +
-      "\030\004 \001(\003R\014removedCount\022#\n\rchanged_count\030\005 " +
-      "\001(\003R\014changedCount\"+\n\025GetIndexStatusReque" +
-      "st\022\022\n\004name\030\001 \001(\tR\004name\"\267\004\n\013IndexStatus\022\022" +
-      "\n\004name\030\001 \001(\tR\004name\022.\n\023pending_dense_item" +
-      "s\030\002 \001(\003R\021pendingDenseItems\0222\n\025pending_le" +
-      "xical_items\030\003 \001(\003R\023pendingLexicalItems\022%" +
-      "\n\016retrying_items\030\004 \001(\003R\rretryingItems\022J\n" +
-      "\023oldest_pending_time\030\005 \001(\0132\032.google.prot" +
-      "obuf.TimestampR\021oldestPendingTime\022)\n\020ind" +
-      "exed_memories\030\006 \001(\003R\017indexedMemories\022\'\n\017" +
-      "embedding_model\030\007 \001(\tR\016embeddingModel\022/\n" +
-      "\023embedding_dimension\030\010 \001(\005R\022embeddingDim" +
-      "ension\022%\n\016vector_backend\030\t \001(\tR\rvectorBa" +
-      "ckend\022)\n\020reindex_required\030\n \001(\010R\017reindex" +
-      "Required\022\036\n\nreindexing\030\013 \001(\010R\nreindexing" +
-      "\022F\n\021last_indexed_time\030\014 \001(\0132\032.google.pro" +
-      "tobuf.TimestampR\017lastIndexedTime*y\n\017Read" +
-      "Consistency\022 \n\034READ_CONSISTENCY_UNSPECIF" +
-      "IED\020\000\022\035\n\031READ_CONSISTENCY_EVENTUAL\020\001\022%\n!" +
-      "READ_CONSISTENCY_READ_YOUR_WRITES\020\002*\227\001\n\r" +
-      "ContextFormat\022\036\n\032CONTEXT_FORMAT_UNSPECIF" +
-      "IED\020\000\022\033\n\027CONTEXT_FORMAT_MARKDOWN\020\001\022\030\n\024CO" +
-      "NTEXT_FORMAT_PLAIN\020\002\022\026\n\022CONTEXT_FORMAT_X" +
-      "ML\020\003\022\027\n\023CONTEXT_FORMAT_JSON\020\004*\236\001\n\022Snapsh" +
-      "otChangeType\022$\n SNAPSHOT_CHANGE_TYPE_UNS" +
-      "PECIFIED\020\000\022\036\n\032SNAPSHOT_CHANGE_TYPE_ADDED" +
-      "\020\001\022 \n\034SNAPSHOT_CHANGE_TYPE_REMOVED\020\002\022 \n\034" +
-      "SNAPSHOT_CHANGE_TYPE_CHANGED\020\0032\204\006\n\rRecal" +
-      "lService\022=\n\006Recall\022\030.engram.v1.RecallReq" +
-      "uest\032\031.engram.v1.RecallResponse\022O\n\014Build" +
-      "Context\022\036.engram.v1.BuildContextRequest\032" +
-      "\037.engram.v1.BuildContextResponse\022=\n\006Enga" +
-      "ge\022\030.engram.v1.EngageRequest\032\031.engram.v1" +
-      ".EngageResponse\022G\n\016CreateSnapshot\022 .engr" +
-      "am.v1.CreateSnapshotRequest\032\023.engram.v1." +
-      "Snapshot\022A\n\013GetSnapshot\022\035.engram.v1.GetS" +
-      "napshotRequest\032\023.engram.v1.Snapshot\022R\n\rL" +
-      "istSnapshots\022\037.engram.v1.ListSnapshotsRe" +
-      "quest\032 .engram.v1.ListSnapshotsResponse\022" +
-      "X\n\017RestoreSnapshot\022!.engram.v1.RestoreSn" +
-      "apshotRequest\032\".engram.v1.RestoreSnapsho" +
-      "tResponse\022J\n\016DeleteSnapshot\022 .engram.v1." +
-      "DeleteSnapshotRequest\032\026.google.protobuf." +
-      "Empty\022R\n\rDiffSnapshots\022\037.engram.v1.DiffS" +
-      "napshotsRequest\032 .engram.v1.DiffSnapshot" +
-      "sResponse\022J\n\016GetIndexStatus\022 .engram.v1." +
-      "GetIndexStatusRequest\032\026.engram.v1.IndexS" +
-      "tatusB~\n\rdev.engram.v1B\013RecallProtoP\001Z3e" +
-      "ngram.dev/engram/clients/go/gen/engram/v" +
-      "1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram\\V1" +
-      "\352\002\nEngram::V1b\006proto3"
+      "mpR\007knownAt\022,\n\005depth\030\016 \001(\0162\026.engram.v1.R" +
+      "ecallDepthR\005depth\"\216\003\n\016ScoreBreakdown\022\024\n\005" +
+      "dense\030\001 \001(\001R\005dense\022\030\n\007lexical\030\002 \001(\001R\007lex" +
+      "ical\022\035\n\ndense_rank\030\003 \001(\005R\tdenseRank\022!\n\014l" +
+      "exical_rank\030\004 \001(\005R\013lexicalRank\022\026\n\006fusion" +
+      "\030\005 \001(\001R\006fusion\022\035\n\nslot_match\030\006 \001(\001R\tslot" +
+      "Match\022\036\n\nimportance\030\007 \001(\001R\nimportance\022\034\n" +
+      "\tretention\030\010 \001(\001R\tretention\022\030\n\007recency\030\t" +
+      " \001(\001R\007recency\022\035\n\nbase_score\030\n \001(\001R\tbaseS" +
+      "core\022%\n\016evidence_delta\030\013 \001(\001R\revidenceDe" +
+      "lta\022\037\n\013graph_boost\030\014 \001(\001R\ngraphBoost\022\024\n\005" +
+      "trust\030\r \001(\001R\005trust\"\231\002\n\tRecallHit\022)\n\006memo" +
+      "ry\030\001 \001(\0132\021.engram.v1.MemoryR\006memory\022\024\n\005s" +
+      "core\030\002 \001(\001R\005score\0227\n\tbreakdown\030\003 \001(\0132\031.e" +
+      "ngram.v1.ScoreBreakdownR\tbreakdown\022%\n\016ev" +
+      "idence_badge\030\004 \001(\tR\revidenceBadge\022\022\n\004poo" +
+      "l\030\005 \001(\tR\004pool\022!\n\014reached_from\030\006 \001(\tR\013rea" +
+      "chedFrom\0224\n\013reached_via\030\007 \001(\0162\023.engram.v" +
+      "1.EdgeKindR\nreachedVia\"\223\001\n\016RecallRespons" +
+      "e\022(\n\004hits\030\001 \003(\0132\024.engram.v1.RecallHitR\004h" +
+      "its\022.\n\023pending_index_items\030\002 \001(\003R\021pendin" +
+      "gIndexItems\022\'\n\017embedding_model\030\003 \001(\tR\016em" +
+      "beddingModel\"\356\001\n\016ContextOptions\022!\n\014token" +
+      "_budget\030\001 \001(\005R\013tokenBudget\0220\n\006format\030\002 \001" +
+      "(\0162\030.engram.v1.ContextFormatR\006format\022\"\n\r" +
+      "group_by_kind\030\003 \001(\010R\013groupByKind\022+\n\021incl" +
+      "ude_citations\030\004 \001(\010R\020includeCitations\0226\n" +
+      "\027include_evidence_badges\030\005 \001(\010R\025includeE" +
+      "videnceBadges\"\315\003\n\023BuildContextRequest\022\024\n" +
+      "\005query\030\001 \001(\tR\005query\022\032\n\010memories\030\002 \003(\tR\010m" +
+      "emories\022\026\n\006spaces\030\003 \003(\tR\006spaces\022+\n\021inclu" +
+      "de_subspaces\030\004 \001(\010R\020includeSubspaces\022\024\n\005" +
+      "pools\030\005 \003(\tR\005pools\022/\n\006filter\030\006 \001(\0132\027.eng" +
+      "ram.v1.RecallFilterR\006filter\022\014\n\001k\030\007 \001(\005R\001" +
+      "k\022\033\n\tmin_score\030\010 \001(\001R\010minScore\022,\n\003now\030\t " +
+      "\001(\0132\032.google.protobuf.TimestampR\003now\022<\n\013" +
+      "consistency\030\n \001(\0162\032.engram.v1.ReadConsis" +
+      "tencyR\013consistency\0223\n\007options\030\013 \001(\0132\031.en" +
+      "gram.v1.ContextOptionsR\007options\022,\n\005depth" +
+      "\030\014 \001(\0162\026.engram.v1.RecallDepthR\005depth\"\340\001" +
+      "\n\024BuildContextResponse\022\022\n\004text\030\001 \001(\tR\004te" +
+      "xt\022%\n\016cited_memories\030\002 \003(\tR\rcitedMemorie" +
+      "s\022\037\n\013token_count\030\003 \001(\005R\ntokenCount\022#\n\rom" +
+      "itted_count\030\004 \001(\005R\014omittedCount\022)\n\020skipp" +
+      "ed_memories\030\005 \003(\tR\017skippedMemories\022\034\n\tto" +
+      "kenizer\030\006 \001(\tR\ttokenizer\"\215\004\n\rEngageReque" +
+      "st\022\024\n\005space\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001(" +
+      "\tR\007session\0223\n\007message\030\003 \001(\0132\031.engram.v1." +
+      "SessionMessageR\007message\022#\n\rrecall_spaces" +
+      "\030\004 \003(\tR\014recallSpaces\022+\n\021include_subspace" +
+      "s\030\005 \001(\010R\020includeSubspaces\022\024\n\005pools\030\006 \003(\t" +
+      "R\005pools\022/\n\006filter\030\007 \001(\0132\027.engram.v1.Reca" +
+      "llFilterR\006filter\022\014\n\001k\030\010 \001(\005R\001k\022\033\n\tmin_sc" +
+      "ore\030\t \001(\001R\010minScore\0223\n\007options\030\n \001(\0132\031.e" +
+      "ngram.v1.ContextOptionsR\007options\022\026\n\006rese" +
+      "nd\030\013 \001(\010R\006resend\022<\n\013consistency\030\014 \001(\0162\032." +
+      "engram.v1.ReadConsistencyR\013consistency\022\035" +
+      "\n\nrequest_id\030\r \001(\tR\trequestId\022)\n\020include" +
+      "_insights\030\016 \001(\010R\017includeInsights\"\242\001\n\007Ins" +
+      "ight\022\022\n\004kind\030\001 \001(\tR\004kind\022\026\n\006memory\030\002 \001(\t" +
+      "R\006memory\022\037\n\013related_hit\030\003 \001(\tR\nrelatedHi" +
+      "t\022\024\n\005quote\030\004 \001(\tR\005quote\022\032\n\010conflict\030\005 \001(" +
+      "\tR\010conflict\022\030\n\007missing\030\006 \001(\010R\007missing\"\310\003" +
+      "\n\016EngageResponse\0223\n\007message\030\001 \001(\0132\031.engr" +
+      "am.v1.SessionMessageR\007message\022+\n\021buffere" +
+      "d_messages\030\002 \001(\005R\020bufferedMessages\022\'\n\017bu" +
+      "ffered_tokens\030\003 \001(\005R\016bufferedTokens\022\030\n\007c" +
+      "ontext\030\004 \001(\tR\007context\022(\n\004hits\030\005 \003(\0132\024.en" +
+      "gram.v1.RecallHitR\004hits\022%\n\016cited_memorie" +
+      "s\030\006 \003(\tR\rcitedMemories\022\037\n\013token_count\030\007 " +
+      "\001(\005R\ntokenCount\022)\n\020suppressed_count\030\010 \001(" +
+      "\005R\017suppressedCount\022D\n\020privacy_findings\030\t" +
+      " \003(\0132\031.engram.v1.PrivacyFindingR\017privacy" +
+      "Findings\022.\n\010insights\030\n \003(\0132\022.engram.v1.I" +
+      "nsightR\010insights\"\230\003\n\010Snapshot\022\022\n\004name\030\001 " +
+      "\001(\tR\004name\022\024\n\005space\030\002 \001(\tR\005space\022+\n\021inclu" +
+      "de_subspaces\030\003 \001(\010R\020includeSubspaces\022 \n\013" +
+      "description\030\004 \001(\tR\013description\022!\n\014memory" +
+      "_count\030\005 \001(\003R\013memoryCount\022%\n\016audit_seque" +
+      "nce\030\006 \001(\003R\rauditSequence\022\030\n\007creator\030\007 \001(" +
+      "\tR\007creator\022;\n\013create_time\030\010 \001(\0132\032.google" +
+      ".protobuf.TimestampR\ncreateTime\0227\n\006label" +
+      "s\030\t \003(\0132\037.engram.v1.Snapshot.LabelsEntry" +
+      "R\006labels\0329\n\013LabelsEntry\022\020\n\003key\030\001 \001(\tR\003ke" +
+      "y\022\024\n\005value\030\002 \001(\tR\005value:\0028\001\"\210\001\n\025CreateSn" +
+      "apshotRequest\022/\n\010snapshot\030\001 \001(\0132\023.engram" +
+      ".v1.SnapshotR\010snapshot\022\037\n\013snapshot_id\030\002 " +
+      "\001(\tR\nsnapshotId\022\035\n\nrequest_id\030\003 \001(\tR\treq" +
+      "uestId\"(\n\022GetSnapshotRequest\022\022\n\004name\030\001 \001" +
+      "(\tR\004name\"h\n\024ListSnapshotsRequest\022\024\n\005spac" +
+      "e\030\001 \001(\tR\005space\022\033\n\tpage_size\030\002 \001(\005R\010pageS" +
+      "ize\022\035\n\npage_token\030\003 \001(\tR\tpageToken\"r\n\025Li" +
+      "stSnapshotsResponse\0221\n\tsnapshots\030\001 \003(\0132\023" +
+      ".engram.v1.SnapshotR\tsnapshots\022&\n\017next_p" +
+      "age_token\030\002 \001(\tR\rnextPageToken\"\210\001\n\026Resto" +
+      "reSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004name\022#\n" +
+      "\rvalidate_only\030\002 \001(\010R\014validateOnly\022\026\n\006re" +
+      "ason\030\003 \001(\tR\006reason\022\035\n\nrequest_id\030\004 \001(\tR\t" +
+      "requestId\"\205\002\n\027RestoreSnapshotResponse\022\'\n" +
+      "\017retracted_count\030\001 \001(\003R\016retractedCount\022\'" +
+      "\n\017recreated_count\030\002 \001(\003R\016recreatedCount\022" +
+      "#\n\rrevised_count\030\003 \001(\003R\014revisedCount\022\'\n\017" +
+      "unchanged_count\030\004 \001(\003R\016unchangedCount\022#\n" +
+      "\rvalidate_only\030\005 \001(\010R\014validateOnly\022%\n\016au" +
+      "dit_sequence\030\006 \001(\003R\rauditSequence\"J\n\025Del" +
+      "eteSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004name\022\035" +
+      "\n\nrequest_id\030\002 \001(\tR\trequestId\"\313\001\n\016Snapsh" +
+      "otChange\022>\n\013change_type\030\001 \001(\0162\035.engram.v" +
+      "1.SnapshotChangeTypeR\nchangeType\022)\n\006befo" +
+      "re\030\002 \001(\0132\021.engram.v1.MemoryR\006before\022\'\n\005a" +
+      "fter\030\003 \001(\0132\021.engram.v1.MemoryR\005after\022%\n\016" +
+      "changed_fields\030\004 \003(\tR\rchangedFields\"~\n\024D" +
+      "iffSnapshotsRequest\022\022\n\004base\030\001 \001(\tR\004base\022" +
+      "\026\n\006target\030\002 \001(\tR\006target\022\033\n\tpage_size\030\003 \001" +
+      "(\005R\010pageSize\022\035\n\npage_token\030\004 \001(\tR\tpageTo" +
+      "ken\"\337\001\n\025DiffSnapshotsResponse\0223\n\007changes" +
+      "\030\001 \003(\0132\031.engram.v1.SnapshotChangeR\007chang" +
+      "es\022&\n\017next_page_token\030\002 \001(\tR\rnextPageTok" +
+      "en\022\037\n\013added_count\030\003 \001(\003R\naddedCount\022#\n\rr" +
+      "emoved_count\030\004 \001(\003R\014removedCount\022#\n\rchan" +
+      "ged_count\030\005 \001(\003R\014changedCount\"+\n\025GetInde" +
+      "xStatusRequest\022\022\n\004name\030\001 \001(\tR\004name\"\267\004\n\013I" +
+      "ndexStatus\022\022\n\004name\030\001 \001(\tR\004name\022.\n\023pendin" +
+      "g_dense_items\030\002 \001(\003R\021pendingDenseItems\0222" +
+      "\n\025pending_lexical_items\030\003 \001(\003R\023pendingLe" +
+      "xicalItems\022%\n\016retrying_items\030\004 \001(\003R\rretr" +
+      "yingItems\022J\n\023oldest_pending_time\030\005 \001(\0132\032" +
+      ".google.protobuf.TimestampR\021oldestPendin" +
+      "gTime\022)\n\020indexed_memories\030\006 \001(\003R\017indexed" +
+      "Memories\022\'\n\017embedding_model\030\007 \001(\tR\016embed" +
+      "dingModel\022/\n\023embedding_dimension\030\010 \001(\005R\022" +
+      "embeddingDimension\022%\n\016vector_backend\030\t \001" +
+      "(\tR\rvectorBackend\022)\n\020reindex_required\030\n " +
+      "\001(\010R\017reindexRequired\022\036\n\nreindexing\030\013 \001(\010" +
+      "R\nreindexing\022F\n\021last_indexed_time\030\014 \001(\0132" +
+      "\032.google.protobuf.TimestampR\017lastIndexed" +
+      "Time*y\n\017ReadConsistency\022 \n\034READ_CONSISTE" +
+      "NCY_UNSPECIFIED\020\000\022\035\n\031READ_CONSISTENCY_EV" +
+      "ENTUAL\020\001\022%\n!READ_CONSISTENCY_READ_YOUR_W" +
+      "RITES\020\002*]\n\013RecallDepth\022\034\n\030RECALL_DEPTH_U" +
+      "NSPECIFIED\020\000\022\031\n\025RECALL_DEPTH_STANDARD\020\001\022" +
+      "\025\n\021RECALL_DEPTH_DEEP\020\002*\227\001\n\rContextFormat" +
+      "\022\036\n\032CONTEXT_FORMAT_UNSPECIFIED\020\000\022\033\n\027CONT" +
+      "EXT_FORMAT_MARKDOWN\020\001\022\030\n\024CONTEXT_FORMAT_" +
+      "PLAIN\020\002\022\026\n\022CONTEXT_FORMAT_XML\020\003\022\027\n\023CONTE" +
+      "XT_FORMAT_JSON\020\004*\236\001\n\022SnapshotChangeType\022" +
+      "$\n SNAPSHOT_CHANGE_TYPE_UNSPECIFIED\020\000\022\036\n" +
+      "\032SNAPSHOT_CHANGE_TYPE_ADDED\020\001\022 \n\034SNAPSHO" +
+      "T_CHANGE_TYPE_REMOVED\020\002\022 \n\034SNAPSHOT_CHAN" +
+      "GE_TYPE_CHANGED\020\0032\204\006\n\rRecallService\022=\n\006R" +
+      "ecall\022\030.engram.v1.RecallRequest\032\031.engram" +
+      ".v1.RecallResponse\022O\n\014BuildContext\022\036.eng" +
+      "ram.v1.BuildContextRequest\032\037.engram.v1.B" +
+      "uildContextResponse\022=\n\006Engage\022\030.engram.v" +
+      "1.EngageRequest\032\031.engram.v1.EngageRespon" +
+      "se\022G\n\016CreateSnapshot\022 .engram.v1.CreateS" +
+      "napshotRequest\032\023.engram.v1.Snapshot\022A\n\013G" +
+      "etSnapshot\022\035.engram.v1.GetSnapshotReques" +
+      "t\032\023.engram.v1.Snapshot\022R\n\rListSnapshots\022" +
+      "\037.engram.v1.ListSnapshotsRequest\032 .engra" +
+      "m.v1.ListSnapshotsResponse\022X\n\017RestoreSna" +
+      "pshot\022!.engram.v1.RestoreSnapshotRequest" +
+      "\032\".engram.v1.RestoreSnapshotResponse\022J\n\016" +
+      "DeleteSnapshot\022 .engram.v1.DeleteSnapsho" +
+      "tRequest\032\026.google.protobuf.Empty\022R\n\rDiff" +
+      "Snapshots\022\037.engram.v1.DiffSnapshotsReque" +
+      "st\032 .engram.v1.DiffSnapshotsResponse\022J\n\016" +
+      "GetIndexStatus\022 .engram.v1.GetIndexStatu" +
+      "sRequest\032\026.engram.v1.IndexStatusB~\n\rdev." +
+      "engram.v1B\013RecallProtoP\001Z3engram.dev/eng" +
+      "ram/clients/go/gen/engram/v1;engramv1\242\002\003" +
+      "EGR\252\002\tEngram.V1\312\002\tEngram\\V1\352\002\nEngram::V1" +
+      "b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -382,7 +387,7 @@ public final class RecallProto {
     internal_static_engram_v1_RecallRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_RecallRequest_descriptor,
-        new java.lang.String[] { "Query", "Spaces", "IncludeSubspaces", "Pools", "K", "Filter", "MinScore", "Now", "Consistency", "Graph", "SkipAccessTracking", "ValidAt", "KnownAt", });
+        new java.lang.String[] { "Query", "Spaces", "IncludeSubspaces", "Pools", "K", "Filter", "MinScore", "Now", "Consistency", "Graph", "SkipAccessTracking", "ValidAt", "KnownAt", "Depth", });
     internal_static_engram_v1_ScoreBreakdown_descriptor =
       getDescriptor().getMessageTypes().get(3);
     internal_static_engram_v1_ScoreBreakdown_fieldAccessorTable = new
@@ -412,7 +417,7 @@ public final class RecallProto {
     internal_static_engram_v1_BuildContextRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_BuildContextRequest_descriptor,
-        new java.lang.String[] { "Query", "Memories", "Spaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Now", "Consistency", "Options", });
+        new java.lang.String[] { "Query", "Memories", "Spaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Now", "Consistency", "Options", "Depth", });
     internal_static_engram_v1_BuildContextResponse_descriptor =
       getDescriptor().getMessageTypes().get(8);
     internal_static_engram_v1_BuildContextResponse_fieldAccessorTable = new

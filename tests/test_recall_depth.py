@@ -1,0 +1,100 @@
+"""Depth mode: the sessions of the best hits are searched too, so a turn that
+shares no word with the question but sits beside its answer is found."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+import grpc
+import pytest
+from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc
+from engram_server.recall import depth
+from engram_server.store.vectors import ScoredPoint
+
+from tests.lifecycle_helpers import field_violations, proposal
+
+RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+DEEP = recall_pb2.RECALL_DEPTH_DEEP
+QUESTION = "who travels with her to the Lisbon conference?"
+# Turns of other sessions closer in meaning to the question than the second hop,
+# enough to fill the default pass's dense candidates (40 at k = 10).
+FILLERS = [
+    f"Ben: a colleague joined me on the flight to the summit in Porto, story {i}" for i in range(48)
+]
+
+
+def test_seed_sessions_are_the_distinct_sessions_of_the_best_hits() -> None:
+    assert depth.seed_sessions(["a", "", "b", "a", "c", "d", "e"], 5) == ["a", "b", "c"]
+    assert depth.seed_sessions([], 5) == []
+
+
+def test_widened_points_fill_missing_legs_and_follow_the_first_pass() -> None:
+    a, b, c = (uuid.uuid4() for _ in range(3))
+    first = [ScoredPoint(a, 0.5, None, 1, None)]
+    joined = depth.widen(first, [ScoredPoint(a, 0.5, 2.0, 1, 1), ScoredPoint(b, 0.3, None, 2)])
+    assert joined == [ScoredPoint(a, 0.5, 2.0, 1, None), ScoredPoint(b, 0.3, None)]
+    assert depth.widen(first, []) == first
+    assert depth.widen([], [ScoredPoint(c, None, 1.0, None, 1)]) == [ScoredPoint(c, None, 1.0)]
+
+
+async def _conversation(t: Any) -> tuple[str, str]:
+    """Writes the two-hop conversation; returns the first and second hop's names."""
+    turns = [
+        proposal("chat", "Ana: we booked the hotel for the Lisbon conference", session="lisbon"),
+        proposal(
+            "chat", "Ana: Carla insisted on joining, she has never seen the ocean", session="lisbon"
+        ),
+        *(proposal("chat", text, session=f"other-{i}") for i, text in enumerate(FILLERS)),
+    ]
+    response = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(proposals=turns)
+    )
+    return response.results[0].memory.name, response.results[1].memory.name
+
+
+async def test_depth_finds_the_second_hop_the_default_misses(make_tenant: Any) -> None:
+    t = await make_tenant()
+    first_hop, second_hop = await _conversation(t)
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    request = recall_pb2.RecallRequest(query=QUESTION, spaces=["chat"], k=10, consistency=RYW)
+    default = [h.memory.name for h in (await stub.Recall(request)).hits]
+    request.depth = DEEP
+    deep = await stub.Recall(request)
+    names = [h.memory.name for h in deep.hits]
+    assert default[0] == first_hop and second_hop not in default
+    assert names[0] == first_hop and second_hop in names
+    # Scores still order the hits; the second hop has no leg rank of the first pass.
+    scores = [h.score for h in deep.hits]
+    assert scores == sorted(scores, reverse=True)
+    hop = deep.hits[names.index(second_hop)].breakdown
+    assert hop.dense_rank == 0 and hop.dense > 0
+    # Standard is the default, spelled out.
+    request.depth = recall_pb2.RECALL_DEPTH_STANDARD
+    assert [h.memory.name for h in (await stub.Recall(request)).hits] == default
+
+
+async def test_depth_never_reaches_another_tenant(make_tenant: Any) -> None:
+    ours, theirs = await make_tenant(), await make_tenant()
+    _, their_hop = await _conversation(theirs)
+    mine = await ours.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[
+                proposal("chat", "Ana: the Lisbon conference hotel is booked", session="lisbon")
+            ]
+        )
+    )
+    found = await recall_pb2_grpc.RecallServiceStub(ours.channel).Recall(
+        recall_pb2.RecallRequest(query=QUESTION, spaces=["chat"], k=10, consistency=RYW, depth=DEEP)
+    )
+    assert [h.memory.name for h in found.hits] == [mine.results[0].memory.name]
+    assert their_hop not in [h.memory.name for h in found.hits]
+
+
+async def test_an_unknown_depth_names_the_field(make_tenant: Any) -> None:
+    t = await make_tenant()
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stub.Recall(recall_pb2.RecallRequest(query="x", spaces=["chat"], depth=7))  # type: ignore[arg-type]
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "depth" in field_violations(err.value)
