@@ -98,3 +98,24 @@ async def test_an_unknown_depth_names_the_field(make_tenant: Any) -> None:
         await stub.Recall(recall_pb2.RecallRequest(query="x", spaces=["chat"], depth=7))  # type: ignore[arg-type]
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "depth" in field_violations(err.value)
+
+
+async def test_build_context_takes_the_depth_too(make_tenant: Any) -> None:
+    t = await make_tenant()
+    _, second_hop = await _conversation(t)
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+    request = recall_pb2.BuildContextRequest(
+        query=QUESTION,
+        spaces=["chat"],
+        k=10,
+        consistency=RYW,
+        options=recall_pb2.ContextOptions(token_budget=2000, include_citations=True),
+    )
+    assert second_hop not in (await stub.BuildContext(request)).cited_memories
+    request.depth = DEEP
+    assert second_hop in (await stub.BuildContext(request)).cited_memories
+    request.depth = 9  # type: ignore[assignment]
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stub.BuildContext(request)
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "depth" in field_violations(err.value)
