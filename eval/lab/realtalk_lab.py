@@ -507,6 +507,23 @@ LEVERS = [
     Lever(
         "depth widen top 5 + joint rrf 0.5", 0.4, 0.6, **DEFAULTS, depth_session=5, depth_seeds=3
     ),
+    Lever(
+        "depth widen top 5 + session support 0.2",
+        0.4,
+        0.6,
+        **{**DEFAULTS, "session_boost": 0.2},
+        depth_session=5,
+    ),
+    Lever(
+        "depth widen top 5 + session support 0.3",
+        0.4,
+        0.6,
+        **{**DEFAULTS, "session_boost": 0.3},
+        depth_session=5,
+    ),
+    Lever(
+        "depth widen top 5 + next turn 0.4", 0.4, 0.6, **DEFAULTS, depth_session=5, next_turn=0.4
+    ),
     Lever("depth widen sessions of top 3", 0.4, 0.6, **DEFAULTS, depth_session=3),
     Lever("depth widen sessions of top 5", 0.4, 0.6, **DEFAULTS, depth_session=5),
     Lever("today (0.8/0.2)"),

@@ -22,11 +22,12 @@ if TYPE_CHECKING:
 
 
 async def deep_ranked(service: RecallService, tenant: str, q: RecallQuery) -> list[Hit]:
-    # Seeds are the best hits by relevance alone: no graph expansion, no threshold.
-    first = await service._ranked(tenant, replace(q, graph=None, min_score=float("-inf")))
-    sessions = depth.seed_sessions(h.memory.session for h in first)
-    if not sessions or q.session:
-        return await service._ranked(tenant, q)
+    # Seeds are the best hits of the direct ranking (graph expansion comes last).
+    first = await service._ranked(tenant, replace(q, graph=None))
+    sessions = [] if q.session else depth.seed_sessions(h.memory.session for h in first)
+    if not sessions:
+        # Nothing to widen (no sessions, or the request names one already).
+        return first if q.graph is None else await service._ranked(tenant, q)
     extra = await _session_points(service, tenant, q, sessions)
     return await service._ranked(tenant, q, widened=extra)
 
