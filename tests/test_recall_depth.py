@@ -6,6 +6,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import engram
 import grpc
 import pytest
 from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc
@@ -13,6 +14,7 @@ from engram_server.recall import depth
 from engram_server.store.vectors import ScoredPoint
 
 from tests.lifecycle_helpers import field_violations, proposal
+from tests.test_cli import json_lines, run
 
 RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
 DEEP = recall_pb2.RECALL_DEPTH_DEEP
@@ -119,3 +121,28 @@ async def test_build_context_takes_the_depth_too(make_tenant: Any) -> None:
         await stub.BuildContext(request)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "depth" in field_violations(err.value)
+
+
+async def test_the_sdk_asks_in_depth_mode(server: Any, make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    _, second_hop = await _conversation(tenant)
+    async with engram.AsyncClient(server.address, tenant.secret) as client:
+        standard = await client.recall(QUESTION, "chat", k=10, read_your_writes=True)
+        deep = await client.recall(QUESTION, "chat", k=10, read_your_writes=True, depth=True)
+    assert second_hop not in [h.memory.name for h in standard]
+    assert second_hop in [h.memory.name for h in deep]
+
+
+async def test_the_cli_recalls_in_depth_mode(
+    server: Any, make_tenant: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tenant = await make_tenant()
+    _, second_hop = await _conversation(tenant)
+    conn = ("--address", server.address, "--api-key", tenant.secret, "--json")
+    ask = ("memory", "recall", QUESTION, "--space", "chat", "-k", "10", "--fresh", *conn)
+    code, out, err = await run(capsys, *ask)
+    assert code == 0, err
+    assert second_hop not in [hit["memory"]["name"] for hit in json_lines(out)]
+    code, out, err = await run(capsys, *ask, "--depth")
+    assert code == 0, err
+    assert second_hop in [hit["memory"]["name"] for hit in json_lines(out)]

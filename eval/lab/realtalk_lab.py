@@ -124,6 +124,8 @@ class Lever:
     depth_lexical_only: bool = False  # second pass without a new query embedding
     depth_session: int = 0  # widen: turns of the top-n hits' sessions join the candidates
     candidates: int = CANDIDATES  # per leg
+    # widen also the n sessions whose centroid and summed term weights match best
+    depth_session_surface: int = 0
     depth_idf: str = (
         "tenant"  # tenant (the tenant's IDF) | candidates (df among the first pass's candidates)
     )
@@ -226,6 +228,7 @@ class Index:
                 if lever.time_strip:
                     search = resolved.without_spans(question) or question
         qv = vectors.query(search)
+        self.last_query = qv
         dense = self.dense @ qv
         terms = analyze(search)
         lexical = self.lexical(terms)
@@ -314,10 +317,31 @@ class Index:
         first pass scores (their own dense and lexical match)."""
         lever = self.lever
         sessions = {self.conv.turns[i].session for i in order[: lever.depth_session]}
+        if lever.depth_session_surface:
+            sessions |= set(self._best_sessions(dense, lexical, lever.depth_session_surface))
         extra = [i for i, t in enumerate(self.conv.turns) if t.session in sessions]
         self._fuse(dense, lexical, question, extra)
         scores = self.last_scores
         return sorted(scores, key=lambda i: (-scores[i], i))
+
+    def _best_sessions(self, dense: np.ndarray, lexical: np.ndarray, n: int) -> list[str]:
+        """Sessions as one retrieval surface each: the cosine of the query to the
+        session's mean turn vector, and the session's summed lexical score."""
+        if not hasattr(self, "centroids"):
+            names = list(dict.fromkeys(t.session for t in self.conv.turns))
+            members = {name: [] for name in names}
+            for i, t in enumerate(self.conv.turns):
+                members[t.session].append(i)
+            self.session_names = names
+            self.session_members = [members[name] for name in names]
+            c = np.stack([self.dense[m].mean(axis=0) for m in self.session_members])
+            self.centroids = c / np.linalg.norm(c, axis=1, keepdims=True)
+        qv = self.last_query
+        d = self.centroids @ qv
+        lx = np.array([lexical[m].sum() for m in self.session_members])
+        lx = lx / lx.max() if lx.max() > 0 else lx
+        score = self.lever.dense_weight * d + self.lever.lexical_weight * lx
+        return [self.session_names[i] for i in np.argsort(-score)[:n]]
 
     def _fuse(
         self, dense: np.ndarray, lexical: np.ndarray, question: str, more: Sequence[int] = ()
@@ -524,6 +548,8 @@ LEVERS = [
     Lever(
         "depth widen top 5 + next turn 0.4", 0.4, 0.6, **DEFAULTS, depth_session=5, next_turn=0.4
     ),
+    Lever("depth widen top 5 + 2 best sessions as surfaces", 0.4, 0.6, **DEFAULTS, depth_session=5, depth_session_surface=2),
+    Lever("depth widen top 5 + 4 best sessions as surfaces", 0.4, 0.6, **DEFAULTS, depth_session=5, depth_session_surface=4),
     Lever("depth widen sessions of top 3", 0.4, 0.6, **DEFAULTS, depth_session=3),
     Lever("depth widen sessions of top 5", 0.4, 0.6, **DEFAULTS, depth_session=5),
     Lever("today (0.8/0.2)"),
