@@ -548,8 +548,22 @@ LEVERS = [
     Lever(
         "depth widen top 5 + next turn 0.4", 0.4, 0.6, **DEFAULTS, depth_session=5, next_turn=0.4
     ),
-    Lever("depth widen top 5 + 2 best sessions as surfaces", 0.4, 0.6, **DEFAULTS, depth_session=5, depth_session_surface=2),
-    Lever("depth widen top 5 + 4 best sessions as surfaces", 0.4, 0.6, **DEFAULTS, depth_session=5, depth_session_surface=4),
+    Lever(
+        "depth widen top 5 + 2 best sessions as surfaces",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_session=5,
+        depth_session_surface=2,
+    ),
+    Lever(
+        "depth widen top 5 + 4 best sessions as surfaces",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_session=5,
+        depth_session_surface=4,
+    ),
     Lever("depth widen sessions of top 3", 0.4, 0.6, **DEFAULTS, depth_session=3),
     Lever("depth widen sessions of top 5", 0.4, 0.6, **DEFAULTS, depth_session=5),
     Lever("today (0.8/0.2)"),
