@@ -606,6 +606,14 @@ def markdown(report: dict[str, Any]) -> str:
                 f"| {lv['memories']:,}, depth mode | | {d['p50_ms']:.2f} ms | {d['p99_ms']:.2f} ms"
                 f" | | | {r['p50']:.2f}x standard | {r['p99']:.2f}x standard | |"
             )
+    if config.get("depth"):
+        lines += [
+            "",
+            "Depth mode (RECALL_DEPTH_DEEP) is asked right after the standard Recall and"
+            " BM25 for every question; the measured tenant's memories are written in"
+            f" sessions of {config['depth_session_size']} (depth mode widens sessions), for"
+            " both rows.",
+        ]
     firsts = [lv.get("first_recall_after_load_seconds") for lv in report["levels"]]
     if all(first is not None for first in firsts):
         lines += [
