@@ -146,3 +146,29 @@ async def test_the_cli_recalls_in_depth_mode(
     code, out, err = await run(capsys, *ask, "--depth")
     assert code == 0, err
     assert second_hop in [hit["memory"]["name"] for hit in json_lines(out)]
+
+
+async def test_engage_takes_the_depth_too(make_tenant: Any) -> None:
+    t = await make_tenant()
+    _, second_hop = await _conversation(t)
+    stub = recall_pb2_grpc.RecallServiceStub(t.channel)
+
+    def engage(session: str, depth: int) -> recall_pb2.EngageRequest:
+        return recall_pb2.EngageRequest(
+            space="desk",
+            session=session,
+            message=lifecycle_pb2.SessionMessage(role="user", content=QUESTION),
+            recall_spaces=["chat"],
+            k=10,
+            consistency=RYW,
+            depth=depth,  # type: ignore[arg-type]
+        )
+
+    standard = await stub.Engage(engage("a", recall_pb2.RECALL_DEPTH_UNSPECIFIED))
+    assert second_hop not in [h.memory.name for h in standard.hits]
+    deep = await stub.Engage(engage("b", DEEP))
+    assert second_hop in [h.memory.name for h in deep.hits]
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await stub.Engage(engage("c", 5))
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "depth" in field_violations(err.value)

@@ -49,7 +49,10 @@ def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQue
         v.add("consistency", f"unknown enum value {request.consistency}")
     if not 0 <= request.k <= MAX_K:
         v.add("k", f"must be between 0 and {MAX_K}")
+    if request.depth not in recall_pb2.RecallDepth.values():
+        v.add("depth", f"unknown enum value {request.depth}")
     return RecallQuery(
+        deep=request.depth == recall_pb2.RECALL_DEPTH_DEEP,
         query="",
         spaces=tuple(request.recall_spaces) or (request.space,),
         include_subspaces=request.include_subspaces,

@@ -767,6 +767,7 @@ class EngageRequest(_message.Message):
     CONSISTENCY_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     INCLUDE_INSIGHTS_FIELD_NUMBER: _builtins.int
+    DEPTH_FIELD_NUMBER: _builtins.int
     space: _builtins.str
     """The space of the session. Required."""
     session: _builtins.str
@@ -793,6 +794,8 @@ class EngageRequest(_message.Message):
     and earlier decisions connected to the hits, each quoted verbatim. No model
     call; nothing is written.
     """
+    depth: Global___RecallDepth.ValueType
+    """How hard the recall for the message searches (see RecallRequest.depth)."""
     @_builtins.property
     def message(self) -> _lifecycle_pb2.SessionMessage:
         """The incoming message; appended to the session's working-memory buffer and
@@ -832,10 +835,11 @@ class EngageRequest(_message.Message):
         consistency: Global___ReadConsistency.ValueType = ...,
         request_id: _builtins.str = ...,
         include_insights: _builtins.bool = ...,
+        depth: Global___RecallDepth.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "message", b"message", "options", b"options"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_insights", b"include_insights", "include_subspaces", b"include_subspaces", "k", b"k", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "depth", b"depth", "filter", b"filter", "include_insights", b"include_insights", "include_subspaces", b"include_subspaces", "k", b"k", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1355,8 +1355,10 @@ type EngageRequest struct {
 	// and earlier decisions connected to the hits, each quoted verbatim. No model
 	// call; nothing is written.
 	IncludeInsights bool `protobuf:"varint,14,opt,name=include_insights,json=includeInsights,proto3" json:"include_insights,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// How hard the recall for the message searches (see RecallRequest.depth).
+	Depth         RecallDepth `protobuf:"varint,15,opt,name=depth,proto3,enum=engram.v1.RecallDepth" json:"depth,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *EngageRequest) Reset() {
@@ -1485,6 +1487,13 @@ func (x *EngageRequest) GetIncludeInsights() bool {
 		return x.IncludeInsights
 	}
 	return false
+}
+
+func (x *EngageRequest) GetDepth() RecallDepth {
+	if x != nil {
+		return x.Depth
+	}
+	return RecallDepth_RECALL_DEPTH_UNSPECIFIED
 }
 
 // One item of an Engage insight brief.
@@ -2818,7 +2827,7 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"tokenCount\x12#\n" +
 	"\romitted_count\x18\x04 \x01(\x05R\fomittedCount\x12)\n" +
 	"\x10skipped_memories\x18\x05 \x03(\tR\x0fskippedMemories\x12\x1c\n" +
-	"\ttokenizer\x18\x06 \x01(\tR\ttokenizer\"\x8d\x04\n" +
+	"\ttokenizer\x18\x06 \x01(\tR\ttokenizer\"\xbb\x04\n" +
 	"\rEngageRequest\x12\x14\n" +
 	"\x05space\x18\x01 \x01(\tR\x05space\x12\x18\n" +
 	"\asession\x18\x02 \x01(\tR\asession\x123\n" +
@@ -2835,7 +2844,8 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\vconsistency\x18\f \x01(\x0e2\x1a.engram.v1.ReadConsistencyR\vconsistency\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\r \x01(\tR\trequestId\x12)\n" +
-	"\x10include_insights\x18\x0e \x01(\bR\x0fincludeInsights\"\xa2\x01\n" +
+	"\x10include_insights\x18\x0e \x01(\bR\x0fincludeInsights\x12,\n" +
+	"\x05depth\x18\x0f \x01(\x0e2\x16.engram.v1.RecallDepthR\x05depth\"\xa2\x01\n" +
 	"\aInsight\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x16\n" +
 	"\x06memory\x18\x02 \x01(\tR\x06memory\x12\x1f\n" +
@@ -3055,45 +3065,46 @@ var file_engram_v1_recall_proto_depIdxs = []int32{
 	4,  // 23: engram.v1.EngageRequest.filter:type_name -> engram.v1.RecallFilter
 	10, // 24: engram.v1.EngageRequest.options:type_name -> engram.v1.ContextOptions
 	0,  // 25: engram.v1.EngageRequest.consistency:type_name -> engram.v1.ReadConsistency
-	35, // 26: engram.v1.EngageResponse.message:type_name -> engram.v1.SessionMessage
-	8,  // 27: engram.v1.EngageResponse.hits:type_name -> engram.v1.RecallHit
-	36, // 28: engram.v1.EngageResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
-	14, // 29: engram.v1.EngageResponse.insights:type_name -> engram.v1.Insight
-	31, // 30: engram.v1.Snapshot.create_time:type_name -> google.protobuf.Timestamp
-	29, // 31: engram.v1.Snapshot.labels:type_name -> engram.v1.Snapshot.LabelsEntry
-	16, // 32: engram.v1.CreateSnapshotRequest.snapshot:type_name -> engram.v1.Snapshot
-	16, // 33: engram.v1.ListSnapshotsResponse.snapshots:type_name -> engram.v1.Snapshot
-	3,  // 34: engram.v1.SnapshotChange.change_type:type_name -> engram.v1.SnapshotChangeType
-	34, // 35: engram.v1.SnapshotChange.before:type_name -> engram.v1.Memory
-	34, // 36: engram.v1.SnapshotChange.after:type_name -> engram.v1.Memory
-	24, // 37: engram.v1.DiffSnapshotsResponse.changes:type_name -> engram.v1.SnapshotChange
-	31, // 38: engram.v1.IndexStatus.oldest_pending_time:type_name -> google.protobuf.Timestamp
-	31, // 39: engram.v1.IndexStatus.last_indexed_time:type_name -> google.protobuf.Timestamp
-	6,  // 40: engram.v1.RecallService.Recall:input_type -> engram.v1.RecallRequest
-	11, // 41: engram.v1.RecallService.BuildContext:input_type -> engram.v1.BuildContextRequest
-	13, // 42: engram.v1.RecallService.Engage:input_type -> engram.v1.EngageRequest
-	17, // 43: engram.v1.RecallService.CreateSnapshot:input_type -> engram.v1.CreateSnapshotRequest
-	18, // 44: engram.v1.RecallService.GetSnapshot:input_type -> engram.v1.GetSnapshotRequest
-	19, // 45: engram.v1.RecallService.ListSnapshots:input_type -> engram.v1.ListSnapshotsRequest
-	21, // 46: engram.v1.RecallService.RestoreSnapshot:input_type -> engram.v1.RestoreSnapshotRequest
-	23, // 47: engram.v1.RecallService.DeleteSnapshot:input_type -> engram.v1.DeleteSnapshotRequest
-	25, // 48: engram.v1.RecallService.DiffSnapshots:input_type -> engram.v1.DiffSnapshotsRequest
-	27, // 49: engram.v1.RecallService.GetIndexStatus:input_type -> engram.v1.GetIndexStatusRequest
-	9,  // 50: engram.v1.RecallService.Recall:output_type -> engram.v1.RecallResponse
-	12, // 51: engram.v1.RecallService.BuildContext:output_type -> engram.v1.BuildContextResponse
-	15, // 52: engram.v1.RecallService.Engage:output_type -> engram.v1.EngageResponse
-	16, // 53: engram.v1.RecallService.CreateSnapshot:output_type -> engram.v1.Snapshot
-	16, // 54: engram.v1.RecallService.GetSnapshot:output_type -> engram.v1.Snapshot
-	20, // 55: engram.v1.RecallService.ListSnapshots:output_type -> engram.v1.ListSnapshotsResponse
-	22, // 56: engram.v1.RecallService.RestoreSnapshot:output_type -> engram.v1.RestoreSnapshotResponse
-	37, // 57: engram.v1.RecallService.DeleteSnapshot:output_type -> google.protobuf.Empty
-	26, // 58: engram.v1.RecallService.DiffSnapshots:output_type -> engram.v1.DiffSnapshotsResponse
-	28, // 59: engram.v1.RecallService.GetIndexStatus:output_type -> engram.v1.IndexStatus
-	50, // [50:60] is the sub-list for method output_type
-	40, // [40:50] is the sub-list for method input_type
-	40, // [40:40] is the sub-list for extension type_name
-	40, // [40:40] is the sub-list for extension extendee
-	0,  // [0:40] is the sub-list for field type_name
+	1,  // 26: engram.v1.EngageRequest.depth:type_name -> engram.v1.RecallDepth
+	35, // 27: engram.v1.EngageResponse.message:type_name -> engram.v1.SessionMessage
+	8,  // 28: engram.v1.EngageResponse.hits:type_name -> engram.v1.RecallHit
+	36, // 29: engram.v1.EngageResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
+	14, // 30: engram.v1.EngageResponse.insights:type_name -> engram.v1.Insight
+	31, // 31: engram.v1.Snapshot.create_time:type_name -> google.protobuf.Timestamp
+	29, // 32: engram.v1.Snapshot.labels:type_name -> engram.v1.Snapshot.LabelsEntry
+	16, // 33: engram.v1.CreateSnapshotRequest.snapshot:type_name -> engram.v1.Snapshot
+	16, // 34: engram.v1.ListSnapshotsResponse.snapshots:type_name -> engram.v1.Snapshot
+	3,  // 35: engram.v1.SnapshotChange.change_type:type_name -> engram.v1.SnapshotChangeType
+	34, // 36: engram.v1.SnapshotChange.before:type_name -> engram.v1.Memory
+	34, // 37: engram.v1.SnapshotChange.after:type_name -> engram.v1.Memory
+	24, // 38: engram.v1.DiffSnapshotsResponse.changes:type_name -> engram.v1.SnapshotChange
+	31, // 39: engram.v1.IndexStatus.oldest_pending_time:type_name -> google.protobuf.Timestamp
+	31, // 40: engram.v1.IndexStatus.last_indexed_time:type_name -> google.protobuf.Timestamp
+	6,  // 41: engram.v1.RecallService.Recall:input_type -> engram.v1.RecallRequest
+	11, // 42: engram.v1.RecallService.BuildContext:input_type -> engram.v1.BuildContextRequest
+	13, // 43: engram.v1.RecallService.Engage:input_type -> engram.v1.EngageRequest
+	17, // 44: engram.v1.RecallService.CreateSnapshot:input_type -> engram.v1.CreateSnapshotRequest
+	18, // 45: engram.v1.RecallService.GetSnapshot:input_type -> engram.v1.GetSnapshotRequest
+	19, // 46: engram.v1.RecallService.ListSnapshots:input_type -> engram.v1.ListSnapshotsRequest
+	21, // 47: engram.v1.RecallService.RestoreSnapshot:input_type -> engram.v1.RestoreSnapshotRequest
+	23, // 48: engram.v1.RecallService.DeleteSnapshot:input_type -> engram.v1.DeleteSnapshotRequest
+	25, // 49: engram.v1.RecallService.DiffSnapshots:input_type -> engram.v1.DiffSnapshotsRequest
+	27, // 50: engram.v1.RecallService.GetIndexStatus:input_type -> engram.v1.GetIndexStatusRequest
+	9,  // 51: engram.v1.RecallService.Recall:output_type -> engram.v1.RecallResponse
+	12, // 52: engram.v1.RecallService.BuildContext:output_type -> engram.v1.BuildContextResponse
+	15, // 53: engram.v1.RecallService.Engage:output_type -> engram.v1.EngageResponse
+	16, // 54: engram.v1.RecallService.CreateSnapshot:output_type -> engram.v1.Snapshot
+	16, // 55: engram.v1.RecallService.GetSnapshot:output_type -> engram.v1.Snapshot
+	20, // 56: engram.v1.RecallService.ListSnapshots:output_type -> engram.v1.ListSnapshotsResponse
+	22, // 57: engram.v1.RecallService.RestoreSnapshot:output_type -> engram.v1.RestoreSnapshotResponse
+	37, // 58: engram.v1.RecallService.DeleteSnapshot:output_type -> google.protobuf.Empty
+	26, // 59: engram.v1.RecallService.DiffSnapshots:output_type -> engram.v1.DiffSnapshotsResponse
+	28, // 60: engram.v1.RecallService.GetIndexStatus:output_type -> engram.v1.IndexStatus
+	51, // [51:61] is the sub-list for method output_type
+	41, // [41:51] is the sub-list for method input_type
+	41, // [41:41] is the sub-list for extension type_name
+	41, // [41:41] is the sub-list for extension extendee
+	0,  // [0:41] is the sub-list for field type_name
 }
 
 func init() { file_engram_v1_recall_proto_init() }

@@ -29,6 +29,7 @@ private static final long serialVersionUID = 0L;
         com.google.protobuf.LazyStringArrayList.emptyList();
     consistency_ = 0;
     requestId_ = "";
+    depth_ = 0;
   }
 
   @java.lang.Override
@@ -523,6 +524,32 @@ private static final long serialVersionUID = 0L;
     return includeInsights_;
   }
 
+  public static final int DEPTH_FIELD_NUMBER = 15;
+  private int depth_ = 0;
+  /**
+   * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  @java.lang.Override public int getDepthValue() {
+    return depth_;
+  }
+  /**
+   * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  @java.lang.Override public dev.engram.v1.RecallDepth getDepth() {
+    dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+    return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -578,6 +605,9 @@ private static final long serialVersionUID = 0L;
     }
     if (includeInsights_ != false) {
       output.writeBool(14, includeInsights_);
+    }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      output.writeEnum(15, depth_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -649,6 +679,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(14, includeInsights_);
     }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(15, depth_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -701,6 +735,7 @@ private static final long serialVersionUID = 0L;
         .equals(other.getRequestId())) return false;
     if (getIncludeInsights()
         != other.getIncludeInsights()) return false;
+    if (depth_ != other.depth_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -754,6 +789,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + INCLUDE_INSIGHTS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getIncludeInsights());
+    hash = (37 * hash) + DEPTH_FIELD_NUMBER;
+    hash = (53 * hash) + depth_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -925,6 +962,7 @@ private static final long serialVersionUID = 0L;
       consistency_ = 0;
       requestId_ = "";
       includeInsights_ = false;
+      depth_ = 0;
       return this;
     }
 
@@ -1011,6 +1049,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00002000) != 0)) {
         result.includeInsights_ = includeInsights_;
+      }
+      if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.depth_ = depth_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1121,6 +1162,9 @@ private static final long serialVersionUID = 0L;
       if (other.getIncludeInsights() != false) {
         setIncludeInsights(other.getIncludeInsights());
       }
+      if (other.depth_ != 0) {
+        setDepthValue(other.getDepthValue());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -1225,6 +1269,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00002000;
               break;
             } // case 112
+            case 120: {
+              depth_ = input.readEnum();
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 120
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2598,6 +2647,79 @@ private static final long serialVersionUID = 0L;
     public Builder clearIncludeInsights() {
       bitField0_ = (bitField0_ & ~0x00002000);
       includeInsights_ = false;
+      onChanged();
+      return this;
+    }
+
+    private int depth_ = 0;
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @return The enum numeric value on the wire for depth.
+     */
+    @java.lang.Override public int getDepthValue() {
+      return depth_;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @param value The enum numeric value on the wire for depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepthValue(int value) {
+      depth_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @return The depth.
+     */
+    @java.lang.Override
+    public dev.engram.v1.RecallDepth getDepth() {
+      dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+      return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @param value The depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepth(dev.engram.v1.RecallDepth value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00004000;
+      depth_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDepth() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      depth_ = 0;
       onChanged();
       return this;
     }

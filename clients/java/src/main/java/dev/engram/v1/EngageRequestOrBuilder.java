@@ -308,4 +308,23 @@ public interface EngageRequestOrBuilder extends
    * @return The includeInsights.
    */
   boolean getIncludeInsights();
+
+  /**
+   * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  int getDepthValue();
+  /**
+   * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  dev.engram.v1.RecallDepth getDepth();
 }

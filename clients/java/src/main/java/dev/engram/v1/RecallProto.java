@@ -233,7 +233,7 @@ public final class RecallProto {
       "s\022\037\n\013token_count\030\003 \001(\005R\ntokenCount\022#\n\rom" +
       "itted_count\030\004 \001(\005R\014omittedCount\022)\n\020skipp" +
       "ed_memories\030\005 \003(\tR\017skippedMemories\022\034\n\tto" +
-      "kenizer\030\006 \001(\tR\ttokenizer\"\215\004\n\rEngageReque" +
+      "kenizer\030\006 \001(\tR\ttokenizer\"\273\004\n\rEngageReque" +
       "st\022\024\n\005space\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001(" +
       "\tR\007session\0223\n\007message\030\003 \001(\0132\031.engram.v1." +
       "SessionMessageR\007message\022#\n\rrecall_spaces" +
@@ -246,121 +246,122 @@ public final class RecallProto {
       "nd\030\013 \001(\010R\006resend\022<\n\013consistency\030\014 \001(\0162\032." +
       "engram.v1.ReadConsistencyR\013consistency\022\035" +
       "\n\nrequest_id\030\r \001(\tR\trequestId\022)\n\020include" +
-      "_insights\030\016 \001(\010R\017includeInsights\"\242\001\n\007Ins" +
-      "ight\022\022\n\004kind\030\001 \001(\tR\004kind\022\026\n\006memory\030\002 \001(\t" +
-      "R\006memory\022\037\n\013related_hit\030\003 \001(\tR\nrelatedHi" +
-      "t\022\024\n\005quote\030\004 \001(\tR\005quote\022\032\n\010conflict\030\005 \001(" +
-      "\tR\010conflict\022\030\n\007missing\030\006 \001(\010R\007missing\"\310\003" +
-      "\n\016EngageResponse\0223\n\007message\030\001 \001(\0132\031.engr" +
-      "am.v1.SessionMessageR\007message\022+\n\021buffere" +
-      "d_messages\030\002 \001(\005R\020bufferedMessages\022\'\n\017bu" +
-      "ffered_tokens\030\003 \001(\005R\016bufferedTokens\022\030\n\007c" +
-      "ontext\030\004 \001(\tR\007context\022(\n\004hits\030\005 \003(\0132\024.en" +
-      "gram.v1.RecallHitR\004hits\022%\n\016cited_memorie" +
-      "s\030\006 \003(\tR\rcitedMemories\022\037\n\013token_count\030\007 " +
-      "\001(\005R\ntokenCount\022)\n\020suppressed_count\030\010 \001(" +
-      "\005R\017suppressedCount\022D\n\020privacy_findings\030\t" +
-      " \003(\0132\031.engram.v1.PrivacyFindingR\017privacy" +
-      "Findings\022.\n\010insights\030\n \003(\0132\022.engram.v1.I" +
-      "nsightR\010insights\"\230\003\n\010Snapshot\022\022\n\004name\030\001 " +
-      "\001(\tR\004name\022\024\n\005space\030\002 \001(\tR\005space\022+\n\021inclu" +
-      "de_subspaces\030\003 \001(\010R\020includeSubspaces\022 \n\013" +
-      "description\030\004 \001(\tR\013description\022!\n\014memory" +
-      "_count\030\005 \001(\003R\013memoryCount\022%\n\016audit_seque" +
-      "nce\030\006 \001(\003R\rauditSequence\022\030\n\007creator\030\007 \001(" +
-      "\tR\007creator\022;\n\013create_time\030\010 \001(\0132\032.google" +
-      ".protobuf.TimestampR\ncreateTime\0227\n\006label" +
-      "s\030\t \003(\0132\037.engram.v1.Snapshot.LabelsEntry" +
-      "R\006labels\0329\n\013LabelsEntry\022\020\n\003key\030\001 \001(\tR\003ke" +
-      "y\022\024\n\005value\030\002 \001(\tR\005value:\0028\001\"\210\001\n\025CreateSn" +
-      "apshotRequest\022/\n\010snapshot\030\001 \001(\0132\023.engram" +
-      ".v1.SnapshotR\010snapshot\022\037\n\013snapshot_id\030\002 " +
-      "\001(\tR\nsnapshotId\022\035\n\nrequest_id\030\003 \001(\tR\treq" +
-      "uestId\"(\n\022GetSnapshotRequest\022\022\n\004name\030\001 \001" +
-      "(\tR\004name\"h\n\024ListSnapshotsRequest\022\024\n\005spac" +
-      "e\030\001 \001(\tR\005space\022\033\n\tpage_size\030\002 \001(\005R\010pageS" +
-      "ize\022\035\n\npage_token\030\003 \001(\tR\tpageToken\"r\n\025Li" +
-      "stSnapshotsResponse\0221\n\tsnapshots\030\001 \003(\0132\023" +
-      ".engram.v1.SnapshotR\tsnapshots\022&\n\017next_p" +
-      "age_token\030\002 \001(\tR\rnextPageToken\"\210\001\n\026Resto" +
-      "reSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004name\022#\n" +
-      "\rvalidate_only\030\002 \001(\010R\014validateOnly\022\026\n\006re" +
-      "ason\030\003 \001(\tR\006reason\022\035\n\nrequest_id\030\004 \001(\tR\t" +
-      "requestId\"\205\002\n\027RestoreSnapshotResponse\022\'\n" +
-      "\017retracted_count\030\001 \001(\003R\016retractedCount\022\'" +
-      "\n\017recreated_count\030\002 \001(\003R\016recreatedCount\022" +
-      "#\n\rrevised_count\030\003 \001(\003R\014revisedCount\022\'\n\017" +
-      "unchanged_count\030\004 \001(\003R\016unchangedCount\022#\n" +
-      "\rvalidate_only\030\005 \001(\010R\014validateOnly\022%\n\016au" +
-      "dit_sequence\030\006 \001(\003R\rauditSequence\"J\n\025Del" +
-      "eteSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004name\022\035" +
-      "\n\nrequest_id\030\002 \001(\tR\trequestId\"\313\001\n\016Snapsh" +
-      "otChange\022>\n\013change_type\030\001 \001(\0162\035.engram.v" +
-      "1.SnapshotChangeTypeR\nchangeType\022)\n\006befo" +
-      "re\030\002 \001(\0132\021.engram.v1.MemoryR\006before\022\'\n\005a" +
-      "fter\030\003 \001(\0132\021.engram.v1.MemoryR\005after\022%\n\016" +
-      "changed_fields\030\004 \003(\tR\rchangedFields\"~\n\024D" +
-      "iffSnapshotsRequest\022\022\n\004base\030\001 \001(\tR\004base\022" +
-      "\026\n\006target\030\002 \001(\tR\006target\022\033\n\tpage_size\030\003 \001" +
-      "(\005R\010pageSize\022\035\n\npage_token\030\004 \001(\tR\tpageTo" +
-      "ken\"\337\001\n\025DiffSnapshotsResponse\0223\n\007changes" +
-      "\030\001 \003(\0132\031.engram.v1.SnapshotChangeR\007chang" +
-      "es\022&\n\017next_page_token\030\002 \001(\tR\rnextPageTok" +
-      "en\022\037\n\013added_count\030\003 \001(\003R\naddedCount\022#\n\rr" +
-      "emoved_count\030\004 \001(\003R\014removedCount\022#\n\rchan" +
-      "ged_count\030\005 \001(\003R\014changedCount\"+\n\025GetInde" +
-      "xStatusRequest\022\022\n\004name\030\001 \001(\tR\004name\"\267\004\n\013I" +
-      "ndexStatus\022\022\n\004name\030\001 \001(\tR\004name\022.\n\023pendin" +
-      "g_dense_items\030\002 \001(\003R\021pendingDenseItems\0222" +
-      "\n\025pending_lexical_items\030\003 \001(\003R\023pendingLe" +
-      "xicalItems\022%\n\016retrying_items\030\004 \001(\003R\rretr" +
-      "yingItems\022J\n\023oldest_pending_time\030\005 \001(\0132\032" +
-      ".google.protobuf.TimestampR\021oldestPendin" +
-      "gTime\022)\n\020indexed_memories\030\006 \001(\003R\017indexed" +
-      "Memories\022\'\n\017embedding_model\030\007 \001(\tR\016embed" +
-      "dingModel\022/\n\023embedding_dimension\030\010 \001(\005R\022" +
-      "embeddingDimension\022%\n\016vector_backend\030\t \001" +
-      "(\tR\rvectorBackend\022)\n\020reindex_required\030\n " +
-      "\001(\010R\017reindexRequired\022\036\n\nreindexing\030\013 \001(\010" +
-      "R\nreindexing\022F\n\021last_indexed_time\030\014 \001(\0132" +
-      "\032.google.protobuf.TimestampR\017lastIndexed" +
-      "Time*y\n\017ReadConsistency\022 \n\034READ_CONSISTE" +
-      "NCY_UNSPECIFIED\020\000\022\035\n\031READ_CONSISTENCY_EV" +
-      "ENTUAL\020\001\022%\n!READ_CONSISTENCY_READ_YOUR_W" +
-      "RITES\020\002*]\n\013RecallDepth\022\034\n\030RECALL_DEPTH_U" +
-      "NSPECIFIED\020\000\022\031\n\025RECALL_DEPTH_STANDARD\020\001\022" +
-      "\025\n\021RECALL_DEPTH_DEEP\020\002*\227\001\n\rContextFormat" +
-      "\022\036\n\032CONTEXT_FORMAT_UNSPECIFIED\020\000\022\033\n\027CONT" +
-      "EXT_FORMAT_MARKDOWN\020\001\022\030\n\024CONTEXT_FORMAT_" +
-      "PLAIN\020\002\022\026\n\022CONTEXT_FORMAT_XML\020\003\022\027\n\023CONTE" +
-      "XT_FORMAT_JSON\020\004*\236\001\n\022SnapshotChangeType\022" +
-      "$\n SNAPSHOT_CHANGE_TYPE_UNSPECIFIED\020\000\022\036\n" +
-      "\032SNAPSHOT_CHANGE_TYPE_ADDED\020\001\022 \n\034SNAPSHO" +
-      "T_CHANGE_TYPE_REMOVED\020\002\022 \n\034SNAPSHOT_CHAN" +
-      "GE_TYPE_CHANGED\020\0032\204\006\n\rRecallService\022=\n\006R" +
-      "ecall\022\030.engram.v1.RecallRequest\032\031.engram" +
-      ".v1.RecallResponse\022O\n\014BuildContext\022\036.eng" +
-      "ram.v1.BuildContextRequest\032\037.engram.v1.B" +
-      "uildContextResponse\022=\n\006Engage\022\030.engram.v" +
-      "1.EngageRequest\032\031.engram.v1.EngageRespon" +
-      "se\022G\n\016CreateSnapshot\022 .engram.v1.CreateS" +
-      "napshotRequest\032\023.engram.v1.Snapshot\022A\n\013G" +
-      "etSnapshot\022\035.engram.v1.GetSnapshotReques" +
-      "t\032\023.engram.v1.Snapshot\022R\n\rListSnapshots\022" +
-      "\037.engram.v1.ListSnapshotsRequest\032 .engra" +
-      "m.v1.ListSnapshotsResponse\022X\n\017RestoreSna" +
-      "pshot\022!.engram.v1.RestoreSnapshotRequest" +
-      "\032\".engram.v1.RestoreSnapshotResponse\022J\n\016" +
-      "DeleteSnapshot\022 .engram.v1.DeleteSnapsho" +
-      "tRequest\032\026.google.protobuf.Empty\022R\n\rDiff" +
-      "Snapshots\022\037.engram.v1.DiffSnapshotsReque" +
-      "st\032 .engram.v1.DiffSnapshotsResponse\022J\n\016" +
-      "GetIndexStatus\022 .engram.v1.GetIndexStatu" +
-      "sRequest\032\026.engram.v1.IndexStatusB~\n\rdev." +
-      "engram.v1B\013RecallProtoP\001Z3engram.dev/eng" +
-      "ram/clients/go/gen/engram/v1;engramv1\242\002\003" +
-      "EGR\252\002\tEngram.V1\312\002\tEngram\\V1\352\002\nEngram::V1" +
-      "b\006proto3"
+      "_insights\030\016 \001(\010R\017includeInsights\022,\n\005dept" +
+      "h\030\017 \001(\0162\026.engram.v1.RecallDepthR\005depth\"\242" +
+      "\001\n\007Insight\022\022\n\004kind\030\001 \001(\tR\004kind\022\026\n\006memory" +
+      "\030\002 \001(\tR\006memory\022\037\n\013related_hit\030\003 \001(\tR\nrel" +
+      "atedHit\022\024\n\005quote\030\004 \001(\tR\005quote\022\032\n\010conflic" +
+      "t\030\005 \001(\tR\010conflict\022\030\n\007missing\030\006 \001(\010R\007miss" +
+      "ing\"\310\003\n\016EngageResponse\0223\n\007message\030\001 \001(\0132" +
+      "\031.engram.v1.SessionMessageR\007message\022+\n\021b" +
+      "uffered_messages\030\002 \001(\005R\020bufferedMessages" +
+      "\022\'\n\017buffered_tokens\030\003 \001(\005R\016bufferedToken" +
+      "s\022\030\n\007context\030\004 \001(\tR\007context\022(\n\004hits\030\005 \003(" +
+      "\0132\024.engram.v1.RecallHitR\004hits\022%\n\016cited_m" +
+      "emories\030\006 \003(\tR\rcitedMemories\022\037\n\013token_co" +
+      "unt\030\007 \001(\005R\ntokenCount\022)\n\020suppressed_coun" +
+      "t\030\010 \001(\005R\017suppressedCount\022D\n\020privacy_find" +
+      "ings\030\t \003(\0132\031.engram.v1.PrivacyFindingR\017p" +
+      "rivacyFindings\022.\n\010insights\030\n \003(\0132\022.engra" +
+      "m.v1.InsightR\010insights\"\230\003\n\010Snapshot\022\022\n\004n" +
+      "ame\030\001 \001(\tR\004name\022\024\n\005space\030\002 \001(\tR\005space\022+\n" +
+      "\021include_subspaces\030\003 \001(\010R\020includeSubspac" +
+      "es\022 \n\013description\030\004 \001(\tR\013description\022!\n\014" +
+      "memory_count\030\005 \001(\003R\013memoryCount\022%\n\016audit" +
+      "_sequence\030\006 \001(\003R\rauditSequence\022\030\n\007creato" +
+      "r\030\007 \001(\tR\007creator\022;\n\013create_time\030\010 \001(\0132\032." +
+      "google.protobuf.TimestampR\ncreateTime\0227\n" +
+      "\006labels\030\t \003(\0132\037.engram.v1.Snapshot.Label" +
+      "sEntryR\006labels\0329\n\013LabelsEntry\022\020\n\003key\030\001 \001" +
+      "(\tR\003key\022\024\n\005value\030\002 \001(\tR\005value:\0028\001\"\210\001\n\025Cr" +
+      "eateSnapshotRequest\022/\n\010snapshot\030\001 \001(\0132\023." +
+      "engram.v1.SnapshotR\010snapshot\022\037\n\013snapshot" +
+      "_id\030\002 \001(\tR\nsnapshotId\022\035\n\nrequest_id\030\003 \001(" +
+      "\tR\trequestId\"(\n\022GetSnapshotRequest\022\022\n\004na" +
+      "me\030\001 \001(\tR\004name\"h\n\024ListSnapshotsRequest\022\024" +
+      "\n\005space\030\001 \001(\tR\005space\022\033\n\tpage_size\030\002 \001(\005R" +
+      "\010pageSize\022\035\n\npage_token\030\003 \001(\tR\tpageToken" +
+      "\"r\n\025ListSnapshotsResponse\0221\n\tsnapshots\030\001" +
+      " \003(\0132\023.engram.v1.SnapshotR\tsnapshots\022&\n\017" +
+      "next_page_token\030\002 \001(\tR\rnextPageToken\"\210\001\n" +
+      "\026RestoreSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004n" +
+      "ame\022#\n\rvalidate_only\030\002 \001(\010R\014validateOnly" +
+      "\022\026\n\006reason\030\003 \001(\tR\006reason\022\035\n\nrequest_id\030\004" +
+      " \001(\tR\trequestId\"\205\002\n\027RestoreSnapshotRespo" +
+      "nse\022\'\n\017retracted_count\030\001 \001(\003R\016retractedC" +
+      "ount\022\'\n\017recreated_count\030\002 \001(\003R\016recreated" +
+      "Count\022#\n\rrevised_count\030\003 \001(\003R\014revisedCou" +
+      "nt\022\'\n\017unchanged_count\030\004 \001(\003R\016unchangedCo" +
+      "unt\022#\n\rvalidate_only\030\005 \001(\010R\014validateOnly" +
+      "\022%\n\016audit_sequence\030\006 \001(\003R\rauditSequence\"" +
+      "J\n\025DeleteSnapshotRequest\022\022\n\004name\030\001 \001(\tR\004" +
+      "name\022\035\n\nrequest_id\030\002 \001(\tR\trequestId\"\313\001\n\016" +
+      "SnapshotChange\022>\n\013change_type\030\001 \001(\0162\035.en" +
+      "gram.v1.SnapshotChangeTypeR\nchangeType\022)" +
+      "\n\006before\030\002 \001(\0132\021.engram.v1.MemoryR\006befor" +
+      "e\022\'\n\005after\030\003 \001(\0132\021.engram.v1.MemoryR\005aft" +
+      "er\022%\n\016changed_fields\030\004 \003(\tR\rchangedField" +
+      "s\"~\n\024DiffSnapshotsRequest\022\022\n\004base\030\001 \001(\tR" +
+      "\004base\022\026\n\006target\030\002 \001(\tR\006target\022\033\n\tpage_si" +
+      "ze\030\003 \001(\005R\010pageSize\022\035\n\npage_token\030\004 \001(\tR\t" +
+      "pageToken\"\337\001\n\025DiffSnapshotsResponse\0223\n\007c" +
+      "hanges\030\001 \003(\0132\031.engram.v1.SnapshotChangeR" +
+      "\007changes\022&\n\017next_page_token\030\002 \001(\tR\rnextP" +
+      "ageToken\022\037\n\013added_count\030\003 \001(\003R\naddedCoun" +
+      "t\022#\n\rremoved_count\030\004 \001(\003R\014removedCount\022#" +
+      "\n\rchanged_count\030\005 \001(\003R\014changedCount\"+\n\025G" +
+      "etIndexStatusRequest\022\022\n\004name\030\001 \001(\tR\004name" +
+      "\"\267\004\n\013IndexStatus\022\022\n\004name\030\001 \001(\tR\004name\022.\n\023" +
+      "pending_dense_items\030\002 \001(\003R\021pendingDenseI" +
+      "tems\0222\n\025pending_lexical_items\030\003 \001(\003R\023pen" +
+      "dingLexicalItems\022%\n\016retrying_items\030\004 \001(\003" +
+      "R\rretryingItems\022J\n\023oldest_pending_time\030\005" +
+      " \001(\0132\032.google.protobuf.TimestampR\021oldest" +
+      "PendingTime\022)\n\020indexed_memories\030\006 \001(\003R\017i" +
+      "ndexedMemories\022\'\n\017embedding_model\030\007 \001(\tR" +
+      "\016embeddingModel\022/\n\023embedding_dimension\030\010" +
+      " \001(\005R\022embeddingDimension\022%\n\016vector_backe" +
+      "nd\030\t \001(\tR\rvectorBackend\022)\n\020reindex_requi" +
+      "red\030\n \001(\010R\017reindexRequired\022\036\n\nreindexing" +
+      "\030\013 \001(\010R\nreindexing\022F\n\021last_indexed_time\030" +
+      "\014 \001(\0132\032.google.protobuf.TimestampR\017lastI" +
+      "ndexedTime*y\n\017ReadConsistency\022 \n\034READ_CO" +
+      "NSISTENCY_UNSPECIFIED\020\000\022\035\n\031READ_CONSISTE" +
+      "NCY_EVENTUAL\020\001\022%\n!READ_CONSISTENCY_READ_" +
+      "YOUR_WRITES\020\002*]\n\013RecallDepth\022\034\n\030RECALL_D" +
+      "EPTH_UNSPECIFIED\020\000\022\031\n\025RECALL_DEPTH_STAND" +
+      "ARD\020\001\022\025\n\021RECALL_DEPTH_DEEP\020\002*\227\001\n\rContext" +
+      "Format\022\036\n\032CONTEXT_FORMAT_UNSPECIFIED\020\000\022\033" +
+      "\n\027CONTEXT_FORMAT_MARKDOWN\020\001\022\030\n\024CONTEXT_F" +
+      "ORMAT_PLAIN\020\002\022\026\n\022CONTEXT_FORMAT_XML\020\003\022\027\n" +
+      "\023CONTEXT_FORMAT_JSON\020\004*\236\001\n\022SnapshotChang" +
+      "eType\022$\n SNAPSHOT_CHANGE_TYPE_UNSPECIFIE" +
+      "D\020\000\022\036\n\032SNAPSHOT_CHANGE_TYPE_ADDED\020\001\022 \n\034S" +
+      "NAPSHOT_CHANGE_TYPE_REMOVED\020\002\022 \n\034SNAPSHO" +
+      "T_CHANGE_TYPE_CHANGED\020\0032\204\006\n\rRecallServic" +
+      "e\022=\n\006Recall\022\030.engram.v1.RecallRequest\032\031." +
+      "engram.v1.RecallResponse\022O\n\014BuildContext" +
+      "\022\036.engram.v1.BuildContextRequest\032\037.engra" +
+      "m.v1.BuildContextResponse\022=\n\006Engage\022\030.en" +
+      "gram.v1.EngageRequest\032\031.engram.v1.Engage" +
+      "Response\022G\n\016CreateSnapshot\022 .engram.v1.C" +
+      "reateSnapshotRequest\032\023.engram.v1.Snapsho" +
+      "t\022A\n\013GetSnapshot\022\035.engram.v1.GetSnapshot" +
+      "Request\032\023.engram.v1.Snapshot\022R\n\rListSnap" +
+      "shots\022\037.engram.v1.ListSnapshotsRequest\032 " +
+      ".engram.v1.ListSnapshotsResponse\022X\n\017Rest" +
+      "oreSnapshot\022!.engram.v1.RestoreSnapshotR" +
+      "equest\032\".engram.v1.RestoreSnapshotRespon" +
+      "se\022J\n\016DeleteSnapshot\022 .engram.v1.DeleteS" +
+      "napshotRequest\032\026.google.protobuf.Empty\022R" +
+      "\n\rDiffSnapshots\022\037.engram.v1.DiffSnapshot" +
+      "sRequest\032 .engram.v1.DiffSnapshotsRespon" +
+      "se\022J\n\016GetIndexStatus\022 .engram.v1.GetInde" +
+      "xStatusRequest\032\026.engram.v1.IndexStatusB~" +
+      "\n\rdev.engram.v1B\013RecallProtoP\001Z3engram.d" +
+      "ev/engram/clients/go/gen/engram/v1;engra" +
+      "mv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram\\V1\352\002\nEngr" +
+      "am::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -429,7 +430,7 @@ public final class RecallProto {
     internal_static_engram_v1_EngageRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_EngageRequest_descriptor,
-        new java.lang.String[] { "Space", "Session", "Message", "RecallSpaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Options", "Resend", "Consistency", "RequestId", "IncludeInsights", });
+        new java.lang.String[] { "Space", "Session", "Message", "RecallSpaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Options", "Resend", "Consistency", "RequestId", "IncludeInsights", "Depth", });
     internal_static_engram_v1_Insight_descriptor =
       getDescriptor().getMessageTypes().get(10);
     internal_static_engram_v1_Insight_fieldAccessorTable = new
