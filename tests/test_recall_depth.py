@@ -129,8 +129,11 @@ async def test_the_sdk_asks_in_depth_mode(server: Any, make_tenant: Any) -> None
     async with engram.AsyncClient(server.address, tenant.secret) as client:
         standard = await client.recall(QUESTION, "chat", k=10, read_your_writes=True)
         deep = await client.recall(QUESTION, "chat", k=10, read_your_writes=True, depth=True)
+        block = await client.build_context(QUESTION, "chat", k=10, depth=True)
+        plain = await client.build_context(QUESTION, "chat", k=10)
     assert second_hop not in [h.memory.name for h in standard]
     assert second_hop in [h.memory.name for h in deep]
+    assert second_hop in block.cited_memories and second_hop not in plain.cited_memories
 
 
 async def test_the_cli_recalls_in_depth_mode(

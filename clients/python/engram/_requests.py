@@ -707,6 +707,7 @@ def build_context(
         min_score=o.pop("min_score"),
         now=o.pop("now"),
         consistency=consistency(o.pop("read_your_writes")),
+        depth=recall_pb2.RECALL_DEPTH_DEEP if o.pop("depth", False) else None,
         options=context_options(
             o.pop("token_budget"),
             o.pop("format"),

@@ -120,11 +120,13 @@ class RecallMethods(ClientBase):
         min_score: float = 0.0,
         now: datetime | None = None,
         read_your_writes: bool = False,
+        depth: bool = False,
     ) -> t.ContextBlock:
         """A prompt-ready context block under `token_budget` tokens (counted with the
         server's tokenizer), from a `query` recalled over `spaces`/`pools`, or from
         exactly the named `memories` in that order (give one or the other).
         `str(block)` is the text; `block.cited_memories[n-1]` is citation `[n]`.
+        `depth=True` recalls in depth mode (see `recall`).
         """
         request = _requests.build_context(
             query,
@@ -152,6 +154,7 @@ class RecallMethods(ClientBase):
                 min_score=min_score,
                 now=now,
                 read_your_writes=read_your_writes,
+                depth=depth,
             ),
         )
         response = self._unary(self._recall.BuildContext, request, retryable=True)
@@ -334,11 +337,13 @@ class AsyncRecallMethods(AsyncClientBase):
         min_score: float = 0.0,
         now: datetime | None = None,
         read_your_writes: bool = False,
+        depth: bool = False,
     ) -> t.ContextBlock:
         """A prompt-ready context block under `token_budget` tokens (counted with the
         server's tokenizer), from a `query` recalled over `spaces`/`pools`, or from
         exactly the named `memories` in that order (give one or the other).
         `str(block)` is the text; `block.cited_memories[n-1]` is citation `[n]`.
+        `depth=True` recalls in depth mode (see `recall`).
         """
         request = _requests.build_context(
             query,
@@ -366,6 +371,7 @@ class AsyncRecallMethods(AsyncClientBase):
                 min_score=min_score,
                 now=now,
                 read_your_writes=read_your_writes,
+                depth=depth,
             ),
         )
         response = await self._unary(self._recall.BuildContext, request, retryable=True)
