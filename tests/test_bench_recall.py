@@ -87,3 +87,16 @@ def test_each_size_asks_questions_no_other_size_asked() -> None:
     asked = [q for s in sets for q in s]
     assert len(set(asked)) == len(asked)
     assert sets == questions_per_size("seed-q", 120, 3)  # reproducible
+
+
+def test_bench_recall_times_depth_mode_beside_the_standard_recall(tmp_path: Path) -> None:
+    out = tmp_path / "recall.json"
+    assert main([*TOY, "--depth", "--out", str(out)]) == 0
+    report = json.loads(out.read_text())
+    assert report["config"]["depth"] is True
+    for level in report["levels"]:
+        depth = level["depth_recall"]
+        assert depth["samples"] == level["engram_recall"]["samples"] == 8
+        assert 0 <= depth["min_ms"] <= depth["p50_ms"] <= depth["p99_ms"] <= depth["max_ms"]
+        assert set(level["ratio_depth_to_standard"]) == {"p50", "p99"}
+    assert "| 150, depth mode |" in out.with_suffix(".md").read_text()

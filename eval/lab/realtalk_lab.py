@@ -114,6 +114,21 @@ class Lever:
     session_spread: float = 0.0  # minus this per better-ranked hit of the same session
     session_boost: float = 0.0  # plus this times the session's best score / the best
     next_turn: float = 0.0  # a hit's next turn in its session gets this share of its score
+    # Depth: a second pass from the first pass's top `depth_seeds` hits' distinctive
+    # terms the query does not contain, its candidates fused with the first pass.
+    depth_seeds: int = 0
+    depth_terms: int = 6  # expansion terms per pass (joint) or per seed (per_seed)
+    depth_query: str = "joint"  # joint | per_seed
+    depth_fusion: str = "rrf"  # rrf | discount
+    depth_weight: float = 0.5  # the second pass's share (rrf weight, or score discount)
+    depth_lexical_only: bool = False  # second pass without a new query embedding
+    depth_session: int = 0  # widen: turns of the top-n hits' sessions join the candidates
+    candidates: int = CANDIDATES  # per leg
+    # widen also the n sessions whose centroid and summed term weights match best
+    depth_session_surface: int = 0
+    depth_idf: str = (
+        "tenant"  # tenant (the tenant's IDF) | candidates (df among the first pass's candidates)
+    )
 
 
 SPEAKER = re.compile(r"^([^:]{1,40}):\s")
@@ -182,6 +197,7 @@ class Index:
                 self.postings[term].append((i, w))
         names = Counter(s for s in self.speakers if s)
         self.speaker_names = {s: {p for p in re.split(r"\W+", s) if len(p) > 2} for s in names}
+        self.speaker_terms = {t for s in names for t in analyze(s)}
 
     def lexical(self, terms: Sequence[str], weights: dict[str, float] | None = None) -> np.ndarray:
         scores = np.zeros(len(self.conv.turns))
@@ -212,10 +228,17 @@ class Index:
                 if lever.time_strip:
                     search = resolved.without_spans(question) or question
         qv = vectors.query(search)
+        self.last_query = qv
         dense = self.dense @ qv
         terms = analyze(search)
         lexical = self.lexical(terms)
         order = self._fuse(dense, lexical, question)
+        if lever.depth_seeds:
+            order = self._depth(
+                order, dict(self.last_scores), terms, dense, lexical, question, vectors
+            )
+        if lever.depth_session:
+            order = self._widen(order, dense, lexical, question)
         if lever.prf:
             top = order[: lever.prf]
             extra: Counter[str] = Counter()
@@ -232,14 +255,104 @@ class Index:
             order = self._fuse(self.dense @ qv2, lexical2, question)
         return [self.conv.turns[i].id for i in order]
 
-    def _fuse(self, dense: np.ndarray, lexical: np.ndarray, question: str) -> list[int]:
+    def _expansion(self, seeds: Sequence[int], terms: Sequence[str], n: int) -> list[str]:
+        """The seeds' most distinctive terms (idf times in-document weight) that the
+        query does not contain; speaker names excluded (every turn has one)."""
+        have = set(terms)
+        extra: Counter[str] = Counter()
+        idf = self.idf
+        if self.lever.depth_idf == "candidates":
+            pool = list(self.last_scores)
+            df: Counter[str] = Counter()
+            for i in pool:
+                df.update(self.doc_weights[i].keys())
+            idf = {t: bm25_idf(len(pool), c) for t, c in df.items()}
+        for i in seeds:
+            for term, w in self.doc_weights[i].items():
+                if term not in have and term not in self.speaker_terms:
+                    extra[term] = max(extra[term], idf.get(term, 0.0) * w)
+        return [t for t, _ in extra.most_common(n)]
+
+    def _depth(self, order, first, terms, dense, lexical, question, vectors) -> list[int]:
         lever = self.lever
-        d_top = np.argsort(-dense, kind="stable")[:CANDIDATES]
+        seeds = order[: lever.depth_seeds]
+        groups = (
+            [self._expansion(seeds, terms, lever.depth_terms)]
+            if lever.depth_query == "joint"
+            else [self._expansion([i], terms, lever.depth_terms) for i in seeds]
+        )
+        lists: list[dict[int, float]] = []
+        for expansion in groups:
+            if not expansion:
+                continue
+            lexical2 = self.lexical([*terms, *expansion])
+            if lever.depth_lexical_only:
+                dense2 = dense
+            else:
+                qv2 = vectors.query(question + " " + " ".join(expansion))
+                dense2 = self.dense @ qv2
+            self._fuse(dense2, lexical2, question)
+            lists.append(dict(self.last_scores))
+        if not lists:
+            return order
+        fused: dict[int, float] = defaultdict(float)
+        if lever.depth_fusion == "rrf":
+            for rank, i in enumerate(order):
+                fused[i] += 1.0 / (60 + rank)
+            for second in lists:
+                ranked = sorted(second, key=lambda i: -second[i])
+                for rank, i in enumerate(ranked):
+                    fused[i] += lever.depth_weight / len(lists) / (60 + rank)
+        else:
+            for i, v in first.items():
+                fused[i] = v
+            for second in lists:
+                for i, v in second.items():
+                    if i not in first:
+                        fused[i] = max(fused[i], lever.depth_weight * v)
+        return sorted(fused, key=lambda i: (-fused[i], i))
+
+    def _widen(self, order, dense, lexical, question) -> list[int]:
+        """The top hits' sessions' other turns join the candidates, scored as the
+        first pass scores (their own dense and lexical match)."""
+        lever = self.lever
+        sessions = {self.conv.turns[i].session for i in order[: lever.depth_session]}
+        if lever.depth_session_surface:
+            sessions |= set(self._best_sessions(dense, lexical, lever.depth_session_surface))
+        extra = [i for i, t in enumerate(self.conv.turns) if t.session in sessions]
+        self._fuse(dense, lexical, question, extra)
+        scores = self.last_scores
+        return sorted(scores, key=lambda i: (-scores[i], i))
+
+    def _best_sessions(self, dense: np.ndarray, lexical: np.ndarray, n: int) -> list[str]:
+        """Sessions as one retrieval surface each: the cosine of the query to the
+        session's mean turn vector, and the session's summed lexical score."""
+        if not hasattr(self, "centroids"):
+            names = list(dict.fromkeys(t.session for t in self.conv.turns))
+            members = {name: [] for name in names}
+            for i, t in enumerate(self.conv.turns):
+                members[t.session].append(i)
+            self.session_names = names
+            self.session_members = [members[name] for name in names]
+            c = np.stack([self.dense[m].mean(axis=0) for m in self.session_members])
+            self.centroids = c / np.linalg.norm(c, axis=1, keepdims=True)
+        qv = self.last_query
+        d = self.centroids @ qv
+        lx = np.array([lexical[m].sum() for m in self.session_members])
+        lx = lx / lx.max() if lx.max() > 0 else lx
+        score = self.lever.dense_weight * d + self.lever.lexical_weight * lx
+        return [self.session_names[i] for i in np.argsort(-score)[:n]]
+
+    def _fuse(
+        self, dense: np.ndarray, lexical: np.ndarray, question: str, more: Sequence[int] = ()
+    ) -> list[int]:
+        lever = self.lever
+        d_top = np.argsort(-dense, kind="stable")[: lever.candidates]
         l_nonzero = np.flatnonzero(lexical > 0)
-        l_top = l_nonzero[np.argsort(-lexical[l_nonzero], kind="stable")][:CANDIDATES]
-        candidates = list(dict.fromkeys([*d_top.tolist(), *l_top.tolist()]))
-        in_lexical = set(l_top.tolist())
-        in_dense = set(d_top.tolist())
+        l_top = l_nonzero[np.argsort(-lexical[l_nonzero], kind="stable")][: lever.candidates]
+        candidates = list(dict.fromkeys([*d_top.tolist(), *l_top.tolist(), *more]))
+        in_lexical = set(l_top.tolist()) | {i for i in more if lexical[i] > 0}
+        in_dense = set(d_top.tolist()) | set(more)
         if lever.time_leg and self.timed.any():
             inside = np.flatnonzero(self.timed > 0)
             top_lex = lexical.max() or 1.0
@@ -287,6 +400,7 @@ class Index:
                     for i, v in by_score.items()
                 }
             scored = sorted((-v, i) for i, v in by_score.items())
+        self.last_scores = {i: -neg for neg, i in scored}
         if lever.session_spread:
             remaining = [(-neg, i) for neg, i in scored]
             out: list[int] = []
@@ -356,7 +470,102 @@ def summarise(name: str, s: Score, base: Score | None = None) -> str:
 
 TIME = {"time_boost": 0.3, "time_after": 1, "time_before": 1}
 
+DEFAULTS = {"session_boost": 0.1, **TIME}
+
 LEVERS = [
+    Lever("defaults now", 0.4, 0.6, **DEFAULTS),
+    Lever("depth joint s3 t6 rrf 0.5", 0.4, 0.6, **DEFAULTS, depth_seeds=3),
+    Lever("depth joint s3 t6 rrf 1.0", 0.4, 0.6, **DEFAULTS, depth_seeds=3, depth_weight=1.0),
+    Lever(
+        "depth joint s3 t6 disc 0.5", 0.4, 0.6, **DEFAULTS, depth_seeds=3, depth_fusion="discount"
+    ),
+    Lever(
+        "depth joint s3 t6 disc 0.7",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_seeds=3,
+        depth_fusion="discount",
+        depth_weight=0.7,
+    ),
+    Lever(
+        "depth per_seed s3 t4 rrf 0.5",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_seeds=3,
+        depth_terms=4,
+        depth_query="per_seed",
+    ),
+    Lever(
+        "depth per_seed s3 t4 disc 0.7",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_seeds=3,
+        depth_terms=4,
+        depth_query="per_seed",
+        depth_fusion="discount",
+        depth_weight=0.7,
+    ),
+    Lever(
+        "depth joint s3 t6 rrf 0.5 lexonly",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_seeds=3,
+        depth_lexical_only=True,
+    ),
+    Lever(
+        "depth joint s3 t6 rrf 0.5 cand",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_seeds=3,
+        depth_idf="candidates",
+    ),
+    Lever("depth joint s5 t8 rrf 0.5", 0.4, 0.6, **DEFAULTS, depth_seeds=5, depth_terms=8),
+    Lever("depth widen sessions of top 8", 0.4, 0.6, **DEFAULTS, depth_session=8),
+    Lever("depth widen sessions of top 10", 0.4, 0.6, **DEFAULTS, depth_session=10),
+    Lever("depth widen top 5, 80 per leg", 0.4, 0.6, **DEFAULTS, depth_session=5, candidates=80),
+    Lever(
+        "depth widen top 5 + joint rrf 0.5", 0.4, 0.6, **DEFAULTS, depth_session=5, depth_seeds=3
+    ),
+    Lever(
+        "depth widen top 5 + session support 0.2",
+        0.4,
+        0.6,
+        **{**DEFAULTS, "session_boost": 0.2},
+        depth_session=5,
+    ),
+    Lever(
+        "depth widen top 5 + session support 0.3",
+        0.4,
+        0.6,
+        **{**DEFAULTS, "session_boost": 0.3},
+        depth_session=5,
+    ),
+    Lever(
+        "depth widen top 5 + next turn 0.4", 0.4, 0.6, **DEFAULTS, depth_session=5, next_turn=0.4
+    ),
+    Lever(
+        "depth widen top 5 + 2 best sessions as surfaces",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_session=5,
+        depth_session_surface=2,
+    ),
+    Lever(
+        "depth widen top 5 + 4 best sessions as surfaces",
+        0.4,
+        0.6,
+        **DEFAULTS,
+        depth_session=5,
+        depth_session_surface=4,
+    ),
+    Lever("depth widen sessions of top 3", 0.4, 0.6, **DEFAULTS, depth_session=3),
+    Lever("depth widen sessions of top 5", 0.4, 0.6, **DEFAULTS, depth_session=5),
     Lever("today (0.8/0.2)"),
     Lever("time 0.1 a0", 0.4, 0.6, time_boost=0.1, time_after=0),
     Lever("time 0.1 a1", 0.4, 0.6, time_boost=0.1, time_after=1),

@@ -47,6 +47,7 @@ class RecallMethods(ClientBase):
         skip_access_tracking: bool = False,
         valid_at: datetime | None = None,
         known_at: datetime | None = None,
+        depth: bool = False,
     ) -> t.RecallResult:
         """The memories of `spaces` (one path or several) and `pools` that best answer
         `query`, best first, each with its score breakdown.
@@ -57,7 +58,9 @@ class RecallMethods(ClientBase):
         searchable; `graph=True` (or a `GraphExpansion`) adds memories reached
         through edges from the top hits. Bi-temporal: `valid_at` keeps the facts
         that held in the world at that time (their `valid_from`/`valid_to`),
-        `known_at` answers with what Engram believed then. The result iterates over
+        `known_at` answers with what Engram believed then. `depth=True` is the
+        slower depth mode (the best hits' sessions searched too, for questions
+        whose evidence is spread over several turns). The result iterates over
         its hits.
         """
         request = _requests.recall(
@@ -84,6 +87,7 @@ class RecallMethods(ClientBase):
                 skip_access_tracking=skip_access_tracking,
                 valid_at=valid_at,
                 known_at=known_at,
+                depth=depth,
             ),
         )
         return c.recall_out(self._unary(self._recall.Recall, request, retryable=True))
@@ -118,12 +122,14 @@ class RecallMethods(ClientBase):
         read_your_writes: bool = False,
         valid_at: datetime | None = None,
         known_at: datetime | None = None,
+        depth: bool = False,
     ) -> t.ContextBlock:
         """A prompt-ready context block under `token_budget` tokens (counted with the
         server's tokenizer), from a `query` recalled over `spaces`/`pools`, or from
         exactly the named `memories` in that order (give one or the other).
         `str(block)` is the text; `block.cited_memories[n-1]` is citation `[n]`.
         With a query, `valid_at` and `known_at` work as in `recall`.
+        `depth=True` recalls in depth mode (see `recall`).
         """
         request = _requests.build_context(
             query,
@@ -153,6 +159,7 @@ class RecallMethods(ClientBase):
                 read_your_writes=read_your_writes,
                 valid_at=valid_at,
                 known_at=known_at,
+                depth=depth,
             ),
         )
         response = self._unary(self._recall.BuildContext, request, retryable=True)
@@ -262,6 +269,7 @@ class AsyncRecallMethods(AsyncClientBase):
         skip_access_tracking: bool = False,
         valid_at: datetime | None = None,
         known_at: datetime | None = None,
+        depth: bool = False,
     ) -> t.RecallResult:
         """The memories of `spaces` (one path or several) and `pools` that best answer
         `query`, best first, each with its score breakdown.
@@ -272,7 +280,9 @@ class AsyncRecallMethods(AsyncClientBase):
         searchable; `graph=True` (or a `GraphExpansion`) adds memories reached
         through edges from the top hits. Bi-temporal: `valid_at` keeps the facts
         that held in the world at that time (their `valid_from`/`valid_to`),
-        `known_at` answers with what Engram believed then. The result iterates over
+        `known_at` answers with what Engram believed then. `depth=True` is the
+        slower depth mode (the best hits' sessions searched too, for questions
+        whose evidence is spread over several turns). The result iterates over
         its hits.
         """
         request = _requests.recall(
@@ -299,6 +309,7 @@ class AsyncRecallMethods(AsyncClientBase):
                 skip_access_tracking=skip_access_tracking,
                 valid_at=valid_at,
                 known_at=known_at,
+                depth=depth,
             ),
         )
         return c.recall_out(await self._unary(self._recall.Recall, request, retryable=True))
@@ -333,12 +344,14 @@ class AsyncRecallMethods(AsyncClientBase):
         read_your_writes: bool = False,
         valid_at: datetime | None = None,
         known_at: datetime | None = None,
+        depth: bool = False,
     ) -> t.ContextBlock:
         """A prompt-ready context block under `token_budget` tokens (counted with the
         server's tokenizer), from a `query` recalled over `spaces`/`pools`, or from
         exactly the named `memories` in that order (give one or the other).
         `str(block)` is the text; `block.cited_memories[n-1]` is citation `[n]`.
         With a query, `valid_at` and `known_at` work as in `recall`.
+        `depth=True` recalls in depth mode (see `recall`).
         """
         request = _requests.build_context(
             query,
@@ -368,6 +381,7 @@ class AsyncRecallMethods(AsyncClientBase):
                 read_your_writes=read_your_writes,
                 valid_at=valid_at,
                 known_at=known_at,
+                depth=depth,
             ),
         )
         response = await self._unary(self._recall.BuildContext, request, retryable=True)

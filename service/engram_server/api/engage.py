@@ -49,8 +49,11 @@ def _recall_query(request: recall_pb2.EngageRequest, v: Violations) -> RecallQue
         v.add("consistency", f"unknown enum value {request.consistency}")
     if not 0 <= request.k <= MAX_K:
         v.add("k", f"must be between 0 and {MAX_K}")
+    if request.depth not in recall_pb2.RecallDepth.values():
+        v.add("depth", f"unknown enum value {request.depth}")
     valid_at, known_at = bitemporal_times(request, v)
     return RecallQuery(
+        deep=request.depth == recall_pb2.RECALL_DEPTH_DEEP,
         valid_at=valid_at,
         known_at=known_at,
         query="",

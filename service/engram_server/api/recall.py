@@ -53,7 +53,10 @@ def _query(
     valid_at, known_at = bitemporal_times(request, v)
     if request.consistency not in recall_pb2.ReadConsistency.values():
         v.add("consistency", f"unknown enum value {request.consistency}")
+    if request.depth not in recall_pb2.RecallDepth.values():
+        v.add("depth", f"unknown enum value {request.depth}")
     return RecallQuery(
+        deep=request.depth == recall_pb2.RECALL_DEPTH_DEEP,
         graph=graph,
         valid_at=valid_at,
         known_at=known_at,

@@ -38,6 +38,7 @@ SPACE = "kb"
 SOURCE = "engram-bench"
 ENGRAM_TABLES = ("memories", "memory_revisions", "audit_log", "outbox", "embedding_cache")
 POLL_SECONDS = 0.25
+DEPTH_SESSION_SIZE = 20
 # Upper bound on waiting for the index to drain, per memory written (generous: a
 # slow machine embeds ~100/s) plus a fixed minute.
 DRAIN_SECONDS_PER_MEMORY = 0.05
@@ -61,6 +62,9 @@ class Options:
     seed: int
     profile: Path | None
     quiet: bool
+    # Also time each question in depth mode; the measured tenant's memories are
+    # then written in sessions of DEPTH_SESSION_SIZE (depth mode widens sessions).
+    depth: bool = False
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,6 +103,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--profile",
         help="with a started server: record it with py-spy while the largest size is"
         " queried, as collapsed stacks in this file",
+    )
+    parser.add_argument(
+        "--depth",
+        action="store_true",
+        help="also time every question in depth mode (RECALL_DEPTH_DEEP), right after the"
+        f" standard Recall; the measured memories are written in sessions of {DEPTH_SESSION_SIZE}",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
@@ -145,6 +155,7 @@ def options_from(args: argparse.Namespace) -> Options:
         seed=args.seed,
         profile=Path(args.profile) if args.profile else None,
         quiet=args.quiet,
+        depth=args.depth,
     )
 
 
@@ -232,12 +243,17 @@ class _Tenant:
     engram: EngramTenant
     recall: recall_pb2_grpc.RecallServiceAsyncStub
     contents: list[str] = field(default_factory=list)
+    session_size: int = 0  # > 0: memories in sessions of this many, in write order
 
     async def write(self, contents: list[str], batch_size: int) -> float:
         """Writes `contents` in batches; returns the seconds of the batch calls."""
+        first = len(self.contents)
         requests = [
             lifecycle_pb2.BatchProposeMemoriesRequest(
-                proposals=[_proposal(text) for text in contents[i : i + batch_size]]
+                proposals=[
+                    _proposal(text, self._session(first + i + j))
+                    for j, text in enumerate(contents[i : i + batch_size])
+                ]
             )
             for i in range(0, len(contents), batch_size)
         ]
@@ -246,6 +262,9 @@ class _Tenant:
             seconds += await self.engram.batch_propose(request)
         self.contents.extend(contents)
         return seconds
+
+    def _session(self, position: int) -> str:
+        return f"s{position // self.session_size}" if self.session_size else ""
 
     async def pending(self) -> int:
         return int((await self.status()).pending_dense_items)
@@ -266,8 +285,10 @@ class _Tenant:
                 )
             await asyncio.sleep(POLL_SECONDS)
 
-    async def ask(self, query: str, k: int) -> tuple[float, list[str]]:
+    async def ask(self, query: str, k: int, deep: bool = False) -> tuple[float, list[str]]:
         request = recall_pb2.RecallRequest(query=query, spaces=[SPACE], k=k)
+        if deep:
+            request.depth = recall_pb2.RECALL_DEPTH_DEEP
         start = time.perf_counter()
         response = await self.recall.Recall(request, metadata=self.engram.metadata)
         elapsed = time.perf_counter() - start
@@ -295,9 +316,13 @@ def distinct_questions(seed: str, count: int) -> list[str]:
         drawn *= 2
 
 
-def _proposal(text: str) -> lifecycle_pb2.MemoryProposal:
+def _proposal(text: str, session: str = "") -> lifecycle_pb2.MemoryProposal:
     return lifecycle_pb2.MemoryProposal(
-        space=SPACE, kind=types_pb2.MEMORY_KIND_SEMANTIC, content=text, source=SOURCE
+        space=SPACE,
+        kind=types_pb2.MEMORY_KIND_SEMANTIC,
+        content=text,
+        source=SOURCE,
+        session=session,
     )
 
 
@@ -370,6 +395,7 @@ async def run(options: Options) -> dict[str, Any]:
             "batch_size": options.batch_size,
             "k": options.k,
             "seed": options.seed,
+            **({"depth_session_size": DEPTH_SESSION_SIZE, "depth": True} if options.depth else {}),
         },
         "method": _method(server_mode),
         "neighbour_indexing": neighbour_indexing.to_json() if neighbour_indexing else None,
@@ -387,7 +413,11 @@ async def _measure(
     say: Callable[[str], None],
 ) -> tuple[list[Level], Indexing | None, recall_pb2.IndexStatus]:
     recall_stub = recall_pb2_grpc.RecallServiceStub(side.channel)
-    measured = _Tenant(await side.new_tenant("measured"), recall_stub)
+    measured = _Tenant(
+        await side.new_tenant("measured"),
+        recall_stub,
+        session_size=DEPTH_SESSION_SIZE if options.depth else 0,
+    )
     # The neighbours are written first and all at once, so that the indexer has one
     # tenant to drain while the measured tenant is loaded, as on a quiet shared server.
     neighbours: list[_Tenant] = []
@@ -456,6 +486,7 @@ async def _questions(
     index_of = {name: i for i, name in enumerate(tenant.engram.names)}
     engram: list[float] = []
     baseline: list[float] = []
+    deep: list[float] = []
     hits = 0
     overlap = 0.0
     for n, question in enumerate(questions):
@@ -463,15 +494,17 @@ async def _questions(
         start = time.perf_counter()
         best = bm25.search(question, options.k)
         bm25_seconds = time.perf_counter() - start
+        deep_seconds = (await tenant.ask(question, options.k, True))[0] if options.depth else 0.0
         if n < options.warmup:
             continue
         engram.append(seconds)
+        deep.append(deep_seconds)
         baseline.append(bm25_seconds)
         hits += len(names)
         found = {str(index_of[name]) for name in names if name in index_of}
         overlap += len(found & set(best)) / options.k
     count = len(engram)
-    return Level(
+    level = Level(
         memories=size,
         indexing=indexing,
         engram=Latency.of(engram),
@@ -480,6 +513,14 @@ async def _questions(
         mean_hits=hits / count,
         overlap_at_k=overlap / count,
     )
+    if options.depth:
+        depth = Latency.of(deep)
+        level.extra["depth_recall"] = depth.to_json()
+        level.extra["ratio_depth_to_standard"] = {
+            "p50": _ratio(depth.p50_ms, level.engram.p50_ms),
+            "p99": _ratio(depth.p99_ms, level.engram.p99_ms),
+        }
+    return level
 
 
 # --- goals and report -----------------------------------------------------------
@@ -558,6 +599,21 @@ def markdown(report: dict[str, Any]) -> str:
             f" | {b['p99_ms']:.2f} ms | {r['p50']:.2f}x | {r['p99']:.2f}x"
             f" | {lv['overlap_with_bm25_at_k']:.2f} |"
         )
+    for lv in report["levels"]:
+        if "depth_recall" in lv:
+            d, r = lv["depth_recall"], lv["ratio_depth_to_standard"]
+            lines.append(
+                f"| {lv['memories']:,}, depth mode | | {d['p50_ms']:.2f} ms | {d['p99_ms']:.2f} ms"
+                f" | | | {r['p50']:.2f}x standard | {r['p99']:.2f}x standard | |"
+            )
+    if config.get("depth"):
+        lines += [
+            "",
+            "Depth mode (RECALL_DEPTH_DEEP) is asked right after the standard Recall and"
+            " BM25 for every question; the measured tenant's memories are written in"
+            f" sessions of {config['depth_session_size']} (depth mode widens sessions), for"
+            " both rows.",
+        ]
     firsts = [lv.get("first_recall_after_load_seconds") for lv in report["levels"]]
     if all(first is not None for first in firsts):
         lines += [

@@ -56,6 +56,11 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--graph", action="store_true", help="add memories reached through edges")
     p.add_argument("--hops", type=int, default=0, help="with --graph: edges to follow, 1-3")
     p.add_argument("--fresh", action="store_true", help="wait until earlier writes are searchable")
+    p.add_argument(
+        "--depth",
+        action="store_true",
+        help="slower depth mode: also search the best hits' sessions (multi-turn evidence)",
+    )
     p.set_defaults(handler=recall)
 
     p = leaf("get", "show one memory")
@@ -248,6 +253,7 @@ def recall(args: argparse.Namespace) -> int:
             graph=graph,
             valid_at=args.valid_at,
             known_at=args.known_at,
+            depth=args.depth,
         )
     out = common.output(args)
     for hit in found:

@@ -87,6 +87,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seed", type=int, help="with --generate: the generator's seed")
     parser.add_argument("--conversations", type=int, help="with --generate: how many")
+    parser.add_argument(
+        "--depth", action="store_true", help="ask every question in depth mode (RECALL_DEPTH_DEEP)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
@@ -156,6 +159,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         index_timeout=args.index_timeout,
         deadline=args.deadline,
         quiet=args.quiet,
+        deep=args.depth,
     )
     started_at = datetime.now(UTC)
     wall = time.perf_counter()

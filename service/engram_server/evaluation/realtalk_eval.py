@@ -73,6 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--index-timeout", type=float, default=1800.0)
     parser.add_argument("--deadline", type=float, default=60.0)
     parser.add_argument("--bm25-only", action="store_true")
+    parser.add_argument(
+        "--depth",
+        action="store_true",
+        help="also ask every question in depth mode (RECALL_DEPTH_DEEP), scored beside",
+    )
     parser.add_argument("--quiet", action="store_true")
     return parser
 
@@ -101,14 +106,15 @@ def main(argv: Sequence[str]) -> int:
     started_at = datetime.now(UTC)
     wall = time.perf_counter()
     engram: SystemScores | None = None
+    deep: SystemScores | None = None
     details: dict[str, Any] = {}
     if not args.bm25_only:
         try:
-            engram, details = asyncio.run(_engram(args, api_key, conversations, say))
+            engram, deep, details = asyncio.run(_engram(args, api_key, conversations, say))
         except RecallUnavailable as error:
             print(f"engram eval realtalk: {error}", file=sys.stderr)
             return 2
-    result = build(loaded, conversations, baseline, engram, details, args.label)
+    result = build(loaded, conversations, baseline, engram, details, args.label, deep)
     result["started_at"] = started_at.isoformat(timespec="seconds")
     result["duration_seconds"] = round(time.perf_counter() - wall, 1)
     text = markdown(result)
@@ -127,7 +133,7 @@ async def _engram(
     api_key: str,
     conversations: Sequence[Conversation],
     say: Callable[[str], None],
-) -> tuple[SystemScores, dict[str, Any]]:
+) -> tuple[SystemScores, SystemScores | None, dict[str, Any]]:
     with contextlib.ExitStack() as stack:
         if args.address:
             address, platform_key = args.address, api_key
@@ -144,6 +150,8 @@ async def _engram(
             address, platform_key = server.address, server.bootstrap_token
         rankings: dict[str, list[str]] = {}
         latencies: list[float] = []
+        deep_rankings: dict[str, list[str]] = {}
+        deep_latencies: list[float] = []
         turns = memories = 0
         ingest_seconds = index_seconds = 0.0
         model = ""
@@ -163,6 +171,10 @@ async def _engram(
                     hits, seconds = await remote.rank(conversation, question, max(KS))
                     rankings[question.id] = turns_of_hits(hits, ingested.turns_by_memory)
                     latencies.append(seconds)
+                    if args.depth:
+                        hits, seconds = await remote.rank(conversation, question, max(KS), True)
+                        deep_rankings[question.id] = turns_of_hits(hits, ingested.turns_by_memory)
+                        deep_latencies.append(seconds)
                 model = remote.embedding_model or wait.embedding_model or model
                 say(
                     f"{conversation.id}: {ingested.turns} turns in {ingested.seconds:.1f}s,"
@@ -173,6 +185,7 @@ async def _engram(
                     await remote.delete_tenant()
                 await remote.close()
     latencies.sort()
+    deep_latencies.sort()
     details = {
         "turns": turns,
         "memories": memories,
@@ -181,8 +194,18 @@ async def _engram(
         "embedding_model": model,
         "recall_p50_ms": round(1000 * latencies[len(latencies) // 2], 2) if latencies else 0,
     }
+    deep = None
+    if args.depth:
+        details["depth_recall_p50_ms"] = round(1000 * _p(deep_latencies, 0.5), 2)
+        details["depth_recall_p99_ms"] = round(1000 * _p(deep_latencies, 0.99), 2)
+        details["recall_p99_ms"] = round(1000 * _p(latencies, 0.99), 2)
+        deep = score_system("engram-depth", conversations, rankings_retriever(deep_rankings), KS)
     scores = score_system("engram", conversations, rankings_retriever(rankings), KS)
-    return scores, details
+    return scores, deep, details
+
+
+def _p(ordered: Sequence[float], q: float) -> float:
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
 def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
@@ -204,6 +227,7 @@ def build(
     engram: SystemScores | None,
     details: dict[str, Any],
     label: str,
+    deep: SystemScores | None = None,
 ) -> dict[str, Any]:
     from engram_server.bench.harness import git_commit
 
@@ -226,6 +250,11 @@ def build(
                     theirs = [q.values()[name] for q in baseline.questions if q.question_id in ids]
                     low, high = metrics.paired_bootstrap_ci(ours, theirs, resamples=RESAMPLES)
                     row[name]["delta_ci95"] = [round(low, 4), round(high, 4)]
+                    if deep is not None:
+                        row[name]["engram_depth"] = _cell(deep, ids, name)
+                        mine = [q.values()[name] for q in deep.questions if q.question_id in ids]
+                        low, high = metrics.paired_bootstrap_ci(mine, ours, resamples=RESAMPLES)
+                        row[name]["depth_delta_ci95"] = [round(low, 4), round(high, 4)]
             rows[category] = row
         splits[split] = {
             "dataset": realtalk.summary(loaded, members),
@@ -284,6 +313,25 @@ def markdown(result: dict[str, Any]) -> str:
                 f" | {delta} | {_fmt(mrr['bm25'])} | {engram_mrr} |"
             )
         lines.append("")
+        if any("engram_depth" in row["recall@10"] for row in data["by_category"].values()):
+            lines += [
+                "Depth mode (RECALL_DEPTH_DEEP) beside the standard recall, same run;"
+                " the delta's interval is paired (depth - standard):",
+                "",
+                "| category (questions) | standard R@10 | depth R@10 | delta R@10 95% CI"
+                " | standard MRR | depth MRR | delta MRR 95% CI |",
+                "|---|---|---|---|---|---|---|",
+            ]
+            for category, row in data["by_category"].items():
+                r10, mrr = row["recall@10"], row["mrr"]
+                lines.append(
+                    f"| {category} ({row['questions']}) | {_fmt(r10['engram'])}"
+                    f" | {_fmt(r10['engram_depth'])}"
+                    " | [{:+.3f}, {:+.3f}]".format(*r10["depth_delta_ci95"])
+                    + f" | {_fmt(mrr['engram'])} | {_fmt(mrr['engram_depth'])}"
+                    " | [{:+.3f}, {:+.3f}] |".format(*mrr["depth_delta_ci95"])
+                )
+            lines.append("")
     engram = result["engram"]
     if engram:
         lines += [
@@ -293,6 +341,13 @@ def markdown(result: dict[str, Any]) -> str:
             " (informative; `engram bench recall` measures latency).",
             "",
         ]
+        if "depth_recall_p50_ms" in engram:
+            lines += [
+                f"Same run, per question: standard Recall p50 / p99 {engram['recall_p50_ms']}"
+                f" / {engram['recall_p99_ms']} ms, depth mode"
+                f" {engram['depth_recall_p50_ms']} / {engram['depth_recall_p99_ms']} ms.",
+                "",
+            ]
     lines += [f"Method: {result['method']}", ""]
     return "\n".join(lines)
 

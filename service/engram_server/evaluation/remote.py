@@ -226,7 +226,7 @@ class RemoteEngram:
             await asyncio.sleep(POLL_SECONDS)
 
     async def _recall(
-        self, spaces: list[str], query: str, k: int, deadline_seconds: float
+        self, spaces: list[str], query: str, k: int, deadline_seconds: float, deep: bool = False
     ) -> recall_pb2.RecallResponse:
         response: recall_pb2.RecallResponse = await self.recall.Recall(
             recall_pb2.RecallRequest(
@@ -235,6 +235,7 @@ class RemoteEngram:
                 k=k,
                 consistency=recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES,
                 skip_access_tracking=True,
+                depth=recall_pb2.RECALL_DEPTH_DEEP if deep else recall_pb2.RECALL_DEPTH_UNSPECIFIED,
             ),
             metadata=self._metadata,
             timeout=deadline_seconds,
@@ -242,12 +243,14 @@ class RemoteEngram:
         return response
 
     async def rank(
-        self, conversation: Conversation, question: Question, k: int
+        self, conversation: Conversation, question: Question, k: int, deep: bool = False
     ) -> tuple[list[tuple[str, dict[str, str]]], float]:
         """Recall's hits for `question` as (memory name, attributes), best first,
-        and the call's seconds."""
+        and the call's seconds; `deep`: in depth mode."""
         start = time.perf_counter()
-        response = await self._recall([space_of(conversation)], question.text, k, self.deadline)
+        response = await self._recall(
+            [space_of(conversation)], question.text, k, self.deadline, deep
+        )
         seconds = time.perf_counter() - start
         if response.embedding_model:
             self.embedding_model = response.embedding_model

@@ -213,6 +213,7 @@ class Options:
     index_timeout: float
     deadline: float
     quiet: bool
+    deep: bool = False  # every Recall in depth mode
 
 
 @dataclass(frozen=True)
@@ -268,6 +269,8 @@ async def run(options: Options) -> tuple[list[Conversation], SystemScores, Engra
                 "`engram serve` started by the evaluation in a child process on a fresh"
                 " database, default settings"
             )
+        if options.deep:
+            server_mode += "; every Recall in depth mode (RECALL_DEPTH_DEEP)"
         engram = await _engram(options, conversations, address, platform_key, server_mode, say)
     return conversations, baseline, engram
 
@@ -295,7 +298,7 @@ async def _engram(
         latencies: list[float] = []
         for conversation in conversations:
             for question in conversation.questions:
-                hits, seconds = await remote.rank(conversation, question, k)
+                hits, seconds = await remote.rank(conversation, question, k, options.deep)
                 rankings[question.id] = turns_of_hits(hits, ingested.turns_by_memory)
                 latencies.append(seconds)
         say(f"{len(latencies)} questions asked")

@@ -29,7 +29,7 @@ from engram_server.lifecycle.validation import check_space
 from engram_server.platform.background import BackgroundTask
 from engram_server.pools import model as pool_model
 from engram_server.pools.recall import SCOPE_SQL, PoolScope, scope_params
-from engram_server.recall import when
+from engram_server.recall import depth, when
 from engram_server.recall.scoring import (
     NO_EVIDENCE_DELTAS,
     Breakdown,
@@ -44,6 +44,7 @@ from engram_server.recall.scoring import (
     slot_matches,
 )
 from engram_server.services.indexing import IndexWorker
+from engram_server.services.recall_depth import deep_ranked
 from engram_server.store import memories as store
 from engram_server.store.postgres import Database
 from engram_server.store.vectors import (
@@ -103,6 +104,8 @@ class RecallQuery:
     # at `known_at`.
     valid_at: datetime | None = None
     known_at: datetime | None = None
+    # Depth mode (services/recall_depth.py): slower, widens the best hits' sessions.
+    deep: bool = False
 
 
 DEFAULT_GRAPH_KINDS = ("SUPPORTS", "ABOUT", "DERIVED_FROM", "RELATED")
@@ -278,7 +281,7 @@ class RecallService:
                 # Answering now could miss the caller's own writes: say so instead
                 # of returning hits that may be stale.
                 raise ReadYourWritesTimeout(pending, budget)
-        hits = await self._ranked(tenant, q)
+        hits = await (deep_ranked(self, tenant, q) if q.deep else self._ranked(tenant, q))
         if q.track_access and hits:
             self.access.record(tenant, [h.memory.id for h in hits])
         if hits and q.pools:
@@ -460,7 +463,10 @@ class RecallService:
         )
         return {row["id"]: row for row in rows}
 
-    async def _ranked(self, tenant: str, q: RecallQuery) -> list[Hit]:
+    async def _ranked(
+        self, tenant: str, q: RecallQuery, widened: Sequence[ScoredPoint] = ()
+    ) -> list[Hit]:
+        """The ranked hits; `widened` are more candidates (depth mode's)."""
         flt = self._filter(q)
         text = q.query.strip() or q.slot_key
         limit = max(CANDIDATES_PER_LEG, q.k * 4)
@@ -499,6 +505,8 @@ class RecallService:
             )
             raise
         missing = [p.id for p in dense_points if p.id not in by_id]
+        if widened:
+            missing += [p.id for p in widened if p.id not in by_id]
         if missing:
             by_id.update(await self._rows(tenant, missing, pools, q.reader))
         if q.known_at is not None:
@@ -506,6 +514,8 @@ class RecallService:
         if q.valid_at is not None:
             by_id = {i: row for i, row in by_id.items() if _valid_at(row, q.valid_at)}
         points = combine_legs(dense_points, sparse_points)
+        if widened:
+            points = depth.widen(points, widened)
         if not points:
             return []
         candidates = [

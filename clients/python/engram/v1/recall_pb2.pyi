@@ -60,6 +60,40 @@ silently return stale hits.
 """
 Global___ReadConsistency: _TypeAlias = ReadConsistency  # noqa: Y015
 
+class _RecallDepth:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _RecallDepthEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RecallDepth.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    RECALL_DEPTH_UNSPECIFIED: _RecallDepth.ValueType  # 0
+    """The default: one pass over both legs (RECALL_DEPTH_STANDARD)."""
+    RECALL_DEPTH_STANDARD: _RecallDepth.ValueType  # 1
+    """One pass over both legs."""
+    RECALL_DEPTH_DEEP: _RecallDepth.ValueType  # 2
+    """Slower, for questions whose evidence is spread over several turns and
+    sessions: after the first pass, the sessions of its best five hits are
+    searched on their own and their turns ranked with the first pass's
+    candidates by the same scores. About twice the work of a standard recall;
+    reaches nothing the same request's filter does not allow.
+    """
+
+class RecallDepth(_RecallDepth, metaclass=_RecallDepthEnumTypeWrapper):
+    """How hard Recall searches for candidates."""
+
+RECALL_DEPTH_UNSPECIFIED: RecallDepth.ValueType  # 0
+"""The default: one pass over both legs (RECALL_DEPTH_STANDARD)."""
+RECALL_DEPTH_STANDARD: RecallDepth.ValueType  # 1
+"""One pass over both legs."""
+RECALL_DEPTH_DEEP: RecallDepth.ValueType  # 2
+"""Slower, for questions whose evidence is spread over several turns and
+sessions: after the first pass, the sessions of its best five hits are
+searched on their own and their turns ranked with the first pass's
+candidates by the same scores. About twice the work of a standard recall;
+reaches nothing the same request's filter does not allow.
+"""
+Global___RecallDepth: _TypeAlias = RecallDepth  # noqa: Y015
+
 class _ContextFormat:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -267,6 +301,7 @@ class RecallRequest(_message.Message):
     SKIP_ACCESS_TRACKING_FIELD_NUMBER: _builtins.int
     VALID_AT_FIELD_NUMBER: _builtins.int
     KNOWN_AT_FIELD_NUMBER: _builtins.int
+    DEPTH_FIELD_NUMBER: _builtins.int
     query: _builtins.str
     """The question or cue, in natural language. Required, not blank; at most 8 KiB."""
     include_subspaces: _builtins.bool
@@ -286,6 +321,8 @@ class RecallRequest(_message.Message):
     """Do not count this read as an access (access counts feed retention). For
     evaluations and administrative reads.
     """
+    depth: Global___RecallDepth.ValueType
+    """How hard to search; unset means RECALL_DEPTH_STANDARD."""
     @_builtins.property
     def spaces(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Spaces to search (exact paths such as `team-a/agent-7`). At least one space
@@ -342,10 +379,11 @@ class RecallRequest(_message.Message):
         skip_access_tracking: _builtins.bool = ...,
         valid_at: _timestamp_pb2.Timestamp | None = ...,
         known_at: _timestamp_pb2.Timestamp | None = ...,
+        depth: Global___RecallDepth.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "graph", b"graph", "known_at", b"known_at", "now", b"now", "valid_at", b"valid_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "graph", b"graph", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "min_score", b"min_score", "now", b"now", "pools", b"pools", "query", b"query", "skip_access_tracking", b"skip_access_tracking", "spaces", b"spaces", "valid_at", b"valid_at"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "depth", b"depth", "filter", b"filter", "graph", b"graph", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "min_score", b"min_score", "now", b"now", "pools", b"pools", "query", b"query", "skip_access_tracking", b"skip_access_tracking", "spaces", b"spaces", "valid_at", b"valid_at"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -596,6 +634,7 @@ class BuildContextRequest(_message.Message):
     NOW_FIELD_NUMBER: _builtins.int
     CONSISTENCY_FIELD_NUMBER: _builtins.int
     OPTIONS_FIELD_NUMBER: _builtins.int
+    DEPTH_FIELD_NUMBER: _builtins.int
     VALID_AT_FIELD_NUMBER: _builtins.int
     KNOWN_AT_FIELD_NUMBER: _builtins.int
     query: _builtins.str
@@ -610,6 +649,8 @@ class BuildContextRequest(_message.Message):
     """With `query`: drop hits scoring below this."""
     consistency: Global___ReadConsistency.ValueType
     """With `query`: how fresh the index must be."""
+    depth: Global___RecallDepth.ValueType
+    """How hard the recall behind `query` searches (see RecallRequest.depth)."""
     @_builtins.property
     def memories(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """Explicit memories to render (`memories/{memory}`), at most 200. Memories that
@@ -660,12 +701,13 @@ class BuildContextRequest(_message.Message):
         now: _timestamp_pb2.Timestamp | None = ...,
         consistency: Global___ReadConsistency.ValueType = ...,
         options: Global___ContextOptions | None = ...,
+        depth: Global___RecallDepth.ValueType = ...,
         valid_at: _timestamp_pb2.Timestamp | None = ...,
         known_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "known_at", b"known_at", "now", b"now", "options", b"options", "valid_at", b"valid_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "memories", b"memories", "min_score", b"min_score", "now", b"now", "options", b"options", "pools", b"pools", "query", b"query", "spaces", b"spaces", "valid_at", b"valid_at"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "depth", b"depth", "filter", b"filter", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "memories", b"memories", "min_score", b"min_score", "now", b"now", "options", b"options", "pools", b"pools", "query", b"query", "spaces", b"spaces", "valid_at", b"valid_at"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -739,6 +781,7 @@ class EngageRequest(_message.Message):
     CONSISTENCY_FIELD_NUMBER: _builtins.int
     REQUEST_ID_FIELD_NUMBER: _builtins.int
     INCLUDE_INSIGHTS_FIELD_NUMBER: _builtins.int
+    DEPTH_FIELD_NUMBER: _builtins.int
     VALID_AT_FIELD_NUMBER: _builtins.int
     KNOWN_AT_FIELD_NUMBER: _builtins.int
     space: _builtins.str
@@ -767,6 +810,8 @@ class EngageRequest(_message.Message):
     and earlier decisions connected to the hits, each quoted verbatim. No model
     call; nothing is written.
     """
+    depth: Global___RecallDepth.ValueType
+    """How hard the recall for the message searches (see RecallRequest.depth)."""
     @_builtins.property
     def message(self) -> _lifecycle_pb2.SessionMessage:
         """The incoming message; appended to the session's working-memory buffer and
@@ -816,12 +861,13 @@ class EngageRequest(_message.Message):
         consistency: Global___ReadConsistency.ValueType = ...,
         request_id: _builtins.str = ...,
         include_insights: _builtins.bool = ...,
+        depth: Global___RecallDepth.ValueType = ...,
         valid_at: _timestamp_pb2.Timestamp | None = ...,
         known_at: _timestamp_pb2.Timestamp | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["filter", b"filter", "known_at", b"known_at", "message", b"message", "options", b"options", "valid_at", b"valid_at"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "filter", b"filter", "include_insights", b"include_insights", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space", "valid_at", b"valid_at"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "depth", b"depth", "filter", b"filter", "include_insights", b"include_insights", "include_subspaces", b"include_subspaces", "k", b"k", "known_at", b"known_at", "message", b"message", "min_score", b"min_score", "options", b"options", "pools", b"pools", "recall_spaces", b"recall_spaces", "request_id", b"request_id", "resend", b"resend", "session", b"session", "space", b"space", "valid_at", b"valid_at"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

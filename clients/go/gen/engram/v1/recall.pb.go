@@ -81,6 +81,63 @@ func (ReadConsistency) EnumDescriptor() ([]byte, []int) {
 	return file_engram_v1_recall_proto_rawDescGZIP(), []int{0}
 }
 
+// How hard Recall searches for candidates.
+type RecallDepth int32
+
+const (
+	// The default: one pass over both legs (RECALL_DEPTH_STANDARD).
+	RecallDepth_RECALL_DEPTH_UNSPECIFIED RecallDepth = 0
+	// One pass over both legs.
+	RecallDepth_RECALL_DEPTH_STANDARD RecallDepth = 1
+	// Slower, for questions whose evidence is spread over several turns and
+	// sessions: after the first pass, the sessions of its best five hits are
+	// searched on their own and their turns ranked with the first pass's
+	// candidates by the same scores. About twice the work of a standard recall;
+	// reaches nothing the same request's filter does not allow.
+	RecallDepth_RECALL_DEPTH_DEEP RecallDepth = 2
+)
+
+// Enum value maps for RecallDepth.
+var (
+	RecallDepth_name = map[int32]string{
+		0: "RECALL_DEPTH_UNSPECIFIED",
+		1: "RECALL_DEPTH_STANDARD",
+		2: "RECALL_DEPTH_DEEP",
+	}
+	RecallDepth_value = map[string]int32{
+		"RECALL_DEPTH_UNSPECIFIED": 0,
+		"RECALL_DEPTH_STANDARD":    1,
+		"RECALL_DEPTH_DEEP":        2,
+	}
+)
+
+func (x RecallDepth) Enum() *RecallDepth {
+	p := new(RecallDepth)
+	*p = x
+	return p
+}
+
+func (x RecallDepth) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (RecallDepth) Descriptor() protoreflect.EnumDescriptor {
+	return file_engram_v1_recall_proto_enumTypes[1].Descriptor()
+}
+
+func (RecallDepth) Type() protoreflect.EnumType {
+	return &file_engram_v1_recall_proto_enumTypes[1]
+}
+
+func (x RecallDepth) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use RecallDepth.Descriptor instead.
+func (RecallDepth) EnumDescriptor() ([]byte, []int) {
+	return file_engram_v1_recall_proto_rawDescGZIP(), []int{1}
+}
+
 // The layout of a context block.
 type ContextFormat int32
 
@@ -127,11 +184,11 @@ func (x ContextFormat) String() string {
 }
 
 func (ContextFormat) Descriptor() protoreflect.EnumDescriptor {
-	return file_engram_v1_recall_proto_enumTypes[1].Descriptor()
+	return file_engram_v1_recall_proto_enumTypes[2].Descriptor()
 }
 
 func (ContextFormat) Type() protoreflect.EnumType {
-	return &file_engram_v1_recall_proto_enumTypes[1]
+	return &file_engram_v1_recall_proto_enumTypes[2]
 }
 
 func (x ContextFormat) Number() protoreflect.EnumNumber {
@@ -140,7 +197,7 @@ func (x ContextFormat) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ContextFormat.Descriptor instead.
 func (ContextFormat) EnumDescriptor() ([]byte, []int) {
-	return file_engram_v1_recall_proto_rawDescGZIP(), []int{1}
+	return file_engram_v1_recall_proto_rawDescGZIP(), []int{2}
 }
 
 // What happened to one memory between two states of a space.
@@ -184,11 +241,11 @@ func (x SnapshotChangeType) String() string {
 }
 
 func (SnapshotChangeType) Descriptor() protoreflect.EnumDescriptor {
-	return file_engram_v1_recall_proto_enumTypes[2].Descriptor()
+	return file_engram_v1_recall_proto_enumTypes[3].Descriptor()
 }
 
 func (SnapshotChangeType) Type() protoreflect.EnumType {
-	return &file_engram_v1_recall_proto_enumTypes[2]
+	return &file_engram_v1_recall_proto_enumTypes[3]
 }
 
 func (x SnapshotChangeType) Number() protoreflect.EnumNumber {
@@ -197,7 +254,7 @@ func (x SnapshotChangeType) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SnapshotChangeType.Descriptor instead.
 func (SnapshotChangeType) EnumDescriptor() ([]byte, []int) {
-	return file_engram_v1_recall_proto_rawDescGZIP(), []int{2}
+	return file_engram_v1_recall_proto_rawDescGZIP(), []int{3}
 }
 
 // Which memories a recall may return. Every set field must match (AND); a
@@ -464,7 +521,9 @@ type RecallRequest struct {
 	ValidAt *timestamppb.Timestamp `protobuf:"bytes,12,opt,name=valid_at,json=validAt,proto3" json:"valid_at,omitempty"`
 	// Bi-temporal: what Engram believed at this time: memories created by then and
 	// live then (from the audit log), with the content they had then.
-	KnownAt       *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=known_at,json=knownAt,proto3" json:"known_at,omitempty"`
+	KnownAt *timestamppb.Timestamp `protobuf:"bytes,13,opt,name=known_at,json=knownAt,proto3" json:"known_at,omitempty"`
+	// How hard to search; unset means RECALL_DEPTH_STANDARD.
+	Depth         RecallDepth `protobuf:"varint,14,opt,name=depth,proto3,enum=engram.v1.RecallDepth" json:"depth,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -588,6 +647,13 @@ func (x *RecallRequest) GetKnownAt() *timestamppb.Timestamp {
 		return x.KnownAt
 	}
 	return nil
+}
+
+func (x *RecallRequest) GetDepth() RecallDepth {
+	if x != nil {
+		return x.Depth
+	}
+	return RecallDepth_RECALL_DEPTH_UNSPECIFIED
 }
 
 // Why a hit scored what it did. Components that did not apply are 0.
@@ -1040,6 +1106,8 @@ type BuildContextRequest struct {
 	Consistency ReadConsistency `protobuf:"varint,10,opt,name=consistency,proto3,enum=engram.v1.ReadConsistency" json:"consistency,omitempty"`
 	// Layout and budget. Required.
 	Options *ContextOptions `protobuf:"bytes,11,opt,name=options,proto3" json:"options,omitempty"`
+	// How hard the recall behind `query` searches (see RecallRequest.depth).
+	Depth RecallDepth `protobuf:"varint,12,opt,name=depth,proto3,enum=engram.v1.RecallDepth" json:"depth,omitempty"`
 	// With `query`: only facts that held in the world at this time (see
 	// RecallRequest.valid_at).
 	ValidAt *timestamppb.Timestamp `protobuf:"bytes,14,opt,name=valid_at,json=validAt,proto3" json:"valid_at,omitempty"`
@@ -1154,6 +1222,13 @@ func (x *BuildContextRequest) GetOptions() *ContextOptions {
 		return x.Options
 	}
 	return nil
+}
+
+func (x *BuildContextRequest) GetDepth() RecallDepth {
+	if x != nil {
+		return x.Depth
+	}
+	return RecallDepth_RECALL_DEPTH_UNSPECIFIED
 }
 
 func (x *BuildContextRequest) GetValidAt() *timestamppb.Timestamp {
@@ -1299,6 +1374,8 @@ type EngageRequest struct {
 	// and earlier decisions connected to the hits, each quoted verbatim. No model
 	// call; nothing is written.
 	IncludeInsights bool `protobuf:"varint,14,opt,name=include_insights,json=includeInsights,proto3" json:"include_insights,omitempty"`
+	// How hard the recall for the message searches (see RecallRequest.depth).
+	Depth RecallDepth `protobuf:"varint,15,opt,name=depth,proto3,enum=engram.v1.RecallDepth" json:"depth,omitempty"`
 	// Recall only facts that held in the world at this time (see
 	// RecallRequest.valid_at): a replayed conversation set in the past.
 	ValidAt *timestamppb.Timestamp `protobuf:"bytes,17,opt,name=valid_at,json=validAt,proto3" json:"valid_at,omitempty"`
@@ -1434,6 +1511,13 @@ func (x *EngageRequest) GetIncludeInsights() bool {
 		return x.IncludeInsights
 	}
 	return false
+}
+
+func (x *EngageRequest) GetDepth() RecallDepth {
+	if x != nil {
+		return x.Depth
+	}
+	return RecallDepth_RECALL_DEPTH_UNSPECIFIED
 }
 
 func (x *EngageRequest) GetValidAt() *timestamppb.Timestamp {
@@ -2703,7 +2787,7 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\n" +
 	"seed_count\x18\x04 \x01(\x05R\tseedCount\x12)\n" +
 	"\x10include_inactive\x18\x05 \x01(\bR\x0fincludeInactive\x12\x1b\n" +
-	"\thop_boost\x18\x06 \x01(\x01R\bhopBoost\"\x99\x04\n" +
+	"\thop_boost\x18\x06 \x01(\x01R\bhopBoost\"\xc7\x04\n" +
 	"\rRecallRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x16\n" +
 	"\x06spaces\x18\x02 \x03(\tR\x06spaces\x12+\n" +
@@ -2718,7 +2802,8 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	" \x01(\v2\x19.engram.v1.GraphExpansionR\x05graph\x120\n" +
 	"\x14skip_access_tracking\x18\v \x01(\bR\x12skipAccessTracking\x125\n" +
 	"\bvalid_at\x18\f \x01(\v2\x1a.google.protobuf.TimestampR\avalidAt\x125\n" +
-	"\bknown_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\aknownAt\"\x8e\x03\n" +
+	"\bknown_at\x18\r \x01(\v2\x1a.google.protobuf.TimestampR\aknownAt\x12,\n" +
+	"\x05depth\x18\x0e \x01(\x0e2\x16.engram.v1.RecallDepthR\x05depth\"\x8e\x03\n" +
 	"\x0eScoreBreakdown\x12\x14\n" +
 	"\x05dense\x18\x01 \x01(\x01R\x05dense\x12\x18\n" +
 	"\alexical\x18\x02 \x01(\x01R\alexical\x12\x1d\n" +
@@ -2758,7 +2843,7 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\x06format\x18\x02 \x01(\x0e2\x18.engram.v1.ContextFormatR\x06format\x12\"\n" +
 	"\rgroup_by_kind\x18\x03 \x01(\bR\vgroupByKind\x12+\n" +
 	"\x11include_citations\x18\x04 \x01(\bR\x10includeCitations\x126\n" +
-	"\x17include_evidence_badges\x18\x05 \x01(\bR\x15includeEvidenceBadges\"\x8d\x04\n" +
+	"\x17include_evidence_badges\x18\x05 \x01(\bR\x15includeEvidenceBadges\"\xbb\x04\n" +
 	"\x13BuildContextRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x1a\n" +
 	"\bmemories\x18\x02 \x03(\tR\bmemories\x12\x16\n" +
@@ -2771,7 +2856,8 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\x03now\x18\t \x01(\v2\x1a.google.protobuf.TimestampR\x03now\x12<\n" +
 	"\vconsistency\x18\n" +
 	" \x01(\x0e2\x1a.engram.v1.ReadConsistencyR\vconsistency\x123\n" +
-	"\aoptions\x18\v \x01(\v2\x19.engram.v1.ContextOptionsR\aoptions\x125\n" +
+	"\aoptions\x18\v \x01(\v2\x19.engram.v1.ContextOptionsR\aoptions\x12,\n" +
+	"\x05depth\x18\f \x01(\x0e2\x16.engram.v1.RecallDepthR\x05depth\x125\n" +
 	"\bvalid_at\x18\x0e \x01(\v2\x1a.google.protobuf.TimestampR\avalidAt\x125\n" +
 	"\bknown_at\x18\x0f \x01(\v2\x1a.google.protobuf.TimestampR\aknownAt\"\xe0\x01\n" +
 	"\x14BuildContextResponse\x12\x12\n" +
@@ -2781,7 +2867,7 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"tokenCount\x12#\n" +
 	"\romitted_count\x18\x04 \x01(\x05R\fomittedCount\x12)\n" +
 	"\x10skipped_memories\x18\x05 \x03(\tR\x0fskippedMemories\x12\x1c\n" +
-	"\ttokenizer\x18\x06 \x01(\tR\ttokenizer\"\xfb\x04\n" +
+	"\ttokenizer\x18\x06 \x01(\tR\ttokenizer\"\xa9\x05\n" +
 	"\rEngageRequest\x12\x14\n" +
 	"\x05space\x18\x01 \x01(\tR\x05space\x12\x18\n" +
 	"\asession\x18\x02 \x01(\tR\asession\x123\n" +
@@ -2798,7 +2884,8 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\vconsistency\x18\f \x01(\x0e2\x1a.engram.v1.ReadConsistencyR\vconsistency\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\r \x01(\tR\trequestId\x12)\n" +
-	"\x10include_insights\x18\x0e \x01(\bR\x0fincludeInsights\x125\n" +
+	"\x10include_insights\x18\x0e \x01(\bR\x0fincludeInsights\x12,\n" +
+	"\x05depth\x18\x0f \x01(\x0e2\x16.engram.v1.RecallDepthR\x05depth\x125\n" +
 	"\bvalid_at\x18\x11 \x01(\v2\x1a.google.protobuf.TimestampR\avalidAt\x125\n" +
 	"\bknown_at\x18\x12 \x01(\v2\x1a.google.protobuf.TimestampR\aknownAt\"\xa2\x01\n" +
 	"\aInsight\x12\x12\n" +
@@ -2909,7 +2996,11 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\x0fReadConsistency\x12 \n" +
 	"\x1cREAD_CONSISTENCY_UNSPECIFIED\x10\x00\x12\x1d\n" +
 	"\x19READ_CONSISTENCY_EVENTUAL\x10\x01\x12%\n" +
-	"!READ_CONSISTENCY_READ_YOUR_WRITES\x10\x02*\x97\x01\n" +
+	"!READ_CONSISTENCY_READ_YOUR_WRITES\x10\x02*]\n" +
+	"\vRecallDepth\x12\x1c\n" +
+	"\x18RECALL_DEPTH_UNSPECIFIED\x10\x00\x12\x19\n" +
+	"\x15RECALL_DEPTH_STANDARD\x10\x01\x12\x15\n" +
+	"\x11RECALL_DEPTH_DEEP\x10\x02*\x97\x01\n" +
 	"\rContextFormat\x12\x1e\n" +
 	"\x1aCONTEXT_FORMAT_UNSPECIFIED\x10\x00\x12\x1b\n" +
 	"\x17CONTEXT_FORMAT_MARKDOWN\x10\x01\x12\x18\n" +
@@ -2947,115 +3038,119 @@ func file_engram_v1_recall_proto_rawDescGZIP() []byte {
 	return file_engram_v1_recall_proto_rawDescData
 }
 
-var file_engram_v1_recall_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_engram_v1_recall_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
 var file_engram_v1_recall_proto_msgTypes = make([]protoimpl.MessageInfo, 26)
 var file_engram_v1_recall_proto_goTypes = []any{
 	(ReadConsistency)(0),            // 0: engram.v1.ReadConsistency
-	(ContextFormat)(0),              // 1: engram.v1.ContextFormat
-	(SnapshotChangeType)(0),         // 2: engram.v1.SnapshotChangeType
-	(*RecallFilter)(nil),            // 3: engram.v1.RecallFilter
-	(*GraphExpansion)(nil),          // 4: engram.v1.GraphExpansion
-	(*RecallRequest)(nil),           // 5: engram.v1.RecallRequest
-	(*ScoreBreakdown)(nil),          // 6: engram.v1.ScoreBreakdown
-	(*RecallHit)(nil),               // 7: engram.v1.RecallHit
-	(*RecallResponse)(nil),          // 8: engram.v1.RecallResponse
-	(*ContextOptions)(nil),          // 9: engram.v1.ContextOptions
-	(*BuildContextRequest)(nil),     // 10: engram.v1.BuildContextRequest
-	(*BuildContextResponse)(nil),    // 11: engram.v1.BuildContextResponse
-	(*EngageRequest)(nil),           // 12: engram.v1.EngageRequest
-	(*Insight)(nil),                 // 13: engram.v1.Insight
-	(*EngageResponse)(nil),          // 14: engram.v1.EngageResponse
-	(*Snapshot)(nil),                // 15: engram.v1.Snapshot
-	(*CreateSnapshotRequest)(nil),   // 16: engram.v1.CreateSnapshotRequest
-	(*GetSnapshotRequest)(nil),      // 17: engram.v1.GetSnapshotRequest
-	(*ListSnapshotsRequest)(nil),    // 18: engram.v1.ListSnapshotsRequest
-	(*ListSnapshotsResponse)(nil),   // 19: engram.v1.ListSnapshotsResponse
-	(*RestoreSnapshotRequest)(nil),  // 20: engram.v1.RestoreSnapshotRequest
-	(*RestoreSnapshotResponse)(nil), // 21: engram.v1.RestoreSnapshotResponse
-	(*DeleteSnapshotRequest)(nil),   // 22: engram.v1.DeleteSnapshotRequest
-	(*SnapshotChange)(nil),          // 23: engram.v1.SnapshotChange
-	(*DiffSnapshotsRequest)(nil),    // 24: engram.v1.DiffSnapshotsRequest
-	(*DiffSnapshotsResponse)(nil),   // 25: engram.v1.DiffSnapshotsResponse
-	(*GetIndexStatusRequest)(nil),   // 26: engram.v1.GetIndexStatusRequest
-	(*IndexStatus)(nil),             // 27: engram.v1.IndexStatus
-	nil,                             // 28: engram.v1.Snapshot.LabelsEntry
-	(MemoryKind)(0),                 // 29: engram.v1.MemoryKind
-	(*timestamppb.Timestamp)(nil),   // 30: google.protobuf.Timestamp
-	(EvidenceLevel)(0),              // 31: engram.v1.EvidenceLevel
-	(EdgeKind)(0),                   // 32: engram.v1.EdgeKind
-	(*Memory)(nil),                  // 33: engram.v1.Memory
-	(*SessionMessage)(nil),          // 34: engram.v1.SessionMessage
-	(*PrivacyFinding)(nil),          // 35: engram.v1.PrivacyFinding
-	(*emptypb.Empty)(nil),           // 36: google.protobuf.Empty
+	(RecallDepth)(0),                // 1: engram.v1.RecallDepth
+	(ContextFormat)(0),              // 2: engram.v1.ContextFormat
+	(SnapshotChangeType)(0),         // 3: engram.v1.SnapshotChangeType
+	(*RecallFilter)(nil),            // 4: engram.v1.RecallFilter
+	(*GraphExpansion)(nil),          // 5: engram.v1.GraphExpansion
+	(*RecallRequest)(nil),           // 6: engram.v1.RecallRequest
+	(*ScoreBreakdown)(nil),          // 7: engram.v1.ScoreBreakdown
+	(*RecallHit)(nil),               // 8: engram.v1.RecallHit
+	(*RecallResponse)(nil),          // 9: engram.v1.RecallResponse
+	(*ContextOptions)(nil),          // 10: engram.v1.ContextOptions
+	(*BuildContextRequest)(nil),     // 11: engram.v1.BuildContextRequest
+	(*BuildContextResponse)(nil),    // 12: engram.v1.BuildContextResponse
+	(*EngageRequest)(nil),           // 13: engram.v1.EngageRequest
+	(*Insight)(nil),                 // 14: engram.v1.Insight
+	(*EngageResponse)(nil),          // 15: engram.v1.EngageResponse
+	(*Snapshot)(nil),                // 16: engram.v1.Snapshot
+	(*CreateSnapshotRequest)(nil),   // 17: engram.v1.CreateSnapshotRequest
+	(*GetSnapshotRequest)(nil),      // 18: engram.v1.GetSnapshotRequest
+	(*ListSnapshotsRequest)(nil),    // 19: engram.v1.ListSnapshotsRequest
+	(*ListSnapshotsResponse)(nil),   // 20: engram.v1.ListSnapshotsResponse
+	(*RestoreSnapshotRequest)(nil),  // 21: engram.v1.RestoreSnapshotRequest
+	(*RestoreSnapshotResponse)(nil), // 22: engram.v1.RestoreSnapshotResponse
+	(*DeleteSnapshotRequest)(nil),   // 23: engram.v1.DeleteSnapshotRequest
+	(*SnapshotChange)(nil),          // 24: engram.v1.SnapshotChange
+	(*DiffSnapshotsRequest)(nil),    // 25: engram.v1.DiffSnapshotsRequest
+	(*DiffSnapshotsResponse)(nil),   // 26: engram.v1.DiffSnapshotsResponse
+	(*GetIndexStatusRequest)(nil),   // 27: engram.v1.GetIndexStatusRequest
+	(*IndexStatus)(nil),             // 28: engram.v1.IndexStatus
+	nil,                             // 29: engram.v1.Snapshot.LabelsEntry
+	(MemoryKind)(0),                 // 30: engram.v1.MemoryKind
+	(*timestamppb.Timestamp)(nil),   // 31: google.protobuf.Timestamp
+	(EvidenceLevel)(0),              // 32: engram.v1.EvidenceLevel
+	(EdgeKind)(0),                   // 33: engram.v1.EdgeKind
+	(*Memory)(nil),                  // 34: engram.v1.Memory
+	(*SessionMessage)(nil),          // 35: engram.v1.SessionMessage
+	(*PrivacyFinding)(nil),          // 36: engram.v1.PrivacyFinding
+	(*emptypb.Empty)(nil),           // 37: google.protobuf.Empty
 }
 var file_engram_v1_recall_proto_depIdxs = []int32{
-	29, // 0: engram.v1.RecallFilter.kinds:type_name -> engram.v1.MemoryKind
-	30, // 1: engram.v1.RecallFilter.create_time_start:type_name -> google.protobuf.Timestamp
-	30, // 2: engram.v1.RecallFilter.create_time_end:type_name -> google.protobuf.Timestamp
-	31, // 3: engram.v1.RecallFilter.min_evidence_level:type_name -> engram.v1.EvidenceLevel
-	32, // 4: engram.v1.GraphExpansion.edge_kinds:type_name -> engram.v1.EdgeKind
-	3,  // 5: engram.v1.RecallRequest.filter:type_name -> engram.v1.RecallFilter
-	30, // 6: engram.v1.RecallRequest.now:type_name -> google.protobuf.Timestamp
+	30, // 0: engram.v1.RecallFilter.kinds:type_name -> engram.v1.MemoryKind
+	31, // 1: engram.v1.RecallFilter.create_time_start:type_name -> google.protobuf.Timestamp
+	31, // 2: engram.v1.RecallFilter.create_time_end:type_name -> google.protobuf.Timestamp
+	32, // 3: engram.v1.RecallFilter.min_evidence_level:type_name -> engram.v1.EvidenceLevel
+	33, // 4: engram.v1.GraphExpansion.edge_kinds:type_name -> engram.v1.EdgeKind
+	4,  // 5: engram.v1.RecallRequest.filter:type_name -> engram.v1.RecallFilter
+	31, // 6: engram.v1.RecallRequest.now:type_name -> google.protobuf.Timestamp
 	0,  // 7: engram.v1.RecallRequest.consistency:type_name -> engram.v1.ReadConsistency
-	4,  // 8: engram.v1.RecallRequest.graph:type_name -> engram.v1.GraphExpansion
-	30, // 9: engram.v1.RecallRequest.valid_at:type_name -> google.protobuf.Timestamp
-	30, // 10: engram.v1.RecallRequest.known_at:type_name -> google.protobuf.Timestamp
-	33, // 11: engram.v1.RecallHit.memory:type_name -> engram.v1.Memory
-	6,  // 12: engram.v1.RecallHit.breakdown:type_name -> engram.v1.ScoreBreakdown
-	32, // 13: engram.v1.RecallHit.reached_via:type_name -> engram.v1.EdgeKind
-	7,  // 14: engram.v1.RecallResponse.hits:type_name -> engram.v1.RecallHit
-	1,  // 15: engram.v1.ContextOptions.format:type_name -> engram.v1.ContextFormat
-	3,  // 16: engram.v1.BuildContextRequest.filter:type_name -> engram.v1.RecallFilter
-	30, // 17: engram.v1.BuildContextRequest.now:type_name -> google.protobuf.Timestamp
-	0,  // 18: engram.v1.BuildContextRequest.consistency:type_name -> engram.v1.ReadConsistency
-	9,  // 19: engram.v1.BuildContextRequest.options:type_name -> engram.v1.ContextOptions
-	30, // 20: engram.v1.BuildContextRequest.valid_at:type_name -> google.protobuf.Timestamp
-	30, // 21: engram.v1.BuildContextRequest.known_at:type_name -> google.protobuf.Timestamp
-	34, // 22: engram.v1.EngageRequest.message:type_name -> engram.v1.SessionMessage
-	3,  // 23: engram.v1.EngageRequest.filter:type_name -> engram.v1.RecallFilter
-	9,  // 24: engram.v1.EngageRequest.options:type_name -> engram.v1.ContextOptions
-	0,  // 25: engram.v1.EngageRequest.consistency:type_name -> engram.v1.ReadConsistency
-	30, // 26: engram.v1.EngageRequest.valid_at:type_name -> google.protobuf.Timestamp
-	30, // 27: engram.v1.EngageRequest.known_at:type_name -> google.protobuf.Timestamp
-	34, // 28: engram.v1.EngageResponse.message:type_name -> engram.v1.SessionMessage
-	7,  // 29: engram.v1.EngageResponse.hits:type_name -> engram.v1.RecallHit
-	35, // 30: engram.v1.EngageResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
-	13, // 31: engram.v1.EngageResponse.insights:type_name -> engram.v1.Insight
-	30, // 32: engram.v1.Snapshot.create_time:type_name -> google.protobuf.Timestamp
-	28, // 33: engram.v1.Snapshot.labels:type_name -> engram.v1.Snapshot.LabelsEntry
-	15, // 34: engram.v1.CreateSnapshotRequest.snapshot:type_name -> engram.v1.Snapshot
-	15, // 35: engram.v1.ListSnapshotsResponse.snapshots:type_name -> engram.v1.Snapshot
-	2,  // 36: engram.v1.SnapshotChange.change_type:type_name -> engram.v1.SnapshotChangeType
-	33, // 37: engram.v1.SnapshotChange.before:type_name -> engram.v1.Memory
-	33, // 38: engram.v1.SnapshotChange.after:type_name -> engram.v1.Memory
-	23, // 39: engram.v1.DiffSnapshotsResponse.changes:type_name -> engram.v1.SnapshotChange
-	30, // 40: engram.v1.IndexStatus.oldest_pending_time:type_name -> google.protobuf.Timestamp
-	30, // 41: engram.v1.IndexStatus.last_indexed_time:type_name -> google.protobuf.Timestamp
-	5,  // 42: engram.v1.RecallService.Recall:input_type -> engram.v1.RecallRequest
-	10, // 43: engram.v1.RecallService.BuildContext:input_type -> engram.v1.BuildContextRequest
-	12, // 44: engram.v1.RecallService.Engage:input_type -> engram.v1.EngageRequest
-	16, // 45: engram.v1.RecallService.CreateSnapshot:input_type -> engram.v1.CreateSnapshotRequest
-	17, // 46: engram.v1.RecallService.GetSnapshot:input_type -> engram.v1.GetSnapshotRequest
-	18, // 47: engram.v1.RecallService.ListSnapshots:input_type -> engram.v1.ListSnapshotsRequest
-	20, // 48: engram.v1.RecallService.RestoreSnapshot:input_type -> engram.v1.RestoreSnapshotRequest
-	22, // 49: engram.v1.RecallService.DeleteSnapshot:input_type -> engram.v1.DeleteSnapshotRequest
-	24, // 50: engram.v1.RecallService.DiffSnapshots:input_type -> engram.v1.DiffSnapshotsRequest
-	26, // 51: engram.v1.RecallService.GetIndexStatus:input_type -> engram.v1.GetIndexStatusRequest
-	8,  // 52: engram.v1.RecallService.Recall:output_type -> engram.v1.RecallResponse
-	11, // 53: engram.v1.RecallService.BuildContext:output_type -> engram.v1.BuildContextResponse
-	14, // 54: engram.v1.RecallService.Engage:output_type -> engram.v1.EngageResponse
-	15, // 55: engram.v1.RecallService.CreateSnapshot:output_type -> engram.v1.Snapshot
-	15, // 56: engram.v1.RecallService.GetSnapshot:output_type -> engram.v1.Snapshot
-	19, // 57: engram.v1.RecallService.ListSnapshots:output_type -> engram.v1.ListSnapshotsResponse
-	21, // 58: engram.v1.RecallService.RestoreSnapshot:output_type -> engram.v1.RestoreSnapshotResponse
-	36, // 59: engram.v1.RecallService.DeleteSnapshot:output_type -> google.protobuf.Empty
-	25, // 60: engram.v1.RecallService.DiffSnapshots:output_type -> engram.v1.DiffSnapshotsResponse
-	27, // 61: engram.v1.RecallService.GetIndexStatus:output_type -> engram.v1.IndexStatus
-	52, // [52:62] is the sub-list for method output_type
-	42, // [42:52] is the sub-list for method input_type
-	42, // [42:42] is the sub-list for extension type_name
-	42, // [42:42] is the sub-list for extension extendee
-	0,  // [0:42] is the sub-list for field type_name
+	5,  // 8: engram.v1.RecallRequest.graph:type_name -> engram.v1.GraphExpansion
+	31, // 9: engram.v1.RecallRequest.valid_at:type_name -> google.protobuf.Timestamp
+	31, // 10: engram.v1.RecallRequest.known_at:type_name -> google.protobuf.Timestamp
+	1,  // 11: engram.v1.RecallRequest.depth:type_name -> engram.v1.RecallDepth
+	34, // 12: engram.v1.RecallHit.memory:type_name -> engram.v1.Memory
+	7,  // 13: engram.v1.RecallHit.breakdown:type_name -> engram.v1.ScoreBreakdown
+	33, // 14: engram.v1.RecallHit.reached_via:type_name -> engram.v1.EdgeKind
+	8,  // 15: engram.v1.RecallResponse.hits:type_name -> engram.v1.RecallHit
+	2,  // 16: engram.v1.ContextOptions.format:type_name -> engram.v1.ContextFormat
+	4,  // 17: engram.v1.BuildContextRequest.filter:type_name -> engram.v1.RecallFilter
+	31, // 18: engram.v1.BuildContextRequest.now:type_name -> google.protobuf.Timestamp
+	0,  // 19: engram.v1.BuildContextRequest.consistency:type_name -> engram.v1.ReadConsistency
+	10, // 20: engram.v1.BuildContextRequest.options:type_name -> engram.v1.ContextOptions
+	1,  // 21: engram.v1.BuildContextRequest.depth:type_name -> engram.v1.RecallDepth
+	31, // 22: engram.v1.BuildContextRequest.valid_at:type_name -> google.protobuf.Timestamp
+	31, // 23: engram.v1.BuildContextRequest.known_at:type_name -> google.protobuf.Timestamp
+	35, // 24: engram.v1.EngageRequest.message:type_name -> engram.v1.SessionMessage
+	4,  // 25: engram.v1.EngageRequest.filter:type_name -> engram.v1.RecallFilter
+	10, // 26: engram.v1.EngageRequest.options:type_name -> engram.v1.ContextOptions
+	0,  // 27: engram.v1.EngageRequest.consistency:type_name -> engram.v1.ReadConsistency
+	1,  // 28: engram.v1.EngageRequest.depth:type_name -> engram.v1.RecallDepth
+	31, // 29: engram.v1.EngageRequest.valid_at:type_name -> google.protobuf.Timestamp
+	31, // 30: engram.v1.EngageRequest.known_at:type_name -> google.protobuf.Timestamp
+	35, // 31: engram.v1.EngageResponse.message:type_name -> engram.v1.SessionMessage
+	8,  // 32: engram.v1.EngageResponse.hits:type_name -> engram.v1.RecallHit
+	36, // 33: engram.v1.EngageResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
+	14, // 34: engram.v1.EngageResponse.insights:type_name -> engram.v1.Insight
+	31, // 35: engram.v1.Snapshot.create_time:type_name -> google.protobuf.Timestamp
+	29, // 36: engram.v1.Snapshot.labels:type_name -> engram.v1.Snapshot.LabelsEntry
+	16, // 37: engram.v1.CreateSnapshotRequest.snapshot:type_name -> engram.v1.Snapshot
+	16, // 38: engram.v1.ListSnapshotsResponse.snapshots:type_name -> engram.v1.Snapshot
+	3,  // 39: engram.v1.SnapshotChange.change_type:type_name -> engram.v1.SnapshotChangeType
+	34, // 40: engram.v1.SnapshotChange.before:type_name -> engram.v1.Memory
+	34, // 41: engram.v1.SnapshotChange.after:type_name -> engram.v1.Memory
+	24, // 42: engram.v1.DiffSnapshotsResponse.changes:type_name -> engram.v1.SnapshotChange
+	31, // 43: engram.v1.IndexStatus.oldest_pending_time:type_name -> google.protobuf.Timestamp
+	31, // 44: engram.v1.IndexStatus.last_indexed_time:type_name -> google.protobuf.Timestamp
+	6,  // 45: engram.v1.RecallService.Recall:input_type -> engram.v1.RecallRequest
+	11, // 46: engram.v1.RecallService.BuildContext:input_type -> engram.v1.BuildContextRequest
+	13, // 47: engram.v1.RecallService.Engage:input_type -> engram.v1.EngageRequest
+	17, // 48: engram.v1.RecallService.CreateSnapshot:input_type -> engram.v1.CreateSnapshotRequest
+	18, // 49: engram.v1.RecallService.GetSnapshot:input_type -> engram.v1.GetSnapshotRequest
+	19, // 50: engram.v1.RecallService.ListSnapshots:input_type -> engram.v1.ListSnapshotsRequest
+	21, // 51: engram.v1.RecallService.RestoreSnapshot:input_type -> engram.v1.RestoreSnapshotRequest
+	23, // 52: engram.v1.RecallService.DeleteSnapshot:input_type -> engram.v1.DeleteSnapshotRequest
+	25, // 53: engram.v1.RecallService.DiffSnapshots:input_type -> engram.v1.DiffSnapshotsRequest
+	27, // 54: engram.v1.RecallService.GetIndexStatus:input_type -> engram.v1.GetIndexStatusRequest
+	9,  // 55: engram.v1.RecallService.Recall:output_type -> engram.v1.RecallResponse
+	12, // 56: engram.v1.RecallService.BuildContext:output_type -> engram.v1.BuildContextResponse
+	15, // 57: engram.v1.RecallService.Engage:output_type -> engram.v1.EngageResponse
+	16, // 58: engram.v1.RecallService.CreateSnapshot:output_type -> engram.v1.Snapshot
+	16, // 59: engram.v1.RecallService.GetSnapshot:output_type -> engram.v1.Snapshot
+	20, // 60: engram.v1.RecallService.ListSnapshots:output_type -> engram.v1.ListSnapshotsResponse
+	22, // 61: engram.v1.RecallService.RestoreSnapshot:output_type -> engram.v1.RestoreSnapshotResponse
+	37, // 62: engram.v1.RecallService.DeleteSnapshot:output_type -> google.protobuf.Empty
+	26, // 63: engram.v1.RecallService.DiffSnapshots:output_type -> engram.v1.DiffSnapshotsResponse
+	28, // 64: engram.v1.RecallService.GetIndexStatus:output_type -> engram.v1.IndexStatus
+	55, // [55:65] is the sub-list for method output_type
+	45, // [45:55] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_engram_v1_recall_proto_init() }
@@ -3070,7 +3165,7 @@ func file_engram_v1_recall_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_engram_v1_recall_proto_rawDesc), len(file_engram_v1_recall_proto_rawDesc)),
-			NumEnums:      3,
+			NumEnums:      4,
 			NumMessages:   26,
 			NumExtensions: 0,
 			NumServices:   1,

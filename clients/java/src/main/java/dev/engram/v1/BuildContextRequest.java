@@ -30,6 +30,7 @@ private static final long serialVersionUID = 0L;
     pools_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
     consistency_ = 0;
+    depth_ = 0;
   }
 
   @java.lang.Override
@@ -449,6 +450,32 @@ private static final long serialVersionUID = 0L;
     return options_ == null ? dev.engram.v1.ContextOptions.getDefaultInstance() : options_;
   }
 
+  public static final int DEPTH_FIELD_NUMBER = 12;
+  private int depth_ = 0;
+  /**
+   * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  @java.lang.Override public int getDepthValue() {
+    return depth_;
+  }
+  /**
+   * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  @java.lang.Override public dev.engram.v1.RecallDepth getDepth() {
+    dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+    return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+  }
+
   public static final int VALID_AT_FIELD_NUMBER = 14;
   private com.google.protobuf.Timestamp validAt_;
   /**
@@ -575,6 +602,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000004) != 0)) {
       output.writeMessage(11, getOptions());
     }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      output.writeEnum(12, depth_);
+    }
     if (((bitField0_ & 0x00000008) != 0)) {
       output.writeMessage(14, getValidAt());
     }
@@ -645,6 +675,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(11, getOptions());
     }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(12, depth_);
+    }
     if (((bitField0_ & 0x00000008) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(14, getValidAt());
@@ -699,6 +733,7 @@ private static final long serialVersionUID = 0L;
       if (!getOptions()
           .equals(other.getOptions())) return false;
     }
+    if (depth_ != other.depth_) return false;
     if (hasValidAt() != other.hasValidAt()) return false;
     if (hasValidAt()) {
       if (!getValidAt()
@@ -756,6 +791,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + OPTIONS_FIELD_NUMBER;
       hash = (53 * hash) + getOptions().hashCode();
     }
+    hash = (37 * hash) + DEPTH_FIELD_NUMBER;
+    hash = (53 * hash) + depth_;
     if (hasValidAt()) {
       hash = (37 * hash) + VALID_AT_FIELD_NUMBER;
       hash = (53 * hash) + getValidAt().hashCode();
@@ -936,6 +973,7 @@ private static final long serialVersionUID = 0L;
         optionsBuilder_.dispose();
         optionsBuilder_ = null;
       }
+      depth_ = 0;
       validAt_ = null;
       if (validAtBuilder_ != null) {
         validAtBuilder_.dispose();
@@ -1026,12 +1064,15 @@ private static final long serialVersionUID = 0L;
         to_bitField0_ |= 0x00000004;
       }
       if (((from_bitField0_ & 0x00000800) != 0)) {
+        result.depth_ = depth_;
+      }
+      if (((from_bitField0_ & 0x00001000) != 0)) {
         result.validAt_ = validAtBuilder_ == null
             ? validAt_
             : validAtBuilder_.build();
         to_bitField0_ |= 0x00000008;
       }
-      if (((from_bitField0_ & 0x00001000) != 0)) {
+      if (((from_bitField0_ & 0x00002000) != 0)) {
         result.knownAt_ = knownAtBuilder_ == null
             ? knownAt_
             : knownAtBuilder_.build();
@@ -1140,6 +1181,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasOptions()) {
         mergeOptions(other.getOptions());
       }
+      if (other.depth_ != 0) {
+        setDepthValue(other.getDepthValue());
+      }
       if (other.hasValidAt()) {
         mergeValidAt(other.getValidAt());
       }
@@ -1236,18 +1280,23 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000400;
               break;
             } // case 90
+            case 96: {
+              depth_ = input.readEnum();
+              bitField0_ |= 0x00000800;
+              break;
+            } // case 96
             case 114: {
               input.readMessage(
                   getValidAtFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x00000800;
+              bitField0_ |= 0x00001000;
               break;
             } // case 114
             case 122: {
               input.readMessage(
                   getKnownAtFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x00001000;
+              bitField0_ |= 0x00002000;
               break;
             } // case 122
             default: {
@@ -2488,6 +2537,79 @@ private static final long serialVersionUID = 0L;
       return optionsBuilder_;
     }
 
+    private int depth_ = 0;
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @return The enum numeric value on the wire for depth.
+     */
+    @java.lang.Override public int getDepthValue() {
+      return depth_;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @param value The enum numeric value on the wire for depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepthValue(int value) {
+      depth_ = value;
+      bitField0_ |= 0x00000800;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @return The depth.
+     */
+    @java.lang.Override
+    public dev.engram.v1.RecallDepth getDepth() {
+      dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+      return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @param value The depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepth(dev.engram.v1.RecallDepth value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000800;
+      depth_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall behind `query` searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDepth() {
+      bitField0_ = (bitField0_ & ~0x00000800);
+      depth_ = 0;
+      onChanged();
+      return this;
+    }
+
     private com.google.protobuf.Timestamp validAt_;
     private com.google.protobuf.SingleFieldBuilderV3<
         com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> validAtBuilder_;
@@ -2501,7 +2623,7 @@ private static final long serialVersionUID = 0L;
      * @return Whether the validAt field is set.
      */
     public boolean hasValidAt() {
-      return ((bitField0_ & 0x00000800) != 0);
+      return ((bitField0_ & 0x00001000) != 0);
     }
     /**
      * <pre>
@@ -2536,7 +2658,7 @@ private static final long serialVersionUID = 0L;
       } else {
         validAtBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x00000800;
+      bitField0_ |= 0x00001000;
       onChanged();
       return this;
     }
@@ -2555,7 +2677,7 @@ private static final long serialVersionUID = 0L;
       } else {
         validAtBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x00000800;
+      bitField0_ |= 0x00001000;
       onChanged();
       return this;
     }
@@ -2569,7 +2691,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder mergeValidAt(com.google.protobuf.Timestamp value) {
       if (validAtBuilder_ == null) {
-        if (((bitField0_ & 0x00000800) != 0) &&
+        if (((bitField0_ & 0x00001000) != 0) &&
           validAt_ != null &&
           validAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
           getValidAtBuilder().mergeFrom(value);
@@ -2580,7 +2702,7 @@ private static final long serialVersionUID = 0L;
         validAtBuilder_.mergeFrom(value);
       }
       if (validAt_ != null) {
-        bitField0_ |= 0x00000800;
+        bitField0_ |= 0x00001000;
         onChanged();
       }
       return this;
@@ -2594,7 +2716,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp valid_at = 14 [json_name = "validAt"];</code>
      */
     public Builder clearValidAt() {
-      bitField0_ = (bitField0_ & ~0x00000800);
+      bitField0_ = (bitField0_ & ~0x00001000);
       validAt_ = null;
       if (validAtBuilder_ != null) {
         validAtBuilder_.dispose();
@@ -2612,7 +2734,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp valid_at = 14 [json_name = "validAt"];</code>
      */
     public com.google.protobuf.Timestamp.Builder getValidAtBuilder() {
-      bitField0_ |= 0x00000800;
+      bitField0_ |= 0x00001000;
       onChanged();
       return getValidAtFieldBuilder().getBuilder();
     }
@@ -2666,7 +2788,7 @@ private static final long serialVersionUID = 0L;
      * @return Whether the knownAt field is set.
      */
     public boolean hasKnownAt() {
-      return ((bitField0_ & 0x00001000) != 0);
+      return ((bitField0_ & 0x00002000) != 0);
     }
     /**
      * <pre>
@@ -2699,7 +2821,7 @@ private static final long serialVersionUID = 0L;
       } else {
         knownAtBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x00001000;
+      bitField0_ |= 0x00002000;
       onChanged();
       return this;
     }
@@ -2717,7 +2839,7 @@ private static final long serialVersionUID = 0L;
       } else {
         knownAtBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x00001000;
+      bitField0_ |= 0x00002000;
       onChanged();
       return this;
     }
@@ -2730,7 +2852,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder mergeKnownAt(com.google.protobuf.Timestamp value) {
       if (knownAtBuilder_ == null) {
-        if (((bitField0_ & 0x00001000) != 0) &&
+        if (((bitField0_ & 0x00002000) != 0) &&
           knownAt_ != null &&
           knownAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
           getKnownAtBuilder().mergeFrom(value);
@@ -2741,7 +2863,7 @@ private static final long serialVersionUID = 0L;
         knownAtBuilder_.mergeFrom(value);
       }
       if (knownAt_ != null) {
-        bitField0_ |= 0x00001000;
+        bitField0_ |= 0x00002000;
         onChanged();
       }
       return this;
@@ -2754,7 +2876,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp known_at = 15 [json_name = "knownAt"];</code>
      */
     public Builder clearKnownAt() {
-      bitField0_ = (bitField0_ & ~0x00001000);
+      bitField0_ = (bitField0_ & ~0x00002000);
       knownAt_ = null;
       if (knownAtBuilder_ != null) {
         knownAtBuilder_.dispose();
@@ -2771,7 +2893,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp known_at = 15 [json_name = "knownAt"];</code>
      */
     public com.google.protobuf.Timestamp.Builder getKnownAtBuilder() {
-      bitField0_ |= 0x00001000;
+      bitField0_ |= 0x00002000;
       onChanged();
       return getKnownAtFieldBuilder().getBuilder();
     }

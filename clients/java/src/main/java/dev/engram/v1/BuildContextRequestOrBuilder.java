@@ -288,6 +288,25 @@ public interface BuildContextRequestOrBuilder extends
 
   /**
    * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  int getDepthValue();
+  /**
+   * <pre>
+   * How hard the recall behind `query` searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 12 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  dev.engram.v1.RecallDepth getDepth();
+
+  /**
+   * <pre>
    * With `query`: only facts that held in the world at this time (see
    * RecallRequest.valid_at).
    * </pre>

@@ -159,7 +159,7 @@ public enum ContextFormat
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return dev.engram.v1.RecallProto.getDescriptor().getEnumTypes().get(1);
+    return dev.engram.v1.RecallProto.getDescriptor().getEnumTypes().get(2);
   }
 
   private static final ContextFormat[] VALUES = values();

@@ -29,6 +29,7 @@ private static final long serialVersionUID = 0L;
         com.google.protobuf.LazyStringArrayList.emptyList();
     consistency_ = 0;
     requestId_ = "";
+    depth_ = 0;
   }
 
   @java.lang.Override
@@ -523,6 +524,32 @@ private static final long serialVersionUID = 0L;
     return includeInsights_;
   }
 
+  public static final int DEPTH_FIELD_NUMBER = 15;
+  private int depth_ = 0;
+  /**
+   * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  @java.lang.Override public int getDepthValue() {
+    return depth_;
+  }
+  /**
+   * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  @java.lang.Override public dev.engram.v1.RecallDepth getDepth() {
+    dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+    return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+  }
+
   public static final int VALID_AT_FIELD_NUMBER = 17;
   private com.google.protobuf.Timestamp validAt_;
   /**
@@ -658,6 +685,9 @@ private static final long serialVersionUID = 0L;
     if (includeInsights_ != false) {
       output.writeBool(14, includeInsights_);
     }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      output.writeEnum(15, depth_);
+    }
     if (((bitField0_ & 0x00000008) != 0)) {
       output.writeMessage(17, getValidAt());
     }
@@ -734,6 +764,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeBoolSize(14, includeInsights_);
     }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(15, depth_);
+    }
     if (((bitField0_ & 0x00000008) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(17, getValidAt());
@@ -794,6 +828,7 @@ private static final long serialVersionUID = 0L;
         .equals(other.getRequestId())) return false;
     if (getIncludeInsights()
         != other.getIncludeInsights()) return false;
+    if (depth_ != other.depth_) return false;
     if (hasValidAt() != other.hasValidAt()) return false;
     if (hasValidAt()) {
       if (!getValidAt()
@@ -857,6 +892,8 @@ private static final long serialVersionUID = 0L;
     hash = (37 * hash) + INCLUDE_INSIGHTS_FIELD_NUMBER;
     hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
         getIncludeInsights());
+    hash = (37 * hash) + DEPTH_FIELD_NUMBER;
+    hash = (53 * hash) + depth_;
     if (hasValidAt()) {
       hash = (37 * hash) + VALID_AT_FIELD_NUMBER;
       hash = (53 * hash) + getValidAt().hashCode();
@@ -1038,6 +1075,7 @@ private static final long serialVersionUID = 0L;
       consistency_ = 0;
       requestId_ = "";
       includeInsights_ = false;
+      depth_ = 0;
       validAt_ = null;
       if (validAtBuilder_ != null) {
         validAtBuilder_.dispose();
@@ -1136,12 +1174,15 @@ private static final long serialVersionUID = 0L;
         result.includeInsights_ = includeInsights_;
       }
       if (((from_bitField0_ & 0x00004000) != 0)) {
+        result.depth_ = depth_;
+      }
+      if (((from_bitField0_ & 0x00008000) != 0)) {
         result.validAt_ = validAtBuilder_ == null
             ? validAt_
             : validAtBuilder_.build();
         to_bitField0_ |= 0x00000008;
       }
-      if (((from_bitField0_ & 0x00008000) != 0)) {
+      if (((from_bitField0_ & 0x00010000) != 0)) {
         result.knownAt_ = knownAtBuilder_ == null
             ? knownAt_
             : knownAtBuilder_.build();
@@ -1256,6 +1297,9 @@ private static final long serialVersionUID = 0L;
       if (other.getIncludeInsights() != false) {
         setIncludeInsights(other.getIncludeInsights());
       }
+      if (other.depth_ != 0) {
+        setDepthValue(other.getDepthValue());
+      }
       if (other.hasValidAt()) {
         mergeValidAt(other.getValidAt());
       }
@@ -1366,18 +1410,23 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00002000;
               break;
             } // case 112
+            case 120: {
+              depth_ = input.readEnum();
+              bitField0_ |= 0x00004000;
+              break;
+            } // case 120
             case 138: {
               input.readMessage(
                   getValidAtFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x00004000;
+              bitField0_ |= 0x00008000;
               break;
             } // case 138
             case 146: {
               input.readMessage(
                   getKnownAtFieldBuilder().getBuilder(),
                   extensionRegistry);
-              bitField0_ |= 0x00008000;
+              bitField0_ |= 0x00010000;
               break;
             } // case 146
             default: {
@@ -2757,6 +2806,79 @@ private static final long serialVersionUID = 0L;
       return this;
     }
 
+    private int depth_ = 0;
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @return The enum numeric value on the wire for depth.
+     */
+    @java.lang.Override public int getDepthValue() {
+      return depth_;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @param value The enum numeric value on the wire for depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepthValue(int value) {
+      depth_ = value;
+      bitField0_ |= 0x00004000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @return The depth.
+     */
+    @java.lang.Override
+    public dev.engram.v1.RecallDepth getDepth() {
+      dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+      return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @param value The depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepth(dev.engram.v1.RecallDepth value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00004000;
+      depth_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard the recall for the message searches (see RecallRequest.depth).
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDepth() {
+      bitField0_ = (bitField0_ & ~0x00004000);
+      depth_ = 0;
+      onChanged();
+      return this;
+    }
+
     private com.google.protobuf.Timestamp validAt_;
     private com.google.protobuf.SingleFieldBuilderV3<
         com.google.protobuf.Timestamp, com.google.protobuf.Timestamp.Builder, com.google.protobuf.TimestampOrBuilder> validAtBuilder_;
@@ -2770,7 +2892,7 @@ private static final long serialVersionUID = 0L;
      * @return Whether the validAt field is set.
      */
     public boolean hasValidAt() {
-      return ((bitField0_ & 0x00004000) != 0);
+      return ((bitField0_ & 0x00008000) != 0);
     }
     /**
      * <pre>
@@ -2805,7 +2927,7 @@ private static final long serialVersionUID = 0L;
       } else {
         validAtBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x00004000;
+      bitField0_ |= 0x00008000;
       onChanged();
       return this;
     }
@@ -2824,7 +2946,7 @@ private static final long serialVersionUID = 0L;
       } else {
         validAtBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x00004000;
+      bitField0_ |= 0x00008000;
       onChanged();
       return this;
     }
@@ -2838,7 +2960,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder mergeValidAt(com.google.protobuf.Timestamp value) {
       if (validAtBuilder_ == null) {
-        if (((bitField0_ & 0x00004000) != 0) &&
+        if (((bitField0_ & 0x00008000) != 0) &&
           validAt_ != null &&
           validAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
           getValidAtBuilder().mergeFrom(value);
@@ -2849,7 +2971,7 @@ private static final long serialVersionUID = 0L;
         validAtBuilder_.mergeFrom(value);
       }
       if (validAt_ != null) {
-        bitField0_ |= 0x00004000;
+        bitField0_ |= 0x00008000;
         onChanged();
       }
       return this;
@@ -2863,7 +2985,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
      */
     public Builder clearValidAt() {
-      bitField0_ = (bitField0_ & ~0x00004000);
+      bitField0_ = (bitField0_ & ~0x00008000);
       validAt_ = null;
       if (validAtBuilder_ != null) {
         validAtBuilder_.dispose();
@@ -2881,7 +3003,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp valid_at = 17 [json_name = "validAt"];</code>
      */
     public com.google.protobuf.Timestamp.Builder getValidAtBuilder() {
-      bitField0_ |= 0x00004000;
+      bitField0_ |= 0x00008000;
       onChanged();
       return getValidAtFieldBuilder().getBuilder();
     }
@@ -2935,7 +3057,7 @@ private static final long serialVersionUID = 0L;
      * @return Whether the knownAt field is set.
      */
     public boolean hasKnownAt() {
-      return ((bitField0_ & 0x00008000) != 0);
+      return ((bitField0_ & 0x00010000) != 0);
     }
     /**
      * <pre>
@@ -2968,7 +3090,7 @@ private static final long serialVersionUID = 0L;
       } else {
         knownAtBuilder_.setMessage(value);
       }
-      bitField0_ |= 0x00008000;
+      bitField0_ |= 0x00010000;
       onChanged();
       return this;
     }
@@ -2986,7 +3108,7 @@ private static final long serialVersionUID = 0L;
       } else {
         knownAtBuilder_.setMessage(builderForValue.build());
       }
-      bitField0_ |= 0x00008000;
+      bitField0_ |= 0x00010000;
       onChanged();
       return this;
     }
@@ -2999,7 +3121,7 @@ private static final long serialVersionUID = 0L;
      */
     public Builder mergeKnownAt(com.google.protobuf.Timestamp value) {
       if (knownAtBuilder_ == null) {
-        if (((bitField0_ & 0x00008000) != 0) &&
+        if (((bitField0_ & 0x00010000) != 0) &&
           knownAt_ != null &&
           knownAt_ != com.google.protobuf.Timestamp.getDefaultInstance()) {
           getKnownAtBuilder().mergeFrom(value);
@@ -3010,7 +3132,7 @@ private static final long serialVersionUID = 0L;
         knownAtBuilder_.mergeFrom(value);
       }
       if (knownAt_ != null) {
-        bitField0_ |= 0x00008000;
+        bitField0_ |= 0x00010000;
         onChanged();
       }
       return this;
@@ -3023,7 +3145,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
      */
     public Builder clearKnownAt() {
-      bitField0_ = (bitField0_ & ~0x00008000);
+      bitField0_ = (bitField0_ & ~0x00010000);
       knownAt_ = null;
       if (knownAtBuilder_ != null) {
         knownAtBuilder_.dispose();
@@ -3040,7 +3162,7 @@ private static final long serialVersionUID = 0L;
      * <code>.google.protobuf.Timestamp known_at = 18 [json_name = "knownAt"];</code>
      */
     public com.google.protobuf.Timestamp.Builder getKnownAtBuilder() {
-      bitField0_ |= 0x00008000;
+      bitField0_ |= 0x00010000;
       onChanged();
       return getKnownAtFieldBuilder().getBuilder();
     }

@@ -311,6 +311,25 @@ public interface EngageRequestOrBuilder extends
 
   /**
    * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  int getDepthValue();
+  /**
+   * <pre>
+   * How hard the recall for the message searches (see RecallRequest.depth).
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 15 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  dev.engram.v1.RecallDepth getDepth();
+
+  /**
+   * <pre>
    * Recall only facts that held in the world at this time (see
    * RecallRequest.valid_at): a replayed conversation set in the past.
    * </pre>

@@ -174,7 +174,7 @@ public final class RecallProto {
       "1.EdgeKindR\tedgeKinds\022\031\n\010max_hops\030\003 \001(\005R" +
       "\007maxHops\022\035\n\nseed_count\030\004 \001(\005R\tseedCount\022" +
       ")\n\020include_inactive\030\005 \001(\010R\017includeInacti" +
-      "ve\022\033\n\thop_boost\030\006 \001(\001R\010hopBoost\"\231\004\n\rReca" +
+      "ve\022\033\n\thop_boost\030\006 \001(\001R\010hopBoost\"\307\004\n\rReca" +
       "llRequest\022\024\n\005query\030\001 \001(\tR\005query\022\026\n\006space" +
       "s\030\002 \003(\tR\006spaces\022+\n\021include_subspaces\030\003 \001" +
       "(\010R\020includeSubspaces\022\024\n\005pools\030\004 \003(\tR\005poo" +
@@ -188,180 +188,185 @@ public final class RecallProto {
       "\010R\022skipAccessTracking\0225\n\010valid_at\030\014 \001(\0132" +
       "\032.google.protobuf.TimestampR\007validAt\0225\n\010" +
       "known_at\030\r \001(\0132\032.google.protobuf.Timesta" +
-      "mpR\007knownAt\"\216\003\n\016ScoreBreakdown\022\024\n\005dense\030" +
-      "\001 \001(\001R\005dense\022\030\n\007lexical\030\002 \001(\001R\007lexical\022\035" +
-      "\n\ndense_rank\030\003 \001(\005R\tdenseRank\022!\n\014lexical" +
-      "_rank\030\004 \001(\005R\013lexicalRank\022\026\n\006fusion\030\005 \001(\001" +
-      "R\006fusion\022\035\n\nslot_match\030\006 \001(\001R\tslotMatch\022" +
-      "\036\n\nimportance\030\007 \001(\001R\nimportance\022\034\n\treten" +
-      "tion\030\010 \001(\001R\tretention\022\030\n\007recency\030\t \001(\001R\007" +
-      "recency\022\035\n\nbase_score\030\n \001(\001R\tbaseScore\022%" +
-      "\n\016evidence_delta\030\013 \001(\001R\revidenceDelta\022\037\n" +
-      "\013graph_boost\030\014 \001(\001R\ngraphBoost\022\024\n\005trust\030" +
-      "\r \001(\001R\005trust\"\231\002\n\tRecallHit\022)\n\006memory\030\001 \001" +
-      "(\0132\021.engram.v1.MemoryR\006memory\022\024\n\005score\030\002" +
-      " \001(\001R\005score\0227\n\tbreakdown\030\003 \001(\0132\031.engram." +
-      "v1.ScoreBreakdownR\tbreakdown\022%\n\016evidence" +
-      "_badge\030\004 \001(\tR\revidenceBadge\022\022\n\004pool\030\005 \001(" +
-      "\tR\004pool\022!\n\014reached_from\030\006 \001(\tR\013reachedFr" +
-      "om\0224\n\013reached_via\030\007 \001(\0162\023.engram.v1.Edge" +
-      "KindR\nreachedVia\"\223\001\n\016RecallResponse\022(\n\004h" +
-      "its\030\001 \003(\0132\024.engram.v1.RecallHitR\004hits\022.\n" +
-      "\023pending_index_items\030\002 \001(\003R\021pendingIndex" +
-      "Items\022\'\n\017embedding_model\030\003 \001(\tR\016embeddin" +
-      "gModel\"\356\001\n\016ContextOptions\022!\n\014token_budge" +
-      "t\030\001 \001(\005R\013tokenBudget\0220\n\006format\030\002 \001(\0162\030.e" +
-      "ngram.v1.ContextFormatR\006format\022\"\n\rgroup_" +
-      "by_kind\030\003 \001(\010R\013groupByKind\022+\n\021include_ci" +
-      "tations\030\004 \001(\010R\020includeCitations\0226\n\027inclu" +
-      "de_evidence_badges\030\005 \001(\010R\025includeEvidenc" +
-      "eBadges\"\215\004\n\023BuildContextRequest\022\024\n\005query" +
-      "\030\001 \001(\tR\005query\022\032\n\010memories\030\002 \003(\tR\010memorie" +
-      "s\022\026\n\006spaces\030\003 \003(\tR\006spaces\022+\n\021include_sub" +
-      "spaces\030\004 \001(\010R\020includeSubspaces\022\024\n\005pools\030" +
-      "\005 \003(\tR\005pools\022/\n\006filter\030\006 \001(\0132\027.engram.v1" +
-      ".RecallFilterR\006filter\022\014\n\001k\030\007 \001(\005R\001k\022\033\n\tm" +
-      "in_score\030\010 \001(\001R\010minScore\022,\n\003now\030\t \001(\0132\032." +
-      "google.protobuf.TimestampR\003now\022<\n\013consis" +
-      "tency\030\n \001(\0162\032.engram.v1.ReadConsistencyR" +
-      "\013consistency\0223\n\007options\030\013 \001(\0132\031.engram.v" +
-      "1.ContextOptionsR\007options\0225\n\010valid_at\030\016 " +
-      "\001(\0132\032.google.protobuf.TimestampR\007validAt" +
-      "\0225\n\010known_at\030\017 \001(\0132\032.google.protobuf.Tim" +
-      "estampR\007knownAt\"\340\001\n\024BuildContextResponse" +
-      "\022\022\n\004text\030\001 \001(\tR\004text\022%\n\016cited_memories\030\002" +
-      " \003(\tR\rcitedMemories\022\037\n\013token_count\030\003 \001(\005" +
-      "R\ntokenCount\022#\n\romitted_count\030\004 \001(\005R\014omi" +
-      "ttedCount\022)\n\020skipped_memories\030\005 \003(\tR\017ski" +
-      "ppedMemories\022\034\n\ttokenizer\030\006 \001(\tR\ttokeniz" +
-      "er\"\373\004\n\rEngageRequest\022\024\n\005space\030\001 \001(\tR\005spa" +
-      "ce\022\030\n\007session\030\002 \001(\tR\007session\0223\n\007message\030" +
-      "\003 \001(\0132\031.engram.v1.SessionMessageR\007messag" +
-      "e\022#\n\rrecall_spaces\030\004 \003(\tR\014recallSpaces\022+" +
-      "\n\021include_subspaces\030\005 \001(\010R\020includeSubspa" +
-      "ces\022\024\n\005pools\030\006 \003(\tR\005pools\022/\n\006filter\030\007 \001(" +
-      "\0132\027.engram.v1.RecallFilterR\006filter\022\014\n\001k\030" +
-      "\010 \001(\005R\001k\022\033\n\tmin_score\030\t \001(\001R\010minScore\0223\n" +
-      "\007options\030\n \001(\0132\031.engram.v1.ContextOption" +
-      "sR\007options\022\026\n\006resend\030\013 \001(\010R\006resend\022<\n\013co" +
-      "nsistency\030\014 \001(\0162\032.engram.v1.ReadConsiste" +
-      "ncyR\013consistency\022\035\n\nrequest_id\030\r \001(\tR\tre" +
-      "questId\022)\n\020include_insights\030\016 \001(\010R\017inclu" +
-      "deInsights\0225\n\010valid_at\030\021 \001(\0132\032.google.pr" +
-      "otobuf.TimestampR\007validAt\0225\n\010known_at\030\022 " +
-      "\001(\0132\032.google.protobuf.TimestampR\007knownAt" +
-      "\"\242\001\n\007Insight\022\022\n\004kind\030\001 \001(\tR\004kind\022\026\n\006memo" +
-      "ry\030\002 \001(\tR\006memory\022\037\n\013related_hit\030\003 \001(\tR\nr" +
-      "elatedHit\022\024\n\005quote\030\004 \001(\tR\005quote\022\032\n\010confl" +
-      "ict\030\005 \001(\tR\010conflict\022\030\n\007missing\030\006 \001(\010R\007mi" +
-      "ssing\"\310\003\n\016EngageResponse\0223\n\007message\030\001 \001(" +
-      "\0132\031.engram.v1.SessionMessageR\007message\022+\n" +
-      "\021buffered_messages\030\002 \001(\005R\020bufferedMessag" +
-      "es\022\'\n\017buffered_tokens\030\003 \001(\005R\016bufferedTok" +
-      "ens\022\030\n\007context\030\004 \001(\tR\007context\022(\n\004hits\030\005 " +
-      "\003(\0132\024.engram.v1.RecallHitR\004hits\022%\n\016cited" +
-      "_memories\030\006 \003(\tR\rcitedMemories\022\037\n\013token_" +
-      "count\030\007 \001(\005R\ntokenCount\022)\n\020suppressed_co" +
-      "unt\030\010 \001(\005R\017suppressedCount\022D\n\020privacy_fi" +
-      "ndings\030\t \003(\0132\031.engram.v1.PrivacyFindingR" +
-      "\017privacyFindings\022.\n\010insights\030\n \003(\0132\022.eng" +
-      "ram.v1.InsightR\010insights\"\230\003\n\010Snapshot\022\022\n" +
-      "\004name\030\001 \001(\tR\004name\022\024\n\005space\030\002 \001(\tR\005space\022" +
-      "+\n\021include_subspaces\030\003 \001(\010R\020includeSubsp" +
-      "aces\022 \n\013description\030\004 \001(\tR\013description\022!" +
-      "\n\014memory_count\030\005 \001(\003R\013memoryCount\022%\n\016aud" +
-      "it_sequence\030\006 \001(\003R\rauditSequence\022\030\n\007crea" +
-      "tor\030\007 \001(\tR\007creator\022;\n\013create_time\030\010 \001(\0132" +
-      "\032.google.protobuf.TimestampR\ncreateTime\022" +
-      "7\n\006labels\030\t \003(\0132\037.engram.v1.Snapshot.Lab" +
-      "elsEntryR\006labels\0329\n\013LabelsEntry\022\020\n\003key\030\001" +
-      " \001(\tR\003key\022\024\n\005value\030\002 \001(\tR\005value:\0028\001\"\210\001\n\025" +
-      "CreateSnapshotRequest\022/\n\010snapshot\030\001 \001(\0132" +
-      "\023.engram.v1.SnapshotR\010snapshot\022\037\n\013snapsh" +
-      "ot_id\030\002 \001(\tR\nsnapshotId\022\035\n\nrequest_id\030\003 " +
-      "\001(\tR\trequestId\"(\n\022GetSnapshotRequest\022\022\n\004" +
-      "name\030\001 \001(\tR\004name\"h\n\024ListSnapshotsRequest" +
-      "\022\024\n\005space\030\001 \001(\tR\005space\022\033\n\tpage_size\030\002 \001(" +
-      "\005R\010pageSize\022\035\n\npage_token\030\003 \001(\tR\tpageTok" +
-      "en\"r\n\025ListSnapshotsResponse\0221\n\tsnapshots" +
-      "\030\001 \003(\0132\023.engram.v1.SnapshotR\tsnapshots\022&" +
-      "\n\017next_page_token\030\002 \001(\tR\rnextPageToken\"\210" +
-      "\001\n\026RestoreSnapshotRequest\022\022\n\004name\030\001 \001(\tR" +
-      "\004name\022#\n\rvalidate_only\030\002 \001(\010R\014validateOn" +
-      "ly\022\026\n\006reason\030\003 \001(\tR\006reason\022\035\n\nrequest_id" +
-      "\030\004 \001(\tR\trequestId\"\205\002\n\027RestoreSnapshotRes" +
-      "ponse\022\'\n\017retracted_count\030\001 \001(\003R\016retracte" +
-      "dCount\022\'\n\017recreated_count\030\002 \001(\003R\016recreat" +
-      "edCount\022#\n\rrevised_count\030\003 \001(\003R\014revisedC" +
-      "ount\022\'\n\017unchanged_count\030\004 \001(\003R\016unchanged" +
-      "Count\022#\n\rvalidate_only\030\005 \001(\010R\014validateOn" +
-      "ly\022%\n\016audit_sequence\030\006 \001(\003R\rauditSequenc" +
-      "e\"J\n\025DeleteSnapshotRequest\022\022\n\004name\030\001 \001(\t" +
-      "R\004name\022\035\n\nrequest_id\030\002 \001(\tR\trequestId\"\313\001" +
-      "\n\016SnapshotChange\022>\n\013change_type\030\001 \001(\0162\035." +
-      "engram.v1.SnapshotChangeTypeR\nchangeType" +
-      "\022)\n\006before\030\002 \001(\0132\021.engram.v1.MemoryR\006bef" +
-      "ore\022\'\n\005after\030\003 \001(\0132\021.engram.v1.MemoryR\005a" +
-      "fter\022%\n\016changed_fields\030\004 \003(\tR\rchangedFie" +
-      "lds\"~\n\024DiffSnapshotsRequest\022\022\n\004base\030\001 \001(" +
-      "\tR\004base\022\026\n\006target\030\002 \001(\tR\006target\022\033\n\tpage_" +
-      "size\030\003 \001(\005R\010pageSize\022\035\n\npage_token\030\004 \001(\t" +
-      "R\tpageToken\"\337\001\n\025DiffSnapshotsResponse\0223\n" +
-      "\007changes\030\001 \003(\0132\031.engram.v1.SnapshotChang" +
-      "eR\007changes\022&\n\017next_page_token\030\002 \001(\tR\rnex" +
-      "tPageToken\022\037\n\013added_count\030\003 \001(\003R\naddedCo" +
-      "unt\022#\n\rremoved_count\030\004 \001(\003R\014removedCount" +
-      "\022#\n\rchanged_count\030\005 \001(\003R\014changedCount\"+\n" +
-      "\025GetIndexStatusRequest\022\022\n\004name\030\001 \001(\tR\004na" +
-      "me\"\267\004\n\013IndexStatus\022\022\n\004name\030\001 \001(\tR\004name\022." +
-      "\n\023pending_dense_items\030\002 \001(\003R\021pendingDens" +
-      "eItems\0222\n\025pending_lexical_items\030\003 \001(\003R\023p" +
-      "endingLexicalItems\022%\n\016retrying_items\030\004 \001" +
-      "(\003R\rretryingItems\022J\n\023oldest_pending_time" +
-      "\030\005 \001(\0132\032.google.protobuf.TimestampR\021olde" +
-      "stPendingTime\022)\n\020indexed_memories\030\006 \001(\003R" +
-      "\017indexedMemories\022\'\n\017embedding_model\030\007 \001(" +
-      "\tR\016embeddingModel\022/\n\023embedding_dimension" +
-      "\030\010 \001(\005R\022embeddingDimension\022%\n\016vector_bac" +
-      "kend\030\t \001(\tR\rvectorBackend\022)\n\020reindex_req" +
-      "uired\030\n \001(\010R\017reindexRequired\022\036\n\nreindexi" +
-      "ng\030\013 \001(\010R\nreindexing\022F\n\021last_indexed_tim" +
-      "e\030\014 \001(\0132\032.google.protobuf.TimestampR\017las" +
-      "tIndexedTime*y\n\017ReadConsistency\022 \n\034READ_" +
-      "CONSISTENCY_UNSPECIFIED\020\000\022\035\n\031READ_CONSIS" +
-      "TENCY_EVENTUAL\020\001\022%\n!READ_CONSISTENCY_REA" +
-      "D_YOUR_WRITES\020\002*\227\001\n\rContextFormat\022\036\n\032CON" +
-      "TEXT_FORMAT_UNSPECIFIED\020\000\022\033\n\027CONTEXT_FOR" +
-      "MAT_MARKDOWN\020\001\022\030\n\024CONTEXT_FORMAT_PLAIN\020\002" +
-      "\022\026\n\022CONTEXT_FORMAT_XML\020\003\022\027\n\023CONTEXT_FORM" +
-      "AT_JSON\020\004*\236\001\n\022SnapshotChangeType\022$\n SNAP" +
-      "SHOT_CHANGE_TYPE_UNSPECIFIED\020\000\022\036\n\032SNAPSH" +
-      "OT_CHANGE_TYPE_ADDED\020\001\022 \n\034SNAPSHOT_CHANG" +
-      "E_TYPE_REMOVED\020\002\022 \n\034SNAPSHOT_CHANGE_TYPE" +
-      "_CHANGED\020\0032\204\006\n\rRecallService\022=\n\006Recall\022\030" +
-      ".engram.v1.RecallRequest\032\031.engram.v1.Rec" +
-      "allResponse\022O\n\014BuildContext\022\036.engram.v1." +
-      "BuildContextRequest\032\037.engram.v1.BuildCon" +
-      "textResponse\022=\n\006Engage\022\030.engram.v1.Engag" +
-      "eRequest\032\031.engram.v1.EngageResponse\022G\n\016C" +
-      "reateSnapshot\022 .engram.v1.CreateSnapshot" +
-      "Request\032\023.engram.v1.Snapshot\022A\n\013GetSnaps" +
-      "hot\022\035.engram.v1.GetSnapshotRequest\032\023.eng" +
-      "ram.v1.Snapshot\022R\n\rListSnapshots\022\037.engra" +
-      "m.v1.ListSnapshotsRequest\032 .engram.v1.Li" +
-      "stSnapshotsResponse\022X\n\017RestoreSnapshot\022!" +
-      ".engram.v1.RestoreSnapshotRequest\032\".engr" +
-      "am.v1.RestoreSnapshotResponse\022J\n\016DeleteS" +
-      "napshot\022 .engram.v1.DeleteSnapshotReques" +
-      "t\032\026.google.protobuf.Empty\022R\n\rDiffSnapsho" +
-      "ts\022\037.engram.v1.DiffSnapshotsRequest\032 .en" +
-      "gram.v1.DiffSnapshotsResponse\022J\n\016GetInde" +
-      "xStatus\022 .engram.v1.GetIndexStatusReques" +
-      "t\032\026.engram.v1.IndexStatusB~\n\rdev.engram." +
-      "v1B\013RecallProtoP\001Z3engram.dev/engram/cli" +
-      "ents/go/gen/engram/v1;engramv1\242\002\003EGR\252\002\tE" +
-      "ngram.V1\312\002\tEngram\\V1\352\002\nEngram::V1b\006proto" +
-      "3"
+      "mpR\007knownAt\022,\n\005depth\030\016 \001(\0162\026.engram.v1.R" +
+      "ecallDepthR\005depth\"\216\003\n\016ScoreBreakdown\022\024\n\005" +
+      "dense\030\001 \001(\001R\005dense\022\030\n\007lexical\030\002 \001(\001R\007lex" +
+      "ical\022\035\n\ndense_rank\030\003 \001(\005R\tdenseRank\022!\n\014l" +
+      "exical_rank\030\004 \001(\005R\013lexicalRank\022\026\n\006fusion" +
+      "\030\005 \001(\001R\006fusion\022\035\n\nslot_match\030\006 \001(\001R\tslot" +
+      "Match\022\036\n\nimportance\030\007 \001(\001R\nimportance\022\034\n" +
+      "\tretention\030\010 \001(\001R\tretention\022\030\n\007recency\030\t" +
+      " \001(\001R\007recency\022\035\n\nbase_score\030\n \001(\001R\tbaseS" +
+      "core\022%\n\016evidence_delta\030\013 \001(\001R\revidenceDe" +
+      "lta\022\037\n\013graph_boost\030\014 \001(\001R\ngraphBoost\022\024\n\005" +
+      "trust\030\r \001(\001R\005trust\"\231\002\n\tRecallHit\022)\n\006memo" +
+      "ry\030\001 \001(\0132\021.engram.v1.MemoryR\006memory\022\024\n\005s" +
+      "core\030\002 \001(\001R\005score\0227\n\tbreakdown\030\003 \001(\0132\031.e" +
+      "ngram.v1.ScoreBreakdownR\tbreakdown\022%\n\016ev" +
+      "idence_badge\030\004 \001(\tR\revidenceBadge\022\022\n\004poo" +
+      "l\030\005 \001(\tR\004pool\022!\n\014reached_from\030\006 \001(\tR\013rea" +
+      "chedFrom\0224\n\013reached_via\030\007 \001(\0162\023.engram.v" +
+      "1.EdgeKindR\nreachedVia\"\223\001\n\016RecallRespons" +
+      "e\022(\n\004hits\030\001 \003(\0132\024.engram.v1.RecallHitR\004h" +
+      "its\022.\n\023pending_index_items\030\002 \001(\003R\021pendin" +
+      "gIndexItems\022\'\n\017embedding_model\030\003 \001(\tR\016em" +
+      "beddingModel\"\356\001\n\016ContextOptions\022!\n\014token" +
+      "_budget\030\001 \001(\005R\013tokenBudget\0220\n\006format\030\002 \001" +
+      "(\0162\030.engram.v1.ContextFormatR\006format\022\"\n\r" +
+      "group_by_kind\030\003 \001(\010R\013groupByKind\022+\n\021incl" +
+      "ude_citations\030\004 \001(\010R\020includeCitations\0226\n" +
+      "\027include_evidence_badges\030\005 \001(\010R\025includeE" +
+      "videnceBadges\"\273\004\n\023BuildContextRequest\022\024\n" +
+      "\005query\030\001 \001(\tR\005query\022\032\n\010memories\030\002 \003(\tR\010m" +
+      "emories\022\026\n\006spaces\030\003 \003(\tR\006spaces\022+\n\021inclu" +
+      "de_subspaces\030\004 \001(\010R\020includeSubspaces\022\024\n\005" +
+      "pools\030\005 \003(\tR\005pools\022/\n\006filter\030\006 \001(\0132\027.eng" +
+      "ram.v1.RecallFilterR\006filter\022\014\n\001k\030\007 \001(\005R\001" +
+      "k\022\033\n\tmin_score\030\010 \001(\001R\010minScore\022,\n\003now\030\t " +
+      "\001(\0132\032.google.protobuf.TimestampR\003now\022<\n\013" +
+      "consistency\030\n \001(\0162\032.engram.v1.ReadConsis" +
+      "tencyR\013consistency\0223\n\007options\030\013 \001(\0132\031.en" +
+      "gram.v1.ContextOptionsR\007options\022,\n\005depth" +
+      "\030\014 \001(\0162\026.engram.v1.RecallDepthR\005depth\0225\n" +
+      "\010valid_at\030\016 \001(\0132\032.google.protobuf.Timest" +
+      "ampR\007validAt\0225\n\010known_at\030\017 \001(\0132\032.google." +
+      "protobuf.TimestampR\007knownAt\"\340\001\n\024BuildCon" +
+      "textResponse\022\022\n\004text\030\001 \001(\tR\004text\022%\n\016cite" +
+      "d_memories\030\002 \003(\tR\rcitedMemories\022\037\n\013token" +
+      "_count\030\003 \001(\005R\ntokenCount\022#\n\romitted_coun" +
+      "t\030\004 \001(\005R\014omittedCount\022)\n\020skipped_memorie" +
+      "s\030\005 \003(\tR\017skippedMemories\022\034\n\ttokenizer\030\006 " +
+      "\001(\tR\ttokenizer\"\251\005\n\rEngageRequest\022\024\n\005spac" +
+      "e\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001(\tR\007session" +
+      "\0223\n\007message\030\003 \001(\0132\031.engram.v1.SessionMes" +
+      "sageR\007message\022#\n\rrecall_spaces\030\004 \003(\tR\014re" +
+      "callSpaces\022+\n\021include_subspaces\030\005 \001(\010R\020i" +
+      "ncludeSubspaces\022\024\n\005pools\030\006 \003(\tR\005pools\022/\n" +
+      "\006filter\030\007 \001(\0132\027.engram.v1.RecallFilterR\006" +
+      "filter\022\014\n\001k\030\010 \001(\005R\001k\022\033\n\tmin_score\030\t \001(\001R" +
+      "\010minScore\0223\n\007options\030\n \001(\0132\031.engram.v1.C" +
+      "ontextOptionsR\007options\022\026\n\006resend\030\013 \001(\010R\006" +
+      "resend\022<\n\013consistency\030\014 \001(\0162\032.engram.v1." +
+      "ReadConsistencyR\013consistency\022\035\n\nrequest_" +
+      "id\030\r \001(\tR\trequestId\022)\n\020include_insights\030" +
+      "\016 \001(\010R\017includeInsights\022,\n\005depth\030\017 \001(\0162\026." +
+      "engram.v1.RecallDepthR\005depth\0225\n\010valid_at" +
+      "\030\021 \001(\0132\032.google.protobuf.TimestampR\007vali" +
+      "dAt\0225\n\010known_at\030\022 \001(\0132\032.google.protobuf." +
+      "TimestampR\007knownAt\"\242\001\n\007Insight\022\022\n\004kind\030\001" +
+      " \001(\tR\004kind\022\026\n\006memory\030\002 \001(\tR\006memory\022\037\n\013re" +
+      "lated_hit\030\003 \001(\tR\nrelatedHit\022\024\n\005quote\030\004 \001" +
+      "(\tR\005quote\022\032\n\010conflict\030\005 \001(\tR\010conflict\022\030\n" +
+      "\007missing\030\006 \001(\010R\007missing\"\310\003\n\016EngageRespon" +
+      "se\0223\n\007message\030\001 \001(\0132\031.engram.v1.SessionM" +
+      "essageR\007message\022+\n\021buffered_messages\030\002 \001" +
+      "(\005R\020bufferedMessages\022\'\n\017buffered_tokens\030" +
+      "\003 \001(\005R\016bufferedTokens\022\030\n\007context\030\004 \001(\tR\007" +
+      "context\022(\n\004hits\030\005 \003(\0132\024.engram.v1.Recall" +
+      "HitR\004hits\022%\n\016cited_memories\030\006 \003(\tR\rcited" +
+      "Memories\022\037\n\013token_count\030\007 \001(\005R\ntokenCoun" +
+      "t\022)\n\020suppressed_count\030\010 \001(\005R\017suppressedC" +
+      "ount\022D\n\020privacy_findings\030\t \003(\0132\031.engram." +
+      "v1.PrivacyFindingR\017privacyFindings\022.\n\010in" +
+      "sights\030\n \003(\0132\022.engram.v1.InsightR\010insigh" +
+      "ts\"\230\003\n\010Snapshot\022\022\n\004name\030\001 \001(\tR\004name\022\024\n\005s" +
+      "pace\030\002 \001(\tR\005space\022+\n\021include_subspaces\030\003" +
+      " \001(\010R\020includeSubspaces\022 \n\013description\030\004 " +
+      "\001(\tR\013description\022!\n\014memory_count\030\005 \001(\003R\013" +
+      "memoryCount\022%\n\016audit_sequence\030\006 \001(\003R\raud" +
+      "itSequence\022\030\n\007creator\030\007 \001(\tR\007creator\022;\n\013" +
+      "create_time\030\010 \001(\0132\032.google.protobuf.Time" +
+      "stampR\ncreateTime\0227\n\006labels\030\t \003(\0132\037.engr" +
+      "am.v1.Snapshot.LabelsEntryR\006labels\0329\n\013La" +
+      "belsEntry\022\020\n\003key\030\001 \001(\tR\003key\022\024\n\005value\030\002 \001" +
+      "(\tR\005value:\0028\001\"\210\001\n\025CreateSnapshotRequest\022" +
+      "/\n\010snapshot\030\001 \001(\0132\023.engram.v1.SnapshotR\010" +
+      "snapshot\022\037\n\013snapshot_id\030\002 \001(\tR\nsnapshotI" +
+      "d\022\035\n\nrequest_id\030\003 \001(\tR\trequestId\"(\n\022GetS" +
+      "napshotRequest\022\022\n\004name\030\001 \001(\tR\004name\"h\n\024Li" +
+      "stSnapshotsRequest\022\024\n\005space\030\001 \001(\tR\005space" +
+      "\022\033\n\tpage_size\030\002 \001(\005R\010pageSize\022\035\n\npage_to" +
+      "ken\030\003 \001(\tR\tpageToken\"r\n\025ListSnapshotsRes" +
+      "ponse\0221\n\tsnapshots\030\001 \003(\0132\023.engram.v1.Sna" +
+      "pshotR\tsnapshots\022&\n\017next_page_token\030\002 \001(" +
+      "\tR\rnextPageToken\"\210\001\n\026RestoreSnapshotRequ" +
+      "est\022\022\n\004name\030\001 \001(\tR\004name\022#\n\rvalidate_only" +
+      "\030\002 \001(\010R\014validateOnly\022\026\n\006reason\030\003 \001(\tR\006re" +
+      "ason\022\035\n\nrequest_id\030\004 \001(\tR\trequestId\"\205\002\n\027" +
+      "RestoreSnapshotResponse\022\'\n\017retracted_cou" +
+      "nt\030\001 \001(\003R\016retractedCount\022\'\n\017recreated_co" +
+      "unt\030\002 \001(\003R\016recreatedCount\022#\n\rrevised_cou" +
+      "nt\030\003 \001(\003R\014revisedCount\022\'\n\017unchanged_coun" +
+      "t\030\004 \001(\003R\016unchangedCount\022#\n\rvalidate_only" +
+      "\030\005 \001(\010R\014validateOnly\022%\n\016audit_sequence\030\006" +
+      " \001(\003R\rauditSequence\"J\n\025DeleteSnapshotReq" +
+      "uest\022\022\n\004name\030\001 \001(\tR\004name\022\035\n\nrequest_id\030\002" +
+      " \001(\tR\trequestId\"\313\001\n\016SnapshotChange\022>\n\013ch" +
+      "ange_type\030\001 \001(\0162\035.engram.v1.SnapshotChan" +
+      "geTypeR\nchangeType\022)\n\006before\030\002 \001(\0132\021.eng" +
+      "ram.v1.MemoryR\006before\022\'\n\005after\030\003 \001(\0132\021.e" +
+      "ngram.v1.MemoryR\005after\022%\n\016changed_fields" +
+      "\030\004 \003(\tR\rchangedFields\"~\n\024DiffSnapshotsRe" +
+      "quest\022\022\n\004base\030\001 \001(\tR\004base\022\026\n\006target\030\002 \001(" +
+      "\tR\006target\022\033\n\tpage_size\030\003 \001(\005R\010pageSize\022\035" +
+      "\n\npage_token\030\004 \001(\tR\tpageToken\"\337\001\n\025DiffSn" +
+      "apshotsResponse\0223\n\007changes\030\001 \003(\0132\031.engra" +
+      "m.v1.SnapshotChangeR\007changes\022&\n\017next_pag" +
+      "e_token\030\002 \001(\tR\rnextPageToken\022\037\n\013added_co" +
+      "unt\030\003 \001(\003R\naddedCount\022#\n\rremoved_count\030\004" +
+      " \001(\003R\014removedCount\022#\n\rchanged_count\030\005 \001(" +
+      "\003R\014changedCount\"+\n\025GetIndexStatusRequest" +
+      "\022\022\n\004name\030\001 \001(\tR\004name\"\267\004\n\013IndexStatus\022\022\n\004" +
+      "name\030\001 \001(\tR\004name\022.\n\023pending_dense_items\030" +
+      "\002 \001(\003R\021pendingDenseItems\0222\n\025pending_lexi" +
+      "cal_items\030\003 \001(\003R\023pendingLexicalItems\022%\n\016" +
+      "retrying_items\030\004 \001(\003R\rretryingItems\022J\n\023o" +
+      "ldest_pending_time\030\005 \001(\0132\032.google.protob" +
+      "uf.TimestampR\021oldestPendingTime\022)\n\020index" +
+      "ed_memories\030\006 \001(\003R\017indexedMemories\022\'\n\017em" +
+      "bedding_model\030\007 \001(\tR\016embeddingModel\022/\n\023e" +
+      "mbedding_dimension\030\010 \001(\005R\022embeddingDimen" +
+      "sion\022%\n\016vector_backend\030\t \001(\tR\rvectorBack" +
+      "end\022)\n\020reindex_required\030\n \001(\010R\017reindexRe" +
+      "quired\022\036\n\nreindexing\030\013 \001(\010R\nreindexing\022F" +
+      "\n\021last_indexed_time\030\014 \001(\0132\032.google.proto" +
+      "buf.TimestampR\017lastIndexedTime*y\n\017ReadCo" +
+      "nsistency\022 \n\034READ_CONSISTENCY_UNSPECIFIE" +
+      "D\020\000\022\035\n\031READ_CONSISTENCY_EVENTUAL\020\001\022%\n!RE" +
+      "AD_CONSISTENCY_READ_YOUR_WRITES\020\002*]\n\013Rec" +
+      "allDepth\022\034\n\030RECALL_DEPTH_UNSPECIFIED\020\000\022\031" +
+      "\n\025RECALL_DEPTH_STANDARD\020\001\022\025\n\021RECALL_DEPT" +
+      "H_DEEP\020\002*\227\001\n\rContextFormat\022\036\n\032CONTEXT_FO" +
+      "RMAT_UNSPECIFIED\020\000\022\033\n\027CONTEXT_FORMAT_MAR" +
+      "KDOWN\020\001\022\030\n\024CONTEXT_FORMAT_PLAIN\020\002\022\026\n\022CON" +
+      "TEXT_FORMAT_XML\020\003\022\027\n\023CONTEXT_FORMAT_JSON" +
+      "\020\004*\236\001\n\022SnapshotChangeType\022$\n SNAPSHOT_CH" +
+      "ANGE_TYPE_UNSPECIFIED\020\000\022\036\n\032SNAPSHOT_CHAN" +
+      "GE_TYPE_ADDED\020\001\022 \n\034SNAPSHOT_CHANGE_TYPE_" +
+      "REMOVED\020\002\022 \n\034SNAPSHOT_CHANGE_TYPE_CHANGE" +
+      "D\020\0032\204\006\n\rRecallService\022=\n\006Recall\022\030.engram" +
+      ".v1.RecallRequest\032\031.engram.v1.RecallResp" +
+      "onse\022O\n\014BuildContext\022\036.engram.v1.BuildCo" +
+      "ntextRequest\032\037.engram.v1.BuildContextRes" +
+      "ponse\022=\n\006Engage\022\030.engram.v1.EngageReques" +
+      "t\032\031.engram.v1.EngageResponse\022G\n\016CreateSn" +
+      "apshot\022 .engram.v1.CreateSnapshotRequest" +
+      "\032\023.engram.v1.Snapshot\022A\n\013GetSnapshot\022\035.e" +
+      "ngram.v1.GetSnapshotRequest\032\023.engram.v1." +
+      "Snapshot\022R\n\rListSnapshots\022\037.engram.v1.Li" +
+      "stSnapshotsRequest\032 .engram.v1.ListSnaps" +
+      "hotsResponse\022X\n\017RestoreSnapshot\022!.engram" +
+      ".v1.RestoreSnapshotRequest\032\".engram.v1.R" +
+      "estoreSnapshotResponse\022J\n\016DeleteSnapshot" +
+      "\022 .engram.v1.DeleteSnapshotRequest\032\026.goo" +
+      "gle.protobuf.Empty\022R\n\rDiffSnapshots\022\037.en" +
+      "gram.v1.DiffSnapshotsRequest\032 .engram.v1" +
+      ".DiffSnapshotsResponse\022J\n\016GetIndexStatus" +
+      "\022 .engram.v1.GetIndexStatusRequest\032\026.eng" +
+      "ram.v1.IndexStatusB~\n\rdev.engram.v1B\013Rec" +
+      "allProtoP\001Z3engram.dev/engram/clients/go" +
+      "/gen/engram/v1;engramv1\242\002\003EGR\252\002\tEngram.V" +
+      "1\312\002\tEngram\\V1\352\002\nEngram::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -388,7 +393,7 @@ public final class RecallProto {
     internal_static_engram_v1_RecallRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_RecallRequest_descriptor,
-        new java.lang.String[] { "Query", "Spaces", "IncludeSubspaces", "Pools", "K", "Filter", "MinScore", "Now", "Consistency", "Graph", "SkipAccessTracking", "ValidAt", "KnownAt", });
+        new java.lang.String[] { "Query", "Spaces", "IncludeSubspaces", "Pools", "K", "Filter", "MinScore", "Now", "Consistency", "Graph", "SkipAccessTracking", "ValidAt", "KnownAt", "Depth", });
     internal_static_engram_v1_ScoreBreakdown_descriptor =
       getDescriptor().getMessageTypes().get(3);
     internal_static_engram_v1_ScoreBreakdown_fieldAccessorTable = new
@@ -418,7 +423,7 @@ public final class RecallProto {
     internal_static_engram_v1_BuildContextRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_BuildContextRequest_descriptor,
-        new java.lang.String[] { "Query", "Memories", "Spaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Now", "Consistency", "Options", "ValidAt", "KnownAt", });
+        new java.lang.String[] { "Query", "Memories", "Spaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Now", "Consistency", "Options", "Depth", "ValidAt", "KnownAt", });
     internal_static_engram_v1_BuildContextResponse_descriptor =
       getDescriptor().getMessageTypes().get(8);
     internal_static_engram_v1_BuildContextResponse_fieldAccessorTable = new
@@ -430,7 +435,7 @@ public final class RecallProto {
     internal_static_engram_v1_EngageRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_EngageRequest_descriptor,
-        new java.lang.String[] { "Space", "Session", "Message", "RecallSpaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Options", "Resend", "Consistency", "RequestId", "IncludeInsights", "ValidAt", "KnownAt", });
+        new java.lang.String[] { "Space", "Session", "Message", "RecallSpaces", "IncludeSubspaces", "Pools", "Filter", "K", "MinScore", "Options", "Resend", "Consistency", "RequestId", "IncludeInsights", "Depth", "ValidAt", "KnownAt", });
     internal_static_engram_v1_Insight_descriptor =
       getDescriptor().getMessageTypes().get(10);
     internal_static_engram_v1_Insight_fieldAccessorTable = new

@@ -27,6 +27,7 @@ private static final long serialVersionUID = 0L;
     pools_ =
         com.google.protobuf.LazyStringArrayList.emptyList();
     consistency_ = 0;
+    depth_ = 0;
   }
 
   @java.lang.Override
@@ -507,6 +508,32 @@ private static final long serialVersionUID = 0L;
     return knownAt_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : knownAt_;
   }
 
+  public static final int DEPTH_FIELD_NUMBER = 14;
+  private int depth_ = 0;
+  /**
+   * <pre>
+   * How hard to search; unset means RECALL_DEPTH_STANDARD.
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  @java.lang.Override public int getDepthValue() {
+    return depth_;
+  }
+  /**
+   * <pre>
+   * How hard to search; unset means RECALL_DEPTH_STANDARD.
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  @java.lang.Override public dev.engram.v1.RecallDepth getDepth() {
+    dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+    return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -559,6 +586,9 @@ private static final long serialVersionUID = 0L;
     }
     if (((bitField0_ & 0x00000010) != 0)) {
       output.writeMessage(13, getKnownAt());
+    }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      output.writeEnum(14, depth_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -628,6 +658,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(13, getKnownAt());
     }
+    if (depth_ != dev.engram.v1.RecallDepth.RECALL_DEPTH_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(14, depth_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -684,6 +718,7 @@ private static final long serialVersionUID = 0L;
       if (!getKnownAt()
           .equals(other.getKnownAt())) return false;
     }
+    if (depth_ != other.depth_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -738,6 +773,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + KNOWN_AT_FIELD_NUMBER;
       hash = (53 * hash) + getKnownAt().hashCode();
     }
+    hash = (37 * hash) + DEPTH_FIELD_NUMBER;
+    hash = (53 * hash) + depth_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -918,6 +955,7 @@ private static final long serialVersionUID = 0L;
         knownAtBuilder_.dispose();
         knownAtBuilder_ = null;
       }
+      depth_ = 0;
       return this;
     }
 
@@ -1007,6 +1045,9 @@ private static final long serialVersionUID = 0L;
             ? knownAt_
             : knownAtBuilder_.build();
         to_bitField0_ |= 0x00000010;
+      }
+      if (((from_bitField0_ & 0x00002000) != 0)) {
+        result.depth_ = depth_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -1109,6 +1150,9 @@ private static final long serialVersionUID = 0L;
       }
       if (other.hasKnownAt()) {
         mergeKnownAt(other.getKnownAt());
+      }
+      if (other.depth_ != 0) {
+        setDepthValue(other.getDepthValue());
       }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
@@ -1213,6 +1257,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00001000;
               break;
             } // case 106
+            case 112: {
+              depth_ = input.readEnum();
+              bitField0_ |= 0x00002000;
+              break;
+            } // case 112
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2723,6 +2772,79 @@ private static final long serialVersionUID = 0L;
         knownAt_ = null;
       }
       return knownAtBuilder_;
+    }
+
+    private int depth_ = 0;
+    /**
+     * <pre>
+     * How hard to search; unset means RECALL_DEPTH_STANDARD.
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+     * @return The enum numeric value on the wire for depth.
+     */
+    @java.lang.Override public int getDepthValue() {
+      return depth_;
+    }
+    /**
+     * <pre>
+     * How hard to search; unset means RECALL_DEPTH_STANDARD.
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+     * @param value The enum numeric value on the wire for depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepthValue(int value) {
+      depth_ = value;
+      bitField0_ |= 0x00002000;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard to search; unset means RECALL_DEPTH_STANDARD.
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+     * @return The depth.
+     */
+    @java.lang.Override
+    public dev.engram.v1.RecallDepth getDepth() {
+      dev.engram.v1.RecallDepth result = dev.engram.v1.RecallDepth.forNumber(depth_);
+      return result == null ? dev.engram.v1.RecallDepth.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * How hard to search; unset means RECALL_DEPTH_STANDARD.
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+     * @param value The depth to set.
+     * @return This builder for chaining.
+     */
+    public Builder setDepth(dev.engram.v1.RecallDepth value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00002000;
+      depth_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How hard to search; unset means RECALL_DEPTH_STANDARD.
+     * </pre>
+     *
+     * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearDepth() {
+      bitField0_ = (bitField0_ & ~0x00002000);
+      depth_ = 0;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -331,4 +331,23 @@ public interface RecallRequestOrBuilder extends
    * <code>.google.protobuf.Timestamp known_at = 13 [json_name = "knownAt"];</code>
    */
   com.google.protobuf.TimestampOrBuilder getKnownAtOrBuilder();
+
+  /**
+   * <pre>
+   * How hard to search; unset means RECALL_DEPTH_STANDARD.
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+   * @return The enum numeric value on the wire for depth.
+   */
+  int getDepthValue();
+  /**
+   * <pre>
+   * How hard to search; unset means RECALL_DEPTH_STANDARD.
+   * </pre>
+   *
+   * <code>.engram.v1.RecallDepth depth = 14 [json_name = "depth"];</code>
+   * @return The depth.
+   */
+  dev.engram.v1.RecallDepth getDepth();
 }

@@ -140,7 +140,7 @@ public enum SnapshotChangeType
   }
   public static final com.google.protobuf.Descriptors.EnumDescriptor
       getDescriptor() {
-    return dev.engram.v1.RecallProto.getDescriptor().getEnumTypes().get(2);
+    return dev.engram.v1.RecallProto.getDescriptor().getEnumTypes().get(3);
   }
 
   private static final SnapshotChangeType[] VALUES = values();
