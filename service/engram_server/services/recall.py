@@ -29,7 +29,7 @@ from engram_server.lifecycle.validation import check_space
 from engram_server.platform.background import BackgroundTask
 from engram_server.pools import model as pool_model
 from engram_server.pools.recall import SCOPE_SQL, PoolScope, scope_params
-from engram_server.recall import when
+from engram_server.recall import anchored, when
 from engram_server.recall.scoring import (
     NO_EVIDENCE_DELTAS,
     Breakdown,
@@ -519,6 +519,10 @@ class RecallService:
         fused = fused_scores(candidates, self.params)
         # A day or period the query names: memories said then move up.
         named_time = when.resolve(text, now) if self.params.time_weight > 0 else when.NOTHING
+        anchor = anchored.NO_ANCHOR
+        if self.params.time_anchors and self.params.time_weight > 0:
+            # "Four weeks after he broke his wrist": the event's day, from the candidates.
+            named_time, anchor = _anchored_time(text, now, named_time, points, by_id, fused)
         terms: frozenset[str] | None = None
         ranked: list[
             tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float]
@@ -560,6 +564,8 @@ class RecallService:
             policy = row["space_policy"]
             params = self._space_params(policy) if policy else self.params
             timed = _time_match(named_time, row["valid_from"], params) if named_time else 0.0
+            if anchor and p.id in anchor.told:
+                timed = 1.0  # the anchor event's own turn: part of what the query asks
             final = final_score(fused[p.id], slot, signals, now, params, timed) * trust
             ranked.append((final, p, row, signals, slot, params, timed))
         support: dict[uuid.UUID, float] = {}
@@ -830,6 +836,35 @@ def _time_match(named: when.Resolved, valid_from: datetime | None, params: Ranki
         return 0.0
     said = valid_from.astimezone(UTC).date()
     return when.time_match(named.windows, said, params.time_before_days, params.time_after_days)
+
+
+def _anchored_time(
+    text: str,
+    now: datetime,
+    named: when.Resolved,
+    points: Sequence[ScoredPoint],
+    by_id: dict[uuid.UUID, dict[str, Any]],
+    fused: dict[object, tuple[float, float]],
+) -> tuple[when.Resolved, anchored.Anchor]:
+    """`named` with the window of a time the query anchors on another date or event
+    (`recall/anchored.py`), and the candidates telling that event. An event's day is
+    that of those candidates; only the lexical leg's candidates can hold its words.
+    Unchanged when nothing is clear."""
+    expression, named = anchored.resolve(text, now, named)
+    if expression is None:
+        return named, anchored.NO_ANCHOR
+    told = (
+        anchored.Told(
+            row["content"],
+            row["valid_from"].astimezone(UTC).date() if row["valid_from"] else None,
+            sum(fused[p.id]),
+            p.id,
+        )
+        for p in points
+        if p.sparse_score and (row := by_id.get(p.id)) is not None
+    )
+    anchor = anchored.find_anchor(expression.terms(), told)
+    return anchored.with_anchor_days(named, expression, anchor.days), anchor
 
 
 def _valid_at(row: dict[str, Any], moment: datetime) -> bool:
