@@ -50,6 +50,8 @@ def test_offset_direction_and_anchor_are_parsed(
         "What did Kate do after the concert?",
         "Where did they go two weeks ago?",  # not anchored: `when` resolves it
         "What happened three days after he?",  # no content word to anchor on
+        "what did we do the week before last?",
+        "It arrived two days later than planned.",
         "Which books did Elise read last year?",
     ],
 )

@@ -93,7 +93,12 @@ _SHORTLY = re.compile(
 )
 # Every expression above holds one of these words; a query without one costs one scan.
 _ANY_DIRECTION = re.compile(r"after|before|later|earlier|following|prior", re.IGNORECASE)
-_PRONOUNS = {"he", "she", "they", "i", "we", "you", "it"}
+# An anchor made only of these names no event: "the week before last", "two days
+# later than planned".
+_NOT_EVENTS = {
+    "he", "she", "they", "i", "we", "you", "it", "that", "this", "then", "now",
+    "last", "next", "planned", "expected", "scheduled", "usual", "agreed",
+}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -300,7 +305,7 @@ _ANY_DAY = date(2000, 1, 1)
 
 def _has_content(anchor: str) -> bool:
     words = re.findall(r"[\w']+", anchor.lower())
-    return bool(words) and not all(w in _PRONOUNS for w in words)
+    return bool(words) and not all(w in _NOT_EVENTS for w in words)
 
 
 def _replace_inside(
