@@ -197,3 +197,18 @@ async def test_another_tenants_memories_never_anchor_a_query(make_tenant: Any) -
     outside = [text for text in mine if "unding news" in text and text != IN_WINDOW]
     hits = await _ranked(ours, QUESTION, names)
     assert hits.index(IN_WINDOW) > min(hits.index(text) for text in outside)
+
+
+async def test_a_date_anchor_moves_the_window_off_the_date_it_names(make_tenant: Any) -> None:
+    t = await make_tenant()
+    # 10 Jan 2024 is a Wednesday; the Friday before it is the 5th.
+    said = {
+        "Paola: I baked a lemon cake": datetime(2024, 1, 5, 17, tzinfo=UTC),
+        "Paola: I baked a carrot cake": datetime(2024, 1, 10, 17, tzinfo=UTC),
+        "Paola: I baked an apple cake": datetime(2024, 1, 1, 17, tzinfo=UTC),
+    }
+    names = await _propose(t, said)
+    on_the_day = await _ranked(t, "What cake did Paola bake on 10.01.2024?", names)
+    assert on_the_day[0] == "Paola: I baked a carrot cake"
+    before = await _ranked(t, "What cake did Paola bake on the Friday before 10.01.2024?", names)
+    assert before[0] == "Paola: I baked a lemon cake"
