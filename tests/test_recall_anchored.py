@@ -212,3 +212,16 @@ async def test_a_date_anchor_moves_the_window_off_the_date_it_names(make_tenant:
     assert on_the_day[0] == "Paola: I baked a carrot cake"
     before = await _ranked(t, "What cake did Paola bake on the Friday before 10.01.2024?", names)
     assert before[0] == "Paola: I baked a lemon cake"
+
+
+async def test_a_retracted_memory_never_anchors_a_query(make_tenant: Any) -> None:
+    t = await make_tenant()
+    names = await _propose(t, SAID)
+    anchor_name = next(name for name, text in names.items() if text == ANCHOR)
+    await t.lifecycle.RetractMemory(
+        lifecycle_pb2.RetractMemoryRequest(name=anchor_name, reason="said in jest")
+    )
+    outside = [text for text in SAID if "unding news" in text and text != IN_WINDOW]
+    hits = await _ranked(t, QUESTION, names)
+    assert ANCHOR not in hits
+    assert hits.index(IN_WINDOW) > min(hits.index(text) for text in outside)

@@ -522,7 +522,14 @@ class RecallService:
         anchor = anchored.NO_ANCHOR
         if self.params.time_anchors and self.params.time_weight > 0:
             # "Four weeks after he broke his wrist": the event's day, from the candidates.
-            named_time, anchor = _anchored_time(text, now, named_time, points, by_id, fused)
+            readable = [
+                (p, row)
+                for p in points
+                if p.sparse_score
+                and (row := by_id.get(p.id)) is not None
+                and _may_anchor(row, q, allowed)
+            ]
+            named_time, anchor = _anchored_time(text, now, named_time, readable, fused)
         terms: frozenset[str] | None = None
         ranked: list[
             tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float]
@@ -842,13 +849,12 @@ def _anchored_time(
     text: str,
     now: datetime,
     named: when.Resolved,
-    points: Sequence[ScoredPoint],
-    by_id: dict[uuid.UUID, dict[str, Any]],
+    candidates: Sequence[tuple[ScoredPoint, dict[str, Any]]],
     fused: dict[object, tuple[float, float]],
 ) -> tuple[when.Resolved, anchored.Anchor]:
     """`named` with the window of a time the query anchors on another date or event
     (`recall/anchored.py`), and the candidates telling that event. An event's day is
-    that of those candidates; only the lexical leg's candidates can hold its words.
+    that of those candidates (the lexical leg's: only they can hold its words).
     Unchanged when nothing is clear."""
     expression, named = anchored.resolve(text, now, named)
     if expression is None:
@@ -860,11 +866,21 @@ def _anchored_time(
             sum(fused[p.id]),
             p.id,
         )
-        for p in points
-        if p.sparse_score and (row := by_id.get(p.id)) is not None
+        for p, row in candidates
     )
     anchor = anchored.find_anchor(expression.terms(), told)
     return anchored.with_anchor_days(named, expression, anchor.days), anchor
+
+
+def _may_anchor(row: dict[str, Any], q: RecallQuery, allowed: set[str]) -> bool:
+    """Whether a candidate may date an anchor event: a memory the caller reads in
+    its own spaces, never one it could not be shown (its status, a decision space)
+    nor one read through a pool (another publisher's words)."""
+    if row["status"] not in allowed:
+        return False
+    if q.spaces:
+        return _in_spaces(row["space"], q)
+    return not q.pools and not row["space"].startswith(DECISION_SPACES_PREFIX)
 
 
 def _valid_at(row: dict[str, Any], moment: datetime) -> bool:
