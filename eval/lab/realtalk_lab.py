@@ -40,7 +40,7 @@ from engram_server.evaluation.bm25 import BM25
 from engram_server.evaluation.dataset import Conversation
 from engram_server.lexical.analyzer import analyze
 from engram_server.lexical.sparse import DEFAULT_BM25
-from engram_server.recall import when
+from engram_server.recall import anchored, when
 from engram_server.store.vectors.term_stats import bm25_idf
 
 CACHE = Path(os.environ.get("ENGRAM_LAB_CACHE") or Path(tempfile.gettempdir()) / "engram-lab")
@@ -129,6 +129,7 @@ class Lever:
     depth_idf: str = (
         "tenant"  # tenant (the tenant's IDF) | candidates (df among the first pass's candidates)
     )
+    anchors: bool = False  # also resolve times anchored on another date or event
 
 
 SPEAKER = re.compile(r"^([^:]{1,40}):\s")
@@ -216,6 +217,9 @@ class Index:
         search = question
         if lever.time_boost or lever.time_leg:
             resolved = when.resolve(question, NOW)
+            told: frozenset[object] = frozenset()
+            if lever.anchors:
+                resolved, told = self._anchored(question, resolved, vectors)
             if resolved:
                 self.timed = np.array(
                     [
@@ -227,6 +231,8 @@ class Index:
                 )
                 if lever.time_strip:
                     search = resolved.without_spans(question) or question
+            for i in told:
+                self.timed[int(str(i))] = 1.0
         qv = vectors.query(search)
         self.last_query = qv
         dense = self.dense @ qv
@@ -254,6 +260,32 @@ class Index:
             qv2 /= np.linalg.norm(qv2)
             order = self._fuse(self.dense @ qv2, lexical2, question)
         return [self.conv.turns[i].id for i in order]
+
+    def _anchored(
+        self, question: str, named: when.Resolved, vectors: Vectors
+    ) -> tuple[when.Resolved, frozenset[object]]:
+        """As the server's `_anchored_time`: the anchor's day from the lexical leg's
+        candidates, ties by their fused score."""
+        expression, named = anchored.resolve(question, NOW, named)
+        if expression is None:
+            return named, frozenset()
+        dense = self.dense @ vectors.query(question)
+        lexical = self.lexical(analyze(question))
+        nonzero = np.flatnonzero(lexical > 0)
+        top = nonzero[np.argsort(-lexical[nonzero], kind="stable")][:CANDIDATES]
+        high = lexical.max() or 1.0
+        told = [
+            anchored.Told(
+                self.conv.turns[i].text,
+                self.said[i],
+                self.lever.dense_weight * max(0.0, dense[i])
+                + self.lever.lexical_weight * lexical[i] / high,
+                i,
+            )
+            for i in top.tolist()
+        ]
+        anchor = anchored.find_anchor(expression.terms(), told)
+        return anchored.with_anchor_days(named, expression, anchor.days), anchor.told
 
     def _expansion(self, seeds: Sequence[int], terms: Sequence[str], n: int) -> list[str]:
         """The seeds' most distinctive terms (idf times in-document weight) that the
@@ -595,6 +627,9 @@ LEVERS = [
     Lever("session support 0.5", 0.4, 0.6, session_boost=0.5),
     Lever("session support 0.2 + next turn 0.4", 0.4, 0.6, session_boost=0.2, next_turn=0.4),
     Lever("session support 0.1 + time", 0.4, 0.6, session_boost=0.1, **TIME),
+    Lever(
+        "session support 0.1 + time + anchors", 0.4, 0.6, session_boost=0.1, anchors=True, **TIME
+    ),
     Lever("session support 0.2 + time", 0.4, 0.6, session_boost=0.2, **TIME),
     Lever("session support 0.3 + time", 0.4, 0.6, session_boost=0.3, **TIME),
     Lever("session spread 0.02", 0.4, 0.6, session_spread=0.02),
@@ -640,6 +675,7 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--split", default="dev")
     parser.add_argument("--grid", action="store_true")
+    parser.add_argument("--hard", action="store_true", help="with --own: the harder questions too")
     parser.add_argument("--only", help="regex of lever names to run")
     parser.add_argument(
         "--own", type=int, help="the first N conversations of the shipped dataset instead"
@@ -647,6 +683,8 @@ def main() -> int:
     args = parser.parse_args()
     if args.own:
         convs = dataset.load(OWN_DATASET)[: args.own]
+        if args.hard:
+            convs = dataset.load_with_hard(OWN_DATASET)[: args.own]
     else:
         loaded = realtalk.load(realtalk.directory(os.environ.get(realtalk.ENV_DIR)))
         convs = loaded.split(args.split)

@@ -98,6 +98,10 @@ class Settings:
     # period the query names ("on 7 Jan 2024", "last week"; recall/when.py); 0
     # turns it off. Tuned on REALTALK's dev conversations (docs/recall-quality.md).
     recall_time_weight: float = 0.3
+    # Times anchored on another date or event ("two weeks after the trip", "the
+    # Friday before 10.01.2024") resolved too, the event's day taken from the
+    # candidates that tell it (recall/anchored.py); weighted as recall_time_weight.
+    recall_time_anchors: bool = True
     # Session support: a memory gains this times the best score among the
     # candidates of its session (relative to the best overall), so the turns of the
     # conversation a query is about move up together; 0 turns it off.

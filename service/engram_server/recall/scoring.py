@@ -80,6 +80,10 @@ class RankingParams:
     time_weight: float = 0.3
     time_before_days: int = 1
     time_after_days: int = 1
+    # A time anchored on another date or event ("the week after his dog's
+    # birthday", `recall/anchored.py`) is resolved to a window the same way, the
+    # event's day taken from the candidates that tell it.
+    time_anchors: bool = True
     # Session support: each candidate gains this times the best score among the
     # candidates of its session (relative to the best overall), so a turn of the
     # conversation the query is about outranks an equally scored stray one. On

@@ -29,7 +29,7 @@ from engram_server.lifecycle.validation import check_space
 from engram_server.platform.background import BackgroundTask
 from engram_server.pools import model as pool_model
 from engram_server.pools.recall import SCOPE_SQL, PoolScope, scope_params
-from engram_server.recall import depth, when
+from engram_server.recall import anchored, depth, when
 from engram_server.recall.scoring import (
     NO_EVIDENCE_DELTAS,
     Breakdown,
@@ -529,6 +529,17 @@ class RecallService:
         fused = fused_scores(candidates, self.params)
         # A day or period the query names: memories said then move up.
         named_time = when.resolve(text, now) if self.params.time_weight > 0 else when.NOTHING
+        anchor = anchored.NO_ANCHOR
+        if self.params.time_anchors and self.params.time_weight > 0:
+            # "Four weeks after he broke his wrist": the event's day, from the candidates.
+            readable = [
+                (p, row)
+                for p in points
+                if p.sparse_score
+                and (row := by_id.get(p.id)) is not None
+                and _may_anchor(row, q, allowed)
+            ]
+            named_time, anchor = _anchored_time(text, now, named_time, readable, fused)
         terms: frozenset[str] | None = None
         ranked: list[
             tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float]
@@ -570,6 +581,8 @@ class RecallService:
             policy = row["space_policy"]
             params = self._space_params(policy) if policy else self.params
             timed = _time_match(named_time, row["valid_from"], params) if named_time else 0.0
+            if anchor and p.id in anchor.told:
+                timed = 1.0  # the anchor event's own turn: part of what the query asks
             final = final_score(fused[p.id], slot, signals, now, params, timed) * trust
             ranked.append((final, p, row, signals, slot, params, timed))
         support: dict[uuid.UUID, float] = {}
@@ -840,6 +853,44 @@ def _time_match(named: when.Resolved, valid_from: datetime | None, params: Ranki
         return 0.0
     said = valid_from.astimezone(UTC).date()
     return when.time_match(named.windows, said, params.time_before_days, params.time_after_days)
+
+
+def _anchored_time(
+    text: str,
+    now: datetime,
+    named: when.Resolved,
+    candidates: Sequence[tuple[ScoredPoint, dict[str, Any]]],
+    fused: dict[object, tuple[float, float]],
+) -> tuple[when.Resolved, anchored.Anchor]:
+    """`named` with the window of a time the query anchors on another date or event
+    (`recall/anchored.py`), and the candidates telling that event. An event's day is
+    that of those candidates (the lexical leg's: only they can hold its words).
+    Unchanged when nothing is clear."""
+    expression, named = anchored.resolve(text, now, named)
+    if expression is None:
+        return named, anchored.NO_ANCHOR
+    told = (
+        anchored.Told(
+            row["content"],
+            row["valid_from"].astimezone(UTC).date() if row["valid_from"] else None,
+            sum(fused[p.id]),
+            p.id,
+        )
+        for p, row in candidates
+    )
+    anchor = anchored.find_anchor(expression.terms(), told)
+    return anchored.with_anchor_days(named, expression, anchor.days), anchor
+
+
+def _may_anchor(row: dict[str, Any], q: RecallQuery, allowed: set[str]) -> bool:
+    """Whether a candidate may date an anchor event: a memory the caller reads in
+    its own spaces, never one it could not be shown (its status, a decision space)
+    nor one read through a pool (another publisher's words)."""
+    if row["status"] not in allowed:
+        return False
+    if q.spaces:
+        return _in_spaces(row["space"], q)
+    return not q.pools and not row["space"].startswith(DECISION_SPACES_PREFIX)
 
 
 def _valid_at(row: dict[str, Any], moment: datetime) -> bool:

@@ -61,6 +61,7 @@ def ranking_params(settings: Settings) -> RankingParams:
         lexical_weight=settings.recall_lexical_weight,
         dense_weight=settings.recall_dense_weight,
         time_weight=settings.recall_time_weight,
+        time_anchors=settings.recall_time_anchors,
         session_weight=settings.recall_session_weight,
     )
 
