@@ -176,6 +176,47 @@ def test_proposal_request_carries_every_field() -> None:
     assert dict(proposal.attributes) == {"a": "b"}
 
 
+def test_expected_slot_memory_distinguishes_unset_from_empty() -> None:
+    def proposal(expected: str | None) -> Any:
+        item = t.MemoryProposal(space="s", content="c", expected_slot_memory=expected)
+        return _requests.propose(item, None).proposal
+
+    assert not proposal(None).HasField("expected_slot_memory")
+    empty = proposal("")
+    assert empty.HasField("expected_slot_memory") and empty.expected_slot_memory == ""
+    assert proposal("abc").expected_slot_memory == "memories/abc"
+
+
+async def test_slotted_write_as_compare_and_set(make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    async with engram.AsyncClient(tenant.address, tenant.secret) as client:
+        first = await client.propose(
+            "cas", "The build runs on Jenkins", slot_key="ci::runner", expected_slot_memory=""
+        )
+        assert first.memory is not None
+        with pytest.raises(engram.Aborted):
+            await client.propose(
+                "cas", "The build runs on Travis", slot_key="ci::runner", expected_slot_memory=""
+            )
+        second = await client.propose(
+            "cas",
+            "The build runs on GitHub Actions",
+            slot_key="ci::runner",
+            expected_slot_memory=first.memory.name,
+        )
+        assert second.memory is not None
+        # A writer still holding the first value loses and stores nothing.
+        with pytest.raises(engram.Aborted):
+            await client.propose(
+                "cas",
+                "The build runs on Buildkite",
+                slot_key="ci::runner",
+                expected_slot_memory=first.memory.name,
+            )
+        live = [m.content async for m in client.list("cas", statuses=["active"])]
+        assert live == ["The build runs on GitHub Actions"]
+
+
 def test_naive_datetimes_are_read_as_utc() -> None:
     stamp = _convert.time_in(datetime(2026, 5, 1, 12, 0), "expire_time")
     assert stamp.ToDatetime(tzinfo=UTC) == datetime(2026, 5, 1, 12, 0, tzinfo=UTC)

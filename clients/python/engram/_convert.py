@@ -460,6 +460,12 @@ def proposal_in(
         valid_from=instant_in(proposal.valid_from, f"{prefix}valid_from"),
         valid_to=instant_in(proposal.valid_to, f"{prefix}valid_to"),
     )
+    if proposal.expected_slot_memory is not None:
+        # Present but empty is meaningful: the slot must be empty.
+        expected = proposal.expected_slot_memory
+        pb.expected_slot_memory = (
+            memory_name(expected, f"{prefix}expected_slot_memory") if expected else ""
+        )
     if proposal.origin is not None:
         pb.origin = types_pb2.MemoryOrigin.ValueType(
             enum_in(t.MemoryOrigin, proposal.origin, f"{prefix}origin")

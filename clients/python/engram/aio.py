@@ -92,6 +92,7 @@ class AsyncClient(
         origin: t.MemoryOrigin | str | None = None,
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
+        expected_slot_memory: str | None = None,
         request_id: str | None = None,
     ) -> t.ProposalResult:
         """Proposes one memory (see `engram.Client.propose`)."""
@@ -115,6 +116,7 @@ class AsyncClient(
             origin=origin,
             valid_from=valid_from,
             valid_to=valid_to,
+            expected_slot_memory=expected_slot_memory,
         )
         response = await self._transport.unary(
             self._stub.ProposeMemory, _requests.propose(item, request_id), retryable=True

@@ -108,12 +108,15 @@ class Client(
         origin: t.MemoryOrigin | str | None = None,
         valid_from: datetime | None = None,
         valid_to: datetime | None = None,
+        expected_slot_memory: str | None = None,
         request_id: str | None = None,
     ) -> t.ProposalResult:
         """Proposes one memory; the result says whether it was accepted, held, rejected
         or is a duplicate. `confidence` defaults to 1.0 (the caller asserts it);
         `origin` says how it came to be known and `valid_from`/`valid_to` when it held
-        in the world (bi-temporal; a slot's successor closes its `valid_to`)."""
+        in the world (bi-temporal; a slot's successor closes its `valid_to`).
+        `expected_slot_memory` makes a slotted write a compare-and-set (see
+        `MemoryProposal`)."""
         item = t.MemoryProposal(
             space=space,
             content=content,
@@ -134,6 +137,7 @@ class Client(
             origin=origin,
             valid_from=valid_from,
             valid_to=valid_to,
+            expected_slot_memory=expected_slot_memory,
         )
         response = self._transport.unary(
             self._stub.ProposeMemory, _requests.propose(item, request_id), retryable=True

@@ -181,6 +181,9 @@ class MemoryProposal:
     `datetime` is read as UTC. `origin` says how the memory came to be known;
     `valid_from`/`valid_to` bound when the fact held in the world (e.g. when a
     conversation turn was said, or a document's date), naive meaning UTC.
+    `expected_slot_memory` makes a slotted write a compare-and-set: it may only
+    replace that memory (`""`: only fill an empty slot); anything else in the slot
+    raises `Aborted` and stores nothing. None leaves the slot unchecked.
     """
 
     space: str
@@ -202,6 +205,7 @@ class MemoryProposal:
     origin: MemoryOrigin | str | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None
+    expected_slot_memory: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
