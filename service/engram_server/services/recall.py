@@ -43,6 +43,7 @@ from engram_server.recall.scoring import (
     session_support,
     slot_matches,
 )
+from engram_server.recall.speakers import query_words, speaker_match
 from engram_server.services.indexing import IndexWorker
 from engram_server.store import memories as store
 from engram_server.store.postgres import Database
@@ -55,6 +56,12 @@ from engram_server.store.vectors import (
 )
 
 log = logging.getLogger(__name__)
+
+# A candidate as Recall ranks it: final score, point, row, signals, slot match,
+# ranking parameters, time match, speaker match.
+_Ranked = tuple[
+    float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float, float
+]
 
 MAX_K = 100
 DEFAULT_K = 10
@@ -520,9 +527,9 @@ class RecallService:
         # A day or period the query names: memories said then move up.
         named_time = when.resolve(text, now) if self.params.time_weight > 0 else when.NOTHING
         terms: frozenset[str] | None = None
-        ranked: list[
-            tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float]
-        ] = []
+        # The people the query names, for the speaker of "SPEAKER: text" memories.
+        words = query_words(text) if self.params.speaker_weight > 0 else frozenset()
+        ranked: list[_Ranked] = []
         own_spaces = frozenset(q.spaces)
         own_prefixes = tuple(f"{s}/" for s in q.spaces) if q.include_subspaces else ()
         # Ranked straight from the rows, final scores only: the breakdown and the
@@ -560,8 +567,9 @@ class RecallService:
             policy = row["space_policy"]
             params = self._space_params(policy) if policy else self.params
             timed = _time_match(named_time, row["valid_from"], params) if named_time else 0.0
-            final = final_score(fused[p.id], slot, signals, now, params, timed) * trust
-            ranked.append((final, p, row, signals, slot, params, timed))
+            said_by = speaker_match(row["content"], words) if words else 0.0
+            final = final_score(fused[p.id], slot, signals, now, params, timed, said_by) * trust
+            ranked.append((final, p, row, signals, slot, params, timed, said_by))
         support: dict[uuid.UUID, float] = {}
         if self.params.session_weight > 0 and ranked:
             # The turns of a session the query is about move up together.
@@ -576,16 +584,17 @@ class RecallService:
             _hit(
                 row,
                 _supported(
-                    score(fused[p.id], slot, signals, now, params, timed), support.get(p.id, 0.0)
+                    score(fused[p.id], slot, signals, now, params, timed, said_by),
+                    support.get(p.id, 0.0),
                 ),
                 p,
             )
-            for _, p, row, signals, slot, params, timed in ranked[: q.k or DEFAULT_K]
+            for _, p, row, signals, slot, params, timed, said_by in ranked[: q.k or DEFAULT_K]
         ]
         if q.graph is not None and hits:
             beyond = {
                 p.id: (row, signals, slot, params, p)
-                for _, p, row, signals, slot, params, _timed in ranked[q.k or DEFAULT_K :]
+                for _, p, row, signals, slot, params, _timed, _said in ranked[q.k or DEFAULT_K :]
             }
             hits = await self._expand(tenant, q, hits, beyond, fused, now)
         return hits

@@ -62,6 +62,7 @@ def ranking_params(settings: Settings) -> RankingParams:
         dense_weight=settings.recall_dense_weight,
         time_weight=settings.recall_time_weight,
         session_weight=settings.recall_session_weight,
+        speaker_weight=settings.recall_speaker_weight,
     )
 
 

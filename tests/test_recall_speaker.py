@@ -1,0 +1,168 @@
+"""Who said a turn, and whom it addresses: a name used to address the listener
+("Thanks, Luca!") does not make a turn about that person, and a question naming
+a speaker favours that speaker's turns without lifting turns that do not answer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc
+from engram_server.lexical.addressee import addressee_text, speaker_prefix, without_speaker
+from engram_server.lexical.sparse import sparse_vector, term_id, weighted_terms
+from engram_server.recall.speakers import query_words, speaker_match
+
+from tests.lifecycle_helpers import proposal
+
+RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+
+
+@pytest.mark.parametrize(
+    ("text", "addressed"),
+    [
+        ("Anytime, Luca. Talk soon!", "Luca"),
+        ("Thanks, Luca!", "Luca"),
+        ("Hi Emi! How was the concert?", "Emi"),
+        ("Luca, did the lessons start?", "Luca"),
+        ("How was it, Emi?", "Emi"),
+        ("Kate: Hey Elise, good morning!", "Elise"),
+        ("Talk soon, Mary Ann!", "Mary Ann"),
+        ("Elise: Hahaha yes Emi, that is so true", "Emi"),
+        # Names the turn is about, and sentence openers, are not addressees.
+        ("Kate: I went to Art Basel with Emi.", ""),
+        ("Honestly, I loved it.", ""),
+        ("Monday, I start the new job.", ""),
+        ("Thanks, you too!", ""),
+        ("Hey, quick check-in.", ""),
+        ("Emi said Luca, Kate and Ana will come.", ""),
+    ],
+)
+def test_names_addressing_the_listener_are_found_at_sentence_edges(
+    text: str, addressed: str
+) -> None:
+    assert addressee_text(text) == addressed
+
+
+def test_an_addressed_name_counts_for_a_fraction_of_a_word() -> None:
+    plain = weighted_terms("Thanks, Luca!", addressee_weight=1.0)
+    addressed = weighted_terms("Thanks, Luca!", addressee_weight=0.2)
+    assert addressed["luca"] == pytest.approx(0.2 * plain["luca"])
+    assert addressed["thank"] == plain["thank"]
+    assert weighted_terms("Thanks, Luca!", addressee_weight=0.0)["luca"] == 0.0
+    # One "Luca" addresses the listener, the other is what the sentence is about.
+    text = "Thanks, Luca! Luca's guitar sounded great."
+    mixed = weighted_terms(text, addressee_weight=0.2)
+    assert mixed["luca"] == pytest.approx(0.6 * weighted_terms(text, addressee_weight=1.0)["luca"])
+    greeting = sparse_vector("Anytime, Luca. Talk soon!")
+    assert dict(zip(greeting.indices, greeting.values, strict=True))[term_id("luca")] > 0
+    assert sparse_vector("Thanks, Luca!", addressee_weight=0.0).indices == [term_id("thank")]
+
+
+def test_a_speaker_is_a_name_or_a_role_before_a_colon() -> None:
+    assert speaker_prefix("Emi: I ran a marathon") == ("Emi", 5)
+    assert speaker_prefix("Mary Ann: fine") == ("Mary Ann", 10)
+    assert speaker_prefix("assistant: try a podcast") == ("assistant", 11)
+    for text in ("TODO: fix the build", "Meeting with Bob: we chose Kafka", "http://x", "plain"):
+        assert speaker_prefix(text) is None
+        assert without_speaker(text) == text
+    assert without_speaker("Emi: I ran a marathon") == "I ran a marathon"
+    words = query_words("What did Emi's husband bake?")
+    assert speaker_match("Emi: my husband bakes sourdough", words) == 1.0
+    assert speaker_match("Kate: I baked bread", words) == 0.0
+    assert speaker_match("no speaker here, Emi", words) == 0.0
+
+
+async def _recall(t: Any, query: str) -> list[str]:
+    found = await recall_pb2_grpc.RecallServiceStub(t.channel).Recall(
+        recall_pb2.RecallRequest(query=query, spaces=["chat"], k=10, consistency=RYW)
+    )
+    return [h.memory.name for h in found.hits]
+
+
+async def _propose(t: Any, contents: list[str]) -> list[str]:
+    response = await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[proposal("chat", c, session="s1") for c in contents]
+        )
+    )
+    return [r.memory.name for r in response.results]
+
+
+async def test_a_question_naming_the_user_finds_their_turn_above_the_goodbyes(
+    make_tenant: Any,
+) -> None:
+    t = await make_tenant()
+    own, thanks, goodbye, *_ = await _propose(
+        t,
+        [
+            "I really like jazz, mostly old Coltrane records these days.",
+            "Thanks, Luca! Enjoy your evening.",
+            "Anytime, Luca. Talk soon!",
+            "I like the new office chair.",
+            "Would you like some tea?",
+            "My sister likes hiking in the rain.",
+            "The weather has been awful all week.",
+        ],
+    )
+    # "Luca" is the rarest word of the question, and only the goodbyes say it.
+    for question in ("What music does Luca like?", "What does Luca like to listen to?"):
+        order = await _recall(t, question)
+        assert order.index(own) < order.index(thanks)
+        assert order.index(own) < order.index(goodbye)
+
+
+async def test_a_turn_by_the_named_speaker_ranks_first_when_both_say_the_same(
+    make_tenant: Any,
+) -> None:
+    t = await make_tenant()
+    kate, emi = await _propose(
+        t,
+        [
+            "Kate: I want to try the new ramen place downtown",
+            "Emi: I want to try the new ramen place downtown too",
+        ],
+    )
+    assert (await _recall(t, "What did Emi say about the ramen place?"))[0] == emi
+    assert (await _recall(t, "What did Kate say about the ramen place?"))[0] == kate
+
+
+async def test_a_question_about_a_persons_husband_finds_their_own_line(
+    make_tenant: Any,
+) -> None:
+    t = await make_tenant()
+    own, greeting, _ = await _propose(
+        t,
+        [
+            "Emi: my husband has been baking sourdough every weekend",
+            "Kate: Hi Emi! How are you?",
+            "Kate: I finally cleaned the garage",
+        ],
+    )
+    order = await _recall(t, "What is Emi's husband baking?")
+    assert order[0] == own
+    assert greeting not in order or order.index(greeting) > order.index(own)
+
+
+async def test_the_named_speaker_does_not_lift_turns_that_do_not_answer(
+    make_tenant: Any,
+) -> None:
+    # Asked about Kate, but only Emi ran the race: the answer is Emi's turn, above
+    # everything Kate said about other things.
+    t = await make_tenant()
+    race, *_ = await _propose(
+        t,
+        [
+            "Emi: I ran my first half marathon on Sunday, so proud",
+            "Kate: coffee first, then work",
+            "Kate: my cat knocked over a plant again",
+            "Kate: I think I'll go to bed early tonight",
+        ],
+    )
+    assert (await _recall(t, "When did Kate run a half marathon?"))[0] == race
+
+
+async def test_speakers_never_cross_tenants(make_tenant: Any) -> None:
+    ours, theirs = await make_tenant(), await make_tenant()
+    await _propose(theirs, ["Emi: I want to try the new ramen place downtown"])
+    mine = await _propose(ours, ["Kate: the ramen place downtown is closed"])
+    assert await _recall(ours, "What did Emi say about the ramen place?") == mine
