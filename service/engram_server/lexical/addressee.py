@@ -7,7 +7,7 @@ it is usually the rarest word a question about that person shares with the turn
 (the person's own turns rarely contain their own name). Indexed like any other
 word, an assistant's greeting outranks the user's own answer to "What does Luca
 like to listen to?". `addressee_spans` finds these names so the lexical leg can
-index them at a fraction of a word's weight (`lexical.sparse.weighted_terms`).
+leave them out (`lexical.sparse.weighted_terms`); the dense leg still sees them.
 
 The rules are deliberately narrow, on sentence edges only:
 

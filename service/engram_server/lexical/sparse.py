@@ -21,8 +21,10 @@ and memories vary from a line to a page, so both BM25 corrections are worth it.
 `avg_len` is fixed when a document is indexed; changing it needs a reindex.
 
 A name a turn addresses its listener by ("Thanks, Luca!", `lexical.addressee`)
-is indexed at `addressee_weight` of a word's weight, so a greeting does not
-match a question about Luca as strongly as a turn about him does.
+is indexed at `ADDRESSEE_WEIGHT` of a word's weight: 0, left out. Any smaller
+weight still makes the greeting the best lexical match of a question whose
+only shared word is the name, and the lexical leg is scaled to its best match,
+so down-weighting alone moves nothing there (measured: docs/recall-quality.md).
 """
 
 from __future__ import annotations
@@ -35,8 +37,8 @@ from dataclasses import dataclass, field
 from engram_server.lexical.addressee import addressee_text
 from engram_server.lexical.analyzer import analyze
 
-# The share of a word an addressed name is indexed at (see `weighted_terms`).
-ADDRESSEE_WEIGHT = 0.2
+# The share of a word's weight an addressed name is indexed at (`weighted_terms`).
+ADDRESSEE_WEIGHT = 0.0
 
 
 @dataclass(frozen=True, slots=True)
