@@ -417,7 +417,7 @@ def summarise(name: str, s: Score, base: Score | None = None) -> str:
 TIME = {"time_boost": 0.3, "time_after": 1, "time_before": 1}
 
 DEFAULTS = {"dense_weight": 0.4, "lexical_weight": 0.6, "session_boost": 0.1, **TIME}
-SPEAKER_DEFAULTS = {"addressee_weight": 0.2, "strip_speaker": True, "speaker_boost": 0.05}
+SPEAKER_DEFAULTS = {"addressee_weight": 0.0, "strip_speaker": True, "speaker_boost": 0.05}
 
 LEVERS = [
     Lever("defaults", **DEFAULTS),
