@@ -35,6 +35,14 @@ RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
         ("Thanks, you too!", ""),
         ("Hey, quick check-in.", ""),
         ("Emi said Luca, Kate and Ana will come.", ""),
+        ("Bella, I am so happy for you!", "Bella"),
+        # Places after a comma, appositions, lists, and introductions are not either.
+        ("I'm from Houston, Texas.", ""),
+        ("I have also visited Mexico, however, Cancun!", ""),
+        ("Harvey, the slick lawyer, wins every case.", ""),
+        ("Tampa, Fort Lauderdale and Miami.", ""),
+        ("Haha, I'm Kate.", ""),
+        ("Ultimately, the decision is yours.", ""),
     ],
 )
 def test_names_addressing_the_listener_are_found_at_sentence_edges(

@@ -53,8 +53,13 @@ _EMOJI = "[\U0001f000-\U0001ffff\u2600-\u27bf]"
 _LEADING_GREETED = re.compile(
     rf"^\s*(?:{_GREETING}[ \t]*,?[ \t]+){{1,3}}{_NAME}[ \t]*(?=,|$|{_EMOJI})", re.IGNORECASE
 )
-_LEADING_BARE = re.compile(rf"^\s*{_NAME}[ \t]*,")
-_TRAILING = re.compile(rf",[ \t]*{_NAME}[ \t]*(?:{_EMOJI}|[\s:;)(])*$")
+_LEADING_BARE = re.compile(rf"^\s*{_NAME}[ \t]*,[ \t]*(?P<next>\S*)")
+_TRAILING = re.compile(rf"(?P<before>\w*)[ \t]*,[ \t]*{_NAME}[ \t]*(?:{_EMOJI}|[\s:;)(])*$")
+_PRONOUN_I = re.compile(r"I(?:['\u2019](?:m|ve|ll|d))?\b")
+# A sentence opened by a bare name speaks to its listener: it says "you" or asks.
+_SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|youre|ya|u)\b", re.IGNORECASE)
+# Before a trailing name, these make it a list or a place ("visited Mexico, however, Cancun").
+_LINKS = frozenset("however but and or like including in at from to near of".split())
 
 # Capitalised words that open a sentence with a comma without addressing anyone.
 _OPENERS = frozenset(
@@ -71,6 +76,7 @@ _OPENERS = frozenset(
     june july august september october november december this that these those it i we
     you he she they my our your his her their there here what why how who where which
     sometimes usually normally generally typically anyways ugh oops omg damn man dude
+    remember imagine look listen note trust believe good bad fine
     """.split()
 )
 # A "name" of one of these words is a sentence, not a vocative ("Thanks, you too!").
@@ -105,7 +111,12 @@ def without_speaker(text: str) -> str:
 
 def _is_name(words: str) -> bool:
     parts = words.split()
-    return all(p[0].isupper() and p.casefold() not in _NOT_NAMES for p in parts)
+    return all(
+        p[0].isupper()
+        and p.casefold() not in _NOT_NAMES
+        and not p.casefold().startswith(("i'", "i\u2019"))
+        for p in parts
+    )
 
 
 def addressee_spans(text: str) -> list[tuple[int, int]]:
@@ -116,14 +127,36 @@ def addressee_spans(text: str) -> list[tuple[int, int]]:
     for sentence in _SENTENCE.finditer(text, start):
         body = sentence.group()
         offset = sentence.start()
-        leading = _LEADING_GREETED.match(body) or _LEADING_BARE.match(body)
+        leading = _LEADING_GREETED.match(body) or _bare_opening(body, text, sentence.end())
         if leading and _is_name(leading.group("name")):
             spans.append((offset + leading.start("name"), offset + leading.end("name")))
             continue
         trailing = _TRAILING.search(body)
-        if trailing and _is_name(trailing.group("name")):
+        if (
+            trailing
+            and _is_name(trailing.group("name"))
+            # "Houston, Texas", "visited Mexico, however, Cancun": a place, a list.
+            and not trailing.group("before")[:1].isupper()
+            and trailing.group("before").casefold() not in _LINKS
+        ):
             spans.append((offset + trailing.start("name"), offset + trailing.end("name")))
     return spans
+
+
+def _bare_opening(body: str, text: str, end: int) -> re.Match[str] | None:
+    """ "Luca, did you ...": a capitalised word opening a sentence, then a comma, a
+    lower-case word, and a sentence that says "you" or asks (not "Harvey, the
+    lawyer, ..." or "Tampa, Fort Lauderdale")."""
+    match = _LEADING_BARE.match(body)
+    if match is None:
+        return None
+    following = match.group("next")
+    if following[:1].isupper() and not _PRONOUN_I.match(following):
+        return None
+    if match.group("name").casefold().endswith("ly"):  # "Ultimately, ..."
+        return None
+    asks = text[end : end + 1] == "?"
+    return match if asks or _SECOND_PERSON.search(body, match.end("name")) else None
 
 
 def addressee_text(text: str) -> str:
