@@ -13,16 +13,18 @@ The rules are deliberately narrow, on sentence edges only:
 
 - leading: a greeting or thanks word (and an optional comma) then a capitalised
   name, ending the sentence or followed by a comma ("Hi Luca!", "Thanks, Luca,
-  that helps"); or a capitalised word opening a sentence and followed by a comma
-  ("Luca, ..."), unless it is a common sentence opener ("Honestly, ...",
-  "Monday, ...");
+  that helps"); or a capitalised word opening a sentence, then a comma and a
+  lower-case word (or "I"), in a sentence that says "you" or asks ("Luca, did
+  you ...?"), unless it is a common sentence opener ("Honestly, ...",
+  "Monday, ...") or an -ly adverb ("Ultimately, ...");
 - trailing: a comma, a capitalised name, then the sentence's end ("Talk soon,
-  Luca!", "How was it, Emi?").
+  Luca!", "How was it, Emi?"), unless the word before the comma is capitalised
+  (a place: "Houston, Texas") or links a list ("Mexico, however, Cancun").
 
 A name is one or two capitalised words. A miss costs nothing new (the word is
-indexed as before); a false hit only lowers one word of one sentence edge, which
-the rules keep to words that rarely carry content there. English conventions;
-other languages' greetings are not listed.
+indexed as before); a false hit drops one word at one sentence edge from the
+lexical index, which the rules keep to words that rarely carry content there.
+English conventions; other languages' greetings are not listed.
 """
 
 from __future__ import annotations
