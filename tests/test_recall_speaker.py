@@ -4,13 +4,17 @@ a speaker favours that speaker's turns without lifting turns that do not answer.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc
 from engram_server.lexical.addressee import addressee_text, speaker_prefix, without_speaker
 from engram_server.lexical.sparse import sparse_vector, term_id, weighted_terms
+from engram_server.lifecycle.model import EvidenceLevel, Kind
+from engram_server.recall.scoring import MemorySignals, RankingParams, final_score, score
 from engram_server.recall.speakers import query_words, speaker_match
+from engram_server.services.indexing import dense_text
 
 from tests.lifecycle_helpers import proposal
 
@@ -79,6 +83,41 @@ def test_a_speaker_is_a_name_or_a_role_before_a_colon() -> None:
     assert speaker_match("Emi: my husband bakes sourdough", words) == 1.0
     assert speaker_match("Kate: I baked bread", words) == 0.0
     assert speaker_match("no speaker here, Emi", words) == 0.0
+
+
+def test_a_speakers_turn_is_embedded_without_its_speaker_under_its_own_key() -> None:
+    key, text = dense_text("hash-of-content", "Emi: I ran a half marathon")
+    assert text == "I ran a half marathon"
+    assert key != "hash-of-content"
+    # The same words said by someone else share the vector; other memories keep
+    # their content and its hash.
+    assert dense_text("other-hash", "Kate: I ran a half marathon") == (key, text)
+    assert dense_text("hash", "TODO: book the flights") == ("hash", "TODO: book the flights")
+
+
+def test_the_speaker_match_adds_its_weight_to_the_base_score() -> None:
+    signals = MemorySignals(
+        kind=Kind.EPISODIC,
+        importance=0.5,
+        access_count=0,
+        create_time=datetime(2024, 1, 1, tzinfo=UTC),
+        last_access_time=None,
+        evidence_level=EvidenceLevel.UNSPECIFIED,
+        slot_key="",
+    )
+    now = datetime(2024, 1, 1, tzinfo=UTC)
+    params = RankingParams()
+    plain = score((0.5, 0.5), 0.0, signals, now, params)
+    matched = score((0.5, 0.5), 0.0, signals, now, params, speaker_match=1.0)
+    assert matched.speaker_match == 1.0
+    assert matched.final > plain.final
+    assert matched.final == pytest.approx(
+        final_score((0.5, 0.5), 0.0, signals, now, params, 0.0, 1.0)
+    )
+    off = RankingParams(speaker_weight=0.0)
+    assert score((0.5, 0.5), 0.0, signals, now, off, speaker_match=1.0).final == pytest.approx(
+        score((0.5, 0.5), 0.0, signals, now, off).final
+    )
 
 
 async def _recall(t: Any, query: str) -> list[str]:
