@@ -26,7 +26,7 @@ import sys
 import tempfile
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -38,9 +38,11 @@ from engram_server.embeddings.minilm import MiniLMEmbedder
 from engram_server.evaluation import dataset, metrics, realtalk
 from engram_server.evaluation.bm25 import BM25
 from engram_server.evaluation.dataset import Conversation
+from engram_server.lexical.addressee import addressee_spans, without_speaker
 from engram_server.lexical.analyzer import analyze
-from engram_server.lexical.sparse import DEFAULT_BM25
+from engram_server.lexical.sparse import term_weights, weighted_terms
 from engram_server.recall import anchored, when
+from engram_server.recall.speakers import query_words, speaker_match
 from engram_server.store.vectors.term_stats import bm25_idf
 
 CACHE = Path(os.environ.get("ENGRAM_LAB_CACHE") or Path(tempfile.gettempdir()) / "engram-lab")
@@ -130,6 +132,8 @@ class Lever:
         "tenant"  # tenant (the tenant's IDF) | candidates (df among the first pass's candidates)
     )
     anchors: bool = False  # also resolve times anchored on another date or event
+    addressee_weight: float = 1.0  # share of a word a name addressing the listener counts for
+    dense_addressee: bool = False  # embed the text without the names addressing the listener
 
 
 SPEAKER = re.compile(r"^([^:]{1,40}):\s")
@@ -154,8 +158,9 @@ class Index:
         self.conv = conv
         self.lever = lever
         texts = [t.text for t in conv.turns]
-        bodies = [SPEAKER.sub("", t) if lever.strip_speaker else t for t in texts]
-        self.speakers = [(m.group(1).lower() if (m := SPEAKER.match(t)) else "") for t in texts]
+        bodies = [without_speaker(t) if lever.strip_speaker else t for t in texts]
+        if lever.dense_addressee:
+            bodies = [_without_addressee(b) for b in bodies]
         prev1 = previous_in_session(conv, 1)
         prev2 = previous_in_session(conv, 2)
         if lever.dense_context == "text1":
@@ -182,7 +187,7 @@ class Index:
         df: Counter[str] = Counter()
         for i, text in enumerate(texts):
             weights: dict[str, float] = {}
-            vec = _tf(analyze(text))
+            vec = weighted_terms(text, addressee_weight=lever.addressee_weight)
             for term, w in vec.items():
                 weights[term] = w
             if lever.lexical_context > 0:
@@ -196,8 +201,10 @@ class Index:
         for i, weights in enumerate(self.doc_weights):
             for term, w in weights.items():
                 self.postings[term].append((i, w))
-        names = Counter(s for s in self.speakers if s)
-        self.speaker_names = {s: {p for p in re.split(r"\W+", s) if len(p) > 2} for s in names}
+        # Speaker names, which the depth levers never take as expansion terms.
+        names = Counter(
+            m.group(1).lower() for turn in conv.turns if (m := SPEAKER.match(turn.text))
+        )
         self.speaker_terms = {t for s in names for t in analyze(s)}
 
     def lexical(self, terms: Sequence[str], weights: dict[str, float] | None = None) -> np.ndarray:
@@ -396,8 +403,7 @@ class Index:
         max_lex = max((lexical[i] for i in in_lexical), default=0.0)
         dense_values = [dense[i] for i in in_dense]
         d_low, d_high = min(dense_values, default=0.0), max(dense_values, default=1.0)
-        q_words = {w.lower() for w in re.findall(r"\w+", question)}
-        named = {s for s, parts in self.speaker_names.items() if parts & q_words}
+        q_words = query_words(question)
         scored = []
         for i in candidates:
             d = min(1.0, max(0.0, dense[i])) if i in in_dense else 0.0
@@ -409,8 +415,8 @@ class Index:
             s = lever.dense_weight * d + lever.lexical_weight * lx
             if lever.time_boost:
                 s += lever.time_boost * self.timed[i]
-            if lever.speaker_boost and named and self.speakers[i] in named:
-                s += lever.speaker_boost
+            if lever.speaker_boost:
+                s += lever.speaker_boost * speaker_match(self.conv.turns[i].text, q_words)
             scored.append((-s, i))
         scored.sort()
         if lever.session_boost or lever.next_turn:
@@ -464,9 +470,58 @@ def _date(iso: str) -> date | None:
 
 def _tf(terms: Sequence[str]) -> dict[str, float]:
     """`lexical.sparse.document_vector`'s weights, keyed by term instead of its id."""
-    k1, b, avg = DEFAULT_BM25.k1, DEFAULT_BM25.b, DEFAULT_BM25.avg_len
-    norm = k1 * (1.0 - b + b * len(terms) / avg)
-    return {t: tf * (k1 + 1.0) / (tf + norm) for t, tf in Counter(terms).items()}
+    return term_weights(Counter(terms))
+
+
+def _without_addressee(text: str) -> str:
+    out, last = [], 0
+    for a, b in addressee_spans(text):
+        out.append(text[last:a])
+        last = b
+    out.append(text[last:])
+    return re.sub(r"\s+([,.!?])", r"\1", "".join(out)).replace(",,", ",")
+
+
+def speaker_of(conv: Conversation, turn_index: int) -> str:
+    """Who said a turn: its "SPEAKER:" prefix, else the user's name or the role."""
+    turn = conv.turns[turn_index]
+    m = SPEAKER.match(turn.text)
+    if m:
+        return m.group(1).lower()
+    return conv.user.lower() if turn.role == "user" else turn.role
+
+
+def speaker_group(conv: Conversation, question: str, answers: dict[str, int]) -> str:
+    """Whether a question names the speaker of its answering turns ("own"), only
+    another speaker ("other"), or no speaker ("none")."""
+    index = {t.id: i for i, t in enumerate(conv.turns)}
+    words = {w.lower() for w in re.findall(r"\w+", question)}
+    said_by = {speaker_of(conv, index[t]) for t, g in answers.items() if g == 2 and t in index}
+    everyone = {speaker_of(conv, i) for i in range(len(conv.turns))}
+    named = {s for s in everyone if set(s.split()) & words}
+    if not named:
+        return "none"
+    if said_by <= named:
+        return "own"
+    return "mixed" if named & said_by else "other"
+
+
+def swap_speakers(conv: Conversation) -> Conversation:
+    """The conversation's questions that name exactly one of its two speakers, asked
+    about the other one instead (same evidence): a question naming one speaker about
+    the other's turns, as a held-out set's adversarial questions are."""
+    names = sorted({m.group(1) for t in conv.turns if (m := SPEAKER.match(t.text))})
+    if len(names) != 2:
+        return replace(conv, questions=())
+    swapped = []
+    for q in conv.questions:
+        present = [n for n in names if re.search(rf"\b{re.escape(n)}\b", q.text)]
+        if len(present) != 1:
+            continue
+        other = names[1] if present[0] == names[0] else names[0]
+        text = re.sub(rf"\b{re.escape(present[0])}\b", other, q.text)
+        swapped.append(replace(q, text=text))
+    return replace(conv, questions=tuple(swapped))
 
 
 @dataclass
@@ -474,18 +529,20 @@ class Score:
     r10: list[float]
     rr: list[float]
     cats: list[str]
+    groups: list[str]
 
 
 def evaluate(
     convs: Sequence[Conversation], rank: Callable[[Conversation, str], list[str]]
 ) -> Score:
-    s = Score([], [], [])
+    s = Score([], [], [], [])
     for conv in convs:
         for q in conv.questions:
             ranked = list(dict.fromkeys(rank(conv, q.text)))[:10]
             s.r10.append(metrics.recall_at_k(ranked, q.answers, 10))
             s.rr.append(metrics.reciprocal_rank(ranked, q.answers))
             s.cats.append(q.category)
+            s.groups.append(speaker_group(conv, q.text, dict(q.answers)))
     return s
 
 
@@ -494,6 +551,13 @@ def summarise(name: str, s: Score, base: Score | None = None) -> str:
     for cat in sorted(set(s.cats)):
         idx = [i for i, c in enumerate(s.cats) if c == cat]
         cells.append(f"{cat[:6]} {np.mean([s.r10[i] for i in idx]):.3f}")
+    for group in ("own", "mixed", "other", "none"):
+        idx = [i for i, g in enumerate(s.groups) if g == group]
+        if idx:
+            cells.append(
+                f"{group}({len(idx)}) {np.mean([s.r10[i] for i in idx]):.3f}"
+                f"/{np.mean([s.rr[i] for i in idx]):.3f}"
+            )
     if base is not None:
         low, high = metrics.paired_bootstrap_ci(s.r10, base.r10, resamples=1000)
         cells.append(f"dR@10 [{low:+.3f},{high:+.3f}]")
@@ -502,20 +566,37 @@ def summarise(name: str, s: Score, base: Score | None = None) -> str:
 
 TIME = {"time_boost": 0.3, "time_after": 1, "time_before": 1}
 
-DEFAULTS = {"session_boost": 0.1, **TIME}
+DEFAULTS = {"dense_weight": 0.4, "lexical_weight": 0.6, "session_boost": 0.1, **TIME}
+SPEAKER_DEFAULTS = {"addressee_weight": 0.0, "strip_speaker": True, "speaker_boost": 0.05}
+# The depth levers were measured before the speaker defaults, weights given apart.
+DEPTH_BASE = {"session_boost": 0.1, **TIME}
 
 LEVERS = [
-    Lever("defaults now", 0.4, 0.6, **DEFAULTS),
-    Lever("depth joint s3 t6 rrf 0.5", 0.4, 0.6, **DEFAULTS, depth_seeds=3),
-    Lever("depth joint s3 t6 rrf 1.0", 0.4, 0.6, **DEFAULTS, depth_seeds=3, depth_weight=1.0),
+    Lever("defaults", **DEFAULTS),
+    Lever("after: speaker defaults", **DEFAULTS, **SPEAKER_DEFAULTS),  # type: ignore[arg-type]
+    Lever("defaults + addressee 0.2", **DEFAULTS, addressee_weight=0.2),
+    Lever("defaults + addressee 0", **DEFAULTS, addressee_weight=0.0),
+    Lever("defaults + addressee 0.5", **DEFAULTS, addressee_weight=0.5),
     Lever(
-        "depth joint s3 t6 disc 0.5", 0.4, 0.6, **DEFAULTS, depth_seeds=3, depth_fusion="discount"
+        "defaults + addressee 0.2 + dense", **DEFAULTS, addressee_weight=0.2, dense_addressee=True
+    ),
+    Lever("defaults + dense addressee", **DEFAULTS, dense_addressee=True),
+    Lever("defaults + speaker stripped", **DEFAULTS, strip_speaker=True),
+    Lever("defaults + speaker boost 0.05", **DEFAULTS, speaker_boost=0.05),
+    Lever("defaults + stripped + boost 0.02", **DEFAULTS, strip_speaker=True, speaker_boost=0.02),
+    Lever("defaults + stripped + boost 0.05", **DEFAULTS, strip_speaker=True, speaker_boost=0.05),
+    Lever("defaults + stripped + boost 0.1", **DEFAULTS, strip_speaker=True, speaker_boost=0.1),
+    Lever("defaults now", 0.4, 0.6, **DEPTH_BASE),
+    Lever("depth joint s3 t6 rrf 0.5", 0.4, 0.6, **DEPTH_BASE, depth_seeds=3),
+    Lever("depth joint s3 t6 rrf 1.0", 0.4, 0.6, **DEPTH_BASE, depth_seeds=3, depth_weight=1.0),
+    Lever(
+        "depth joint s3 t6 disc 0.5", 0.4, 0.6, **DEPTH_BASE, depth_seeds=3, depth_fusion="discount"
     ),
     Lever(
         "depth joint s3 t6 disc 0.7",
         0.4,
         0.6,
-        **DEFAULTS,
+        **DEPTH_BASE,
         depth_seeds=3,
         depth_fusion="discount",
         depth_weight=0.7,
@@ -524,7 +605,7 @@ LEVERS = [
         "depth per_seed s3 t4 rrf 0.5",
         0.4,
         0.6,
-        **DEFAULTS,
+        **DEPTH_BASE,
         depth_seeds=3,
         depth_terms=4,
         depth_query="per_seed",
@@ -533,7 +614,7 @@ LEVERS = [
         "depth per_seed s3 t4 disc 0.7",
         0.4,
         0.6,
-        **DEFAULTS,
+        **DEPTH_BASE,
         depth_seeds=3,
         depth_terms=4,
         depth_query="per_seed",
@@ -544,7 +625,7 @@ LEVERS = [
         "depth joint s3 t6 rrf 0.5 lexonly",
         0.4,
         0.6,
-        **DEFAULTS,
+        **DEPTH_BASE,
         depth_seeds=3,
         depth_lexical_only=True,
     ),
@@ -552,39 +633,39 @@ LEVERS = [
         "depth joint s3 t6 rrf 0.5 cand",
         0.4,
         0.6,
-        **DEFAULTS,
+        **DEPTH_BASE,
         depth_seeds=3,
         depth_idf="candidates",
     ),
-    Lever("depth joint s5 t8 rrf 0.5", 0.4, 0.6, **DEFAULTS, depth_seeds=5, depth_terms=8),
-    Lever("depth widen sessions of top 8", 0.4, 0.6, **DEFAULTS, depth_session=8),
-    Lever("depth widen sessions of top 10", 0.4, 0.6, **DEFAULTS, depth_session=10),
-    Lever("depth widen top 5, 80 per leg", 0.4, 0.6, **DEFAULTS, depth_session=5, candidates=80),
+    Lever("depth joint s5 t8 rrf 0.5", 0.4, 0.6, **DEPTH_BASE, depth_seeds=5, depth_terms=8),
+    Lever("depth widen sessions of top 8", 0.4, 0.6, **DEPTH_BASE, depth_session=8),
+    Lever("depth widen sessions of top 10", 0.4, 0.6, **DEPTH_BASE, depth_session=10),
+    Lever("depth widen top 5, 80 per leg", 0.4, 0.6, **DEPTH_BASE, depth_session=5, candidates=80),
     Lever(
-        "depth widen top 5 + joint rrf 0.5", 0.4, 0.6, **DEFAULTS, depth_session=5, depth_seeds=3
+        "depth widen top 5 + joint rrf 0.5", 0.4, 0.6, **DEPTH_BASE, depth_session=5, depth_seeds=3
     ),
     Lever(
         "depth widen top 5 + session support 0.2",
         0.4,
         0.6,
-        **{**DEFAULTS, "session_boost": 0.2},
+        **{**DEPTH_BASE, "session_boost": 0.2},
         depth_session=5,
     ),
     Lever(
         "depth widen top 5 + session support 0.3",
         0.4,
         0.6,
-        **{**DEFAULTS, "session_boost": 0.3},
+        **{**DEPTH_BASE, "session_boost": 0.3},
         depth_session=5,
     ),
     Lever(
-        "depth widen top 5 + next turn 0.4", 0.4, 0.6, **DEFAULTS, depth_session=5, next_turn=0.4
+        "depth widen top 5 + next turn 0.4", 0.4, 0.6, **DEPTH_BASE, depth_session=5, next_turn=0.4
     ),
     Lever(
         "depth widen top 5 + 2 best sessions as surfaces",
         0.4,
         0.6,
-        **DEFAULTS,
+        **DEPTH_BASE,
         depth_session=5,
         depth_session_surface=2,
     ),
@@ -592,12 +673,12 @@ LEVERS = [
         "depth widen top 5 + 4 best sessions as surfaces",
         0.4,
         0.6,
-        **DEFAULTS,
+        **DEPTH_BASE,
         depth_session=5,
         depth_session_surface=4,
     ),
-    Lever("depth widen sessions of top 3", 0.4, 0.6, **DEFAULTS, depth_session=3),
-    Lever("depth widen sessions of top 5", 0.4, 0.6, **DEFAULTS, depth_session=5),
+    Lever("depth widen sessions of top 3", 0.4, 0.6, **DEPTH_BASE, depth_session=3),
+    Lever("depth widen sessions of top 5", 0.4, 0.6, **DEPTH_BASE, depth_session=5),
     Lever("today (0.8/0.2)"),
     Lever("time 0.1 a0", 0.4, 0.6, time_boost=0.1, time_after=0),
     Lever("time 0.1 a1", 0.4, 0.6, time_boost=0.1, time_after=1),
@@ -675,19 +756,28 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--split", default="dev")
     parser.add_argument("--grid", action="store_true")
-    parser.add_argument("--hard", action="store_true", help="with --own: the harder questions too")
     parser.add_argument("--only", help="regex of lever names to run")
     parser.add_argument(
         "--own", type=int, help="the first N conversations of the shipped dataset instead"
     )
+    parser.add_argument(
+        "--swap", action="store_true", help="ask each question about the other speaker"
+    )
+    parser.add_argument("--hard", action="store_true", help="with --own: the harder questions only")
     args = parser.parse_args()
     if args.own:
-        convs = dataset.load(OWN_DATASET)[: args.own]
         if args.hard:
-            convs = dataset.load_with_hard(OWN_DATASET)[: args.own]
+            convs = [
+                replace(c, questions=tuple(q for q in c.questions if "-h" in q.id))
+                for c in dataset.load_with_hard(OWN_DATASET)[: args.own]
+            ]
+        else:
+            convs = dataset.load(OWN_DATASET)[: args.own]
     else:
         loaded = realtalk.load(realtalk.directory(os.environ.get(realtalk.ENV_DIR)))
         convs = loaded.split(args.split)
+        if args.swap:
+            convs = [swap_speakers(c) for c in convs]
     vectors = Vectors()
     bm25 = {c.id: BM25([(t.id, t.text) for t in c.turns]) for c in convs}
     base = evaluate(convs, lambda c, q: bm25[c.id].search(q, 10))

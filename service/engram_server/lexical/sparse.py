@@ -19,16 +19,26 @@ The product summed over the query terms is exactly Okapi BM25.
 Plain tf would let a memory that repeats a word ten times outrank a focused one,
 and memories vary from a line to a page, so both BM25 corrections are worth it.
 `avg_len` is fixed when a document is indexed; changing it needs a reindex.
+
+A name a turn addresses its listener by ("Thanks, Luca!", `lexical.addressee`)
+is indexed at `ADDRESSEE_WEIGHT` of a word's weight: 0, left out. Any smaller
+weight still makes the greeting the best lexical match of a question whose
+only shared word is the name, and the lexical leg is scaled to its best match,
+so down-weighting alone moves nothing there (measured: docs/recall-quality.md).
 """
 
 from __future__ import annotations
 
 import zlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from engram_server.lexical.addressee import addressee_text
 from engram_server.lexical.analyzer import analyze
+
+# The share of a word's weight an addressed name is indexed at (`weighted_terms`).
+ADDRESSEE_WEIGHT = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,15 +79,32 @@ def term_id(term: str) -> int:
 
 def document_vector(terms: Sequence[str], params: Bm25Params = DEFAULT_BM25) -> SparseVector:
     """BM25 term-frequency weights of a document's terms (IDF is left to the engine)."""
-    if not terms:
-        return SparseVector()
+    return _sorted(_dims(term_weights(Counter(terms), params)))
+
+
+def term_weights(
+    counts: Mapping[str, int],
+    params: Bm25Params = DEFAULT_BM25,
+    shares: Mapping[str, float] | None = None,
+) -> dict[str, float]:
+    """BM25 term-frequency weight of each term, times its share (1 unless given)."""
+    if not counts:
+        return {}
     k1, b = params.k1, params.b
-    norm = k1 * (1.0 - b + b * len(terms) / params.avg_len)
-    weights: dict[int, float] = {}
-    for term, tf in Counter(terms).items():
-        dim = term_id(term)
-        weights[dim] = weights.get(dim, 0.0) + tf * (k1 + 1.0) / (tf + norm)
-    return _sorted(weights)
+    norm = k1 * (1.0 - b + b * sum(counts.values()) / params.avg_len)
+    shares = shares or {}
+    return {
+        term: shares.get(term, 1.0) * tf * (k1 + 1.0) / (tf + norm) for term, tf in counts.items()
+    }
+
+
+def _dims(weights: Mapping[str, float]) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for term, weight in weights.items():
+        if weight > 0:
+            dim = term_id(term)
+            out[dim] = out.get(dim, 0.0) + weight
+    return out
 
 
 def query_vector(terms: Iterable[str]) -> SparseVector:
@@ -85,11 +112,43 @@ def query_vector(terms: Iterable[str]) -> SparseVector:
     return _sorted(dict.fromkeys((term_id(t) for t in terms), 1.0))
 
 
+def weighted_terms(
+    text: str,
+    *,
+    language: str | None = "auto",
+    params: Bm25Params = DEFAULT_BM25,
+    addressee_weight: float = ADDRESSEE_WEIGHT,
+) -> dict[str, float]:
+    """BM25 term-frequency weights of `text`'s terms; a term whose occurrences
+    address the listener keeps `addressee_weight` of its weight for those (a name
+    only ever used to address someone weighs that share of a word)."""
+    counts = Counter(analyze(text, language))
+    shares: dict[str, float] = {}
+    if addressee_weight < 1.0:
+        addressed = Counter(analyze(addressee_text(text), language))
+        for term, n in addressed.items():
+            total = counts.get(term, 0)
+            if total:
+                n = min(n, total)
+                shares[term] = (total - n + addressee_weight * n) / total
+    return term_weights(counts, params, shares)
+
+
 def sparse_vector(
-    text: str, *, language: str | None = "auto", params: Bm25Params = DEFAULT_BM25
+    text: str,
+    *,
+    language: str | None = "auto",
+    params: Bm25Params = DEFAULT_BM25,
+    addressee_weight: float = ADDRESSEE_WEIGHT,
 ) -> SparseVector:
     """The document-side sparse vector of `text`."""
-    return document_vector(analyze(text, language), params)
+    return _sorted(
+        _dims(
+            weighted_terms(
+                text, language=language, params=params, addressee_weight=addressee_weight
+            )
+        )
+    )
 
 
 def query_sparse_vector(text: str, *, language: str | None = "auto") -> SparseVector:

@@ -106,6 +106,9 @@ class Settings:
     # candidates of its session (relative to the best overall), so the turns of the
     # conversation a query is about move up together; 0 turns it off.
     recall_session_weight: float = 0.1
+    # Added to a "SPEAKER: text" memory whose speaker the query names
+    # (recall/speakers.py); 0 turns it off. Tuned on REALTALK's dev conversations.
+    recall_speaker_weight: float = 0.05
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
     # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
     embedding_provider: str = "minilm"

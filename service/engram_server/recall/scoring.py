@@ -91,6 +91,12 @@ class RankingParams:
     # +0.017) for a third of what they cost the synthetic set, whose paraphrase
     # questions match no word of their session's other turns.
     session_weight: float = 0.1
+    # Added to a candidate said by a speaker the query names ("SPEAKER: text",
+    # `recall/speakers.py`). The dense vector leaves the speaker out, so who said
+    # it counts this much and no more: on REALTALK's dev conversations 0.05 keeps
+    # the questions about a turn's own speaker where they were and ranks those
+    # asked about the other speaker above BM25 (docs/recall-quality.md).
+    speaker_weight: float = 0.05
     rrf_k: float = 60.0
     # How much the memory's own signals may move the fused score.
     importance_weight: float = 0.10
@@ -145,6 +151,8 @@ class Breakdown:
     time_match: float = 0.0
     # Added for the best candidate of the memory's session (`session_support`).
     session_support: float = 0.0
+    # 1 when the query names the memory's speaker (`recall/speakers.py`).
+    speaker_match: float = 0.0
     # The publisher's trust in the pool a hit was read from; 1 for own spaces.
     trust: float = 1.0
 
@@ -207,10 +215,16 @@ def score(
     now: datetime,
     params: RankingParams,
     time_match: float = 0.0,
+    speaker_match: float = 0.0,
 ) -> Breakdown:
     dense, lexical = fused
     fusion = params.dense_weight * dense + params.lexical_weight * lexical
-    base = fusion + params.slot_weight * slot + params.time_weight * time_match
+    base = (
+        fusion
+        + params.slot_weight * slot
+        + params.time_weight * time_match
+        + params.speaker_weight * speaker_match
+    )
     kept = retention(signals, now, params)
     fresh = recency(signals.create_time, now, params)
     evidence = evidence_delta(signals.evidence_level, params)
@@ -227,6 +241,7 @@ def score(
         evidence_delta=evidence,
         final=adjusted + evidence,
         time_match=time_match,
+        speaker_match=speaker_match,
     )
 
 
@@ -273,6 +288,7 @@ def final_score(
     now: datetime,
     params: RankingParams,
     time_match: float = 0.0,
+    speaker_match: float = 0.0,
 ) -> float:
     """`score(...).final` without building the breakdown: Recall ranks every
     candidate with this and explains only the hits it returns."""
@@ -282,6 +298,7 @@ def final_score(
         + params.lexical_weight * lexical
         + params.slot_weight * slot
         + params.time_weight * time_match
+        + params.speaker_weight * speaker_match
     )
     kept = retention(signals, now, params)
     fresh = recency(signals.create_time, now, params)

@@ -13,6 +13,7 @@ finds them again.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import uuid
 from collections import defaultdict
@@ -21,6 +22,7 @@ from datetime import datetime
 from typing import Any
 
 from engram_server.embeddings.cache import CachedEmbedder
+from engram_server.lexical.addressee import without_speaker
 from engram_server.lexical.sparse import SparseVector, sparse_vector
 from engram_server.lifecycle.model import Memory
 from engram_server.platform.background import BackgroundTask
@@ -45,9 +47,19 @@ PROCESSED_RETENTION_SECONDS = 600
 
 
 def index_text(m: Memory) -> str:
-    """What gets embedded and lexically indexed for a memory (its own part: the
-    neighbour context, `recall.neighbours`, is added to the vectors)."""
+    """What gets lexically indexed for a memory (its own part: the neighbour
+    context, `recall.neighbours`, is added to the vectors)."""
     return m.content
+
+
+def dense_text(content_hash: str, content: str) -> tuple[str, str]:
+    """What gets embedded for a memory, and the cache key of that text: the
+    content without a "SPEAKER: " prefix (`recall/speakers.py` says why), keyed
+    by its own hash when the prefix was cut (the content hash names the whole)."""
+    text = without_speaker(content)
+    if text is content:
+        return content_hash, content
+    return "speakerless:" + hashlib.sha256(text.encode("utf-8")).hexdigest(), text
 
 
 @dataclass(frozen=True)
@@ -246,10 +258,10 @@ class IndexWorker:
         )
         dense = self.embedder.embed_for_tenant(
             tenant,
-            [(m.content_hash, index_text(m)) for m in memories]
+            [dense_text(m.content_hash, m.content) for m in memories]
             + [
-                (neighbours[memories[i].id].content_hash, neighbours[memories[i].id].content)
-                for i in mixed
+                dense_text(context_of.content_hash, context_of.content)
+                for context_of in (neighbours[memories[i].id] for i in mixed)
             ],
         )
         _, vectors = await asyncio.gather(lexical, dense)

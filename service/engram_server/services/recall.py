@@ -43,6 +43,7 @@ from engram_server.recall.scoring import (
     session_support,
     slot_matches,
 )
+from engram_server.recall.speakers import query_words, speaker_match
 from engram_server.services.indexing import IndexWorker
 from engram_server.services.recall_depth import deep_ranked
 from engram_server.store import memories as store
@@ -56,6 +57,12 @@ from engram_server.store.vectors import (
 )
 
 log = logging.getLogger(__name__)
+
+# A candidate as Recall ranks it: final score, point, row, signals, slot match,
+# ranking parameters, time match, speaker match.
+_Ranked = tuple[
+    float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float, float
+]
 
 MAX_K = 100
 DEFAULT_K = 10
@@ -541,9 +548,9 @@ class RecallService:
             ]
             named_time, anchor = _anchored_time(text, now, named_time, readable, fused)
         terms: frozenset[str] | None = None
-        ranked: list[
-            tuple[float, ScoredPoint, dict[str, Any], MemorySignals, float, RankingParams, float]
-        ] = []
+        # The people the query names, for the speaker of "SPEAKER: text" memories.
+        words = query_words(text) if self.params.speaker_weight > 0 else frozenset()
+        ranked: list[_Ranked] = []
         own_spaces = frozenset(q.spaces)
         own_prefixes = tuple(f"{s}/" for s in q.spaces) if q.include_subspaces else ()
         # Ranked straight from the rows, final scores only: the breakdown and the
@@ -583,8 +590,9 @@ class RecallService:
             timed = _time_match(named_time, row["valid_from"], params) if named_time else 0.0
             if anchor and p.id in anchor.told:
                 timed = 1.0  # the anchor event's own turn: part of what the query asks
-            final = final_score(fused[p.id], slot, signals, now, params, timed) * trust
-            ranked.append((final, p, row, signals, slot, params, timed))
+            said_by = speaker_match(row["content"], words) if words else 0.0
+            final = final_score(fused[p.id], slot, signals, now, params, timed, said_by) * trust
+            ranked.append((final, p, row, signals, slot, params, timed, said_by))
         support: dict[uuid.UUID, float] = {}
         if self.params.session_weight > 0 and ranked:
             # The turns of a session the query is about move up together.
@@ -599,16 +607,17 @@ class RecallService:
             _hit(
                 row,
                 _supported(
-                    score(fused[p.id], slot, signals, now, params, timed), support.get(p.id, 0.0)
+                    score(fused[p.id], slot, signals, now, params, timed, said_by),
+                    support.get(p.id, 0.0),
                 ),
                 p,
             )
-            for _, p, row, signals, slot, params, timed in ranked[: q.k or DEFAULT_K]
+            for _, p, row, signals, slot, params, timed, said_by in ranked[: q.k or DEFAULT_K]
         ]
         if q.graph is not None and hits:
             beyond = {
                 p.id: (row, signals, slot, params, p)
-                for _, p, row, signals, slot, params, _timed in ranked[q.k or DEFAULT_K :]
+                for _, p, row, signals, slot, params, _timed, _said in ranked[q.k or DEFAULT_K :]
             }
             hits = await self._expand(tenant, q, hits, beyond, fused, now)
         return hits

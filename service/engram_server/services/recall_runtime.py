@@ -63,6 +63,7 @@ def ranking_params(settings: Settings) -> RankingParams:
         time_weight=settings.recall_time_weight,
         time_anchors=settings.recall_time_anchors,
         session_weight=settings.recall_session_weight,
+        speaker_weight=settings.recall_speaker_weight,
     )
 
 
