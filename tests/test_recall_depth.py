@@ -21,9 +21,8 @@ DEEP = recall_pb2.RECALL_DEPTH_DEEP
 QUESTION = "who travels with her to the Lisbon conference?"
 # Turns of other sessions closer in meaning to the question than the second hop,
 # enough to fill the default pass's dense candidates (40 at k = 10).
-FILLERS = [
-    f"Ben: a colleague joined me on the flight to the summit in Porto, story {i}" for i in range(48)
-]
+# Closer, but not so close that they outrank the second hop once its session joins.
+FILLERS = [f"Ben: someone came with me to the workshop in Porto, story {i}" for i in range(48)]
 
 
 def test_seed_sessions_are_the_distinct_sessions_of_the_best_hits() -> None:
