@@ -302,29 +302,31 @@ async def test_graph_expansion_is_additive(make_tenant: Any) -> None:
         assert fld in field_violations(err.value)
 
 
-async def test_valid_at_and_known_at(make_tenant: Any) -> None:
-    t = await make_tenant()
-    lisbon = (
-        await propose(
+async def _alice_moves(t: Any, space: str) -> tuple[Any, datetime, Any]:
+    """Alice lived in Lisbon from 2020, in Porto from 2025: (lisbon, a moment Engram
+    knew only Lisbon, porto)."""
+
+    async def city(name: str, since: datetime) -> Any:
+        memory = await propose(
             t.lifecycle,
-            "bt",
-            "Alice lives in Lisbon",
+            space,
+            f"Alice lives in {name}",
             slot_key="alice::city",
-            valid_from=_ts(datetime(2020, 1, 1, tzinfo=UTC)),
+            valid_from=_ts(since),
         )
-    ).memory
+        return memory.memory
+
+    lisbon = await city("Lisbon", datetime(2020, 1, 1, tzinfo=UTC))
     await asyncio.sleep(0.05)
     between = datetime.now(UTC)
     await asyncio.sleep(0.05)
-    porto = (
-        await propose(
-            t.lifecycle,
-            "bt",
-            "Alice lives in Porto",
-            slot_key="alice::city",
-            valid_from=_ts(datetime(2025, 3, 1, tzinfo=UTC)),
-        )
-    ).memory
+    porto = await city("Porto", datetime(2025, 3, 1, tzinfo=UTC))
+    return lisbon, between, porto
+
+
+async def test_valid_at_and_known_at(make_tenant: Any) -> None:
+    t = await make_tenant()
+    lisbon, between, porto = await _alice_moves(t, "bt")
     now_hits = await _recall(t, "where does Alice live", space="bt")
     assert [h.memory.name for h in now_hits.hits] == [porto.name]
     in_2023 = await _recall(
@@ -343,27 +345,7 @@ async def test_valid_at_and_known_at(make_tenant: Any) -> None:
 
 async def test_context_and_engage_take_valid_at_and_known_at(make_tenant: Any) -> None:
     t = await make_tenant()
-    lisbon = (
-        await propose(
-            t.lifecycle,
-            "ctx",
-            "Alice lives in Lisbon",
-            slot_key="alice::city",
-            valid_from=_ts(datetime(2020, 1, 1, tzinfo=UTC)),
-        )
-    ).memory
-    await asyncio.sleep(0.05)
-    between = datetime.now(UTC)
-    await asyncio.sleep(0.05)
-    porto = (
-        await propose(
-            t.lifecycle,
-            "ctx",
-            "Alice lives in Porto",
-            slot_key="alice::city",
-            valid_from=_ts(datetime(2025, 3, 1, tzinfo=UTC)),
-        )
-    ).memory
+    lisbon, between, porto = await _alice_moves(t, "ctx")
     stub = recall_pb2_grpc.RecallServiceStub(t.channel)
     options = recall_pb2.ContextOptions(token_budget=200)
 

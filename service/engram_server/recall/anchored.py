@@ -27,19 +27,10 @@ from datetime import date, datetime, timedelta
 from engram_server.lexical.analyzer import analyze
 from engram_server.recall import when
 
+# Counts told in words: when's (one to ten), and the larger and vaguer ones an
+# offset from an event is told with ("a couple of weeks", "fifteen days").
 _NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
+    **when.NUMBER_WORDS,
     "eleven": 11,
     "twelve": 12,
     "thirteen": 13,

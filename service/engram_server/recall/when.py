@@ -39,7 +39,7 @@ MONTHS = {
 }
 MONTHS["sept"] = 9
 WEEKDAYS = {calendar.day_name[i].lower(): i for i in range(7)}
-_NUMBER_WORDS = {
+NUMBER_WORDS = {
     "a": 1,
     "an": 1,
     "one": 1,
@@ -323,7 +323,7 @@ def _week_of(m: re.Match[str]) -> Window | None:
 
 def _ago(m: re.Match[str], today: date) -> Window:
     raw = m.group("n").lower()
-    n = int(raw) if raw.isdigit() else _NUMBER_WORDS[raw]
+    n = int(raw) if raw.isdigit() else NUMBER_WORDS[raw]
     unit = m.group("unit").lower()
     if unit == "day":
         day = today - timedelta(days=n)
