@@ -34,7 +34,7 @@ import re
 # "SPEAKER: text": the conversation evaluations' (and many chat logs') convention.
 SPEAKER_PREFIX = re.compile(r"^([^\s:][^:\n]{0,39}):[ \t]+")
 # A speaker is one to three words, each capitalised ("Emi", "Mary Ann", "Dr Lee")
-# or a conversational role; "Meeting with Bob: ..." or "TODO: ..." are not.
+# or a conversational role; "Meeting with Bob: ..." or "Note: ..." are not.
 _ROLES = frozenset("user assistant system human ai bot agent customer me".split())
 _NOT_SPEAKERS = frozenset("note notes todo fixme warning error update summary re fwd".split())
 
