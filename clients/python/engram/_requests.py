@@ -684,7 +684,7 @@ def recall(query: Any, spaces: Any, options: Mapping[str, Any]) -> recall_pb2.Re
         skip_access_tracking=o.pop("skip_access_tracking"),
         valid_at=c.instant_in(o.pop("valid_at"), "valid_at"),
         known_at=c.instant_in(o.pop("known_at"), "known_at"),
-        depth=recall_pb2.RECALL_DEPTH_DEEP if o.pop("depth", False) else None,
+        depth=recall_pb2.RECALL_DEPTH_DEEP if c.flag(o.pop("depth", False), "depth") else None,
         filter=recall_filter(**o),
     )
 
@@ -713,7 +713,7 @@ def build_context(
         valid_at=c.instant_in(o.pop("valid_at", None), "valid_at"),
         known_at=c.instant_in(o.pop("known_at", None), "known_at"),
         consistency=consistency(o.pop("read_your_writes")),
-        depth=recall_pb2.RECALL_DEPTH_DEEP if o.pop("depth", False) else None,
+        depth=recall_pb2.RECALL_DEPTH_DEEP if c.flag(o.pop("depth", False), "depth") else None,
         options=context_options(
             o.pop("token_budget"),
             o.pop("format"),
