@@ -50,15 +50,66 @@ OWN_DATASET = Path(__file__).resolve().parents[1] / "datasets" / "conversations.
 CANDIDATES = 40  # max(CANDIDATES_PER_LEG, 4k) at k = 10
 
 
-class Vectors:
-    """MiniLM vectors by text, cached on disk."""
+class OnnxModel:
+    """A BERT-style sentence model from an ONNX file and its tokenizer.json, for
+    comparing dense models in the lab: `bge` pools the [CLS] token and prefixes
+    short queries with its retrieval instruction; `e5` mean-pools and prefixes
+    "query: " / "passage: "."""
 
-    def __init__(self) -> None:
+    BGE_QUERY = "Represent this sentence for searching relevant passages: "
+
+    def __init__(self, kind: str, onnx_path: Path, tokenizer_path: Path) -> None:
+        import onnxruntime as ort
+        from tokenizers import Tokenizer
+
+        self.kind = kind
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 1
+        self.session = ort.InferenceSession(str(onnx_path), options)
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        self.tokenizer.no_padding()
+        self.tokenizer.enable_truncation(256)
+
+    def _run(self, text: str) -> np.ndarray:
+        enc = self.tokenizer.encode(text)
+        ids = np.array([enc.ids], dtype=np.int64)
+        mask = np.array([enc.attention_mask], dtype=np.int64)
+        out = self.session.run(
+            None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        )[0][0]
+        vec = out[0] if self.kind == "bge" else out.mean(axis=0)
+        return vec / np.linalg.norm(vec)
+
+    def embed_sync(self, texts: Sequence[str]) -> list[np.ndarray]:
+        prefix = "passage: " if self.kind == "e5" else ""
+        return [self._run(prefix + t) for t in texts]
+
+    def embed_query_sync(self, text: str) -> np.ndarray:
+        prefix = "query: " if self.kind == "e5" else self.BGE_QUERY
+        return self._run(prefix + text)
+
+
+def lab_model(spec: str) -> tuple[object, str]:
+    """`minilm` (the server's embedder) or `bge:DIR` / `e5:DIR` with a model's
+    .onnx and *tokenizer.json in DIR."""
+    if spec == "minilm":
         # One run at a time on this thread: the pooled runs are niced, and starve
         # on a busy machine.
-        self.model = MiniLMEmbedder(batch_threads=1)
+        return MiniLMEmbedder(batch_threads=1), "vectors.npz"
+    kind, _, folder = spec.partition(":")
+    directory = Path(folder)
+    onnx_path = next(directory.glob("*.onnx"))
+    tokenizer_path = next(directory.glob("*tokenizer.json"))
+    return OnnxModel(kind, onnx_path, tokenizer_path), f"vectors-{kind}-{onnx_path.stem}.npz"
+
+
+class Vectors:
+    """Dense vectors by text, cached on disk per model."""
+
+    def __init__(self, spec: str = "minilm") -> None:
+        self.model, name = lab_model(spec)  # type: ignore[assignment]
         CACHE.mkdir(exist_ok=True)
-        self.path = CACHE / "vectors.npz"
+        self.path = CACHE / name
         self.known: dict[str, np.ndarray] = {}
         if self.path.exists():
             data = np.load(self.path)
@@ -574,6 +625,18 @@ DEPTH_BASE = {"session_boost": 0.1, **TIME}
 LEVERS = [
     Lever("defaults", **DEFAULTS),
     Lever("after: speaker defaults", **DEFAULTS, **SPEAKER_DEFAULTS),  # type: ignore[arg-type]
+    *(
+        Lever(
+            f"after: speaker defaults, dense {dw}",
+            **{
+                **DEFAULTS,
+                **SPEAKER_DEFAULTS,
+                "dense_weight": dw,
+                "lexical_weight": round(1 - dw, 2),
+            },
+        )  # type: ignore[arg-type]
+        for dw in (0.5, 0.6, 0.7)
+    ),
     Lever("defaults + addressee 0.2", **DEFAULTS, addressee_weight=0.2),
     Lever("defaults + addressee 0", **DEFAULTS, addressee_weight=0.0),
     Lever("defaults + addressee 0.5", **DEFAULTS, addressee_weight=0.5),
@@ -764,6 +827,11 @@ def main() -> int:
         "--swap", action="store_true", help="ask each question about the other speaker"
     )
     parser.add_argument("--hard", action="store_true", help="with --own: the harder questions only")
+    parser.add_argument(
+        "--model",
+        default="minilm",
+        help="minilm, or bge:DIR / e5:DIR (an ONNX model and tokenizer)",
+    )
     args = parser.parse_args()
     if args.own:
         if args.hard:
@@ -778,7 +846,7 @@ def main() -> int:
         convs = loaded.split(args.split)
         if args.swap:
             convs = [swap_speakers(c) for c in convs]
-    vectors = Vectors()
+    vectors = Vectors(args.model)
     bm25 = {c.id: BM25([(t.id, t.text) for t in c.turns]) for c in convs}
     base = evaluate(convs, lambda c, q: bm25[c.id].search(q, 10))
     print(summarise("BM25 baseline", base))

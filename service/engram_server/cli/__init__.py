@@ -9,6 +9,7 @@
     engram session ...               import a transcript, show / list / clear buffers
     engram index status              the tenant's indexing backlog and model
     engram reindex                   rebuild the vector index from PostgreSQL
+    engram models fetch NAME         fetch an in-process embedding model (bge-small-en-v1.5)
     engram dream --space S [--apply]  curate a space (Dream State)
     engram pool ... / engram group ...  pools shared across agents and teams, groups
     engram evidence ...              grades, the assessor, conflicts, edges
@@ -42,6 +43,7 @@ from engram_server.cli import (
     index,
     mcp,
     memory,
+    models,
     ops,
     pool,
     session,
@@ -58,6 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"engram {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     ops.register(commands)
+    models.register(commands)
     parent = client_options()
     admin.register(commands, parent)
     memory.register(commands, parent)

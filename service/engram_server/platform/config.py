@@ -110,10 +110,16 @@ class Settings:
     # (recall/speakers.py); 0 turns it off. Tuned on REALTALK's dev conversations.
     recall_speaker_weight: float = 0.05
     # Dense embeddings: "minilm" (in-process all-MiniLM-L6-v2 int8 ONNX, the
-    # default) or "openai" (any OpenAI-compatible `/embeddings` endpoint).
+    # default), "bge" (in-process bge-small-en-v1.5 int8 ONNX: better ranking on
+    # real conversations at about twice the embedding cost; fetched once with
+    # `engram models fetch bge-small-en-v1.5`) or "openai" (any OpenAI-compatible
+    # `/embeddings` endpoint).
     embedding_provider: str = "minilm"
     # Model id; empty means the provider's default (required for "openai").
     embedding_model: str = ""
+    # Where fetched in-process models live (the "bge" provider); empty means
+    # $XDG_CACHE_HOME/engram/models (~/.cache/engram/models).
+    embedding_model_dir: str = ""
     # Base URL of the OpenAI-compatible API, e.g. `https://api.openai.com/v1`.
     embedding_url: str = ""
     # Bearer token for that API.
