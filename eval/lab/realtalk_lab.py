@@ -637,6 +637,11 @@ LEVERS = [
         )  # type: ignore[arg-type]
         for dw in (0.5, 0.6, 0.7)
     ),
+    Lever("stronger model: 0.6 + ctx mix 0.2", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, dense_context="mix", context_mix=0.2),  # type: ignore[arg-type]
+    Lever("stronger model: 0.6 + ctx lexical 0.3", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, lexical_context=0.3),  # type: ignore[arg-type]
+    Lever("stronger model: 0.6 + widen top 5", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, depth_session=5),  # type: ignore[arg-type]
+    Lever("stronger model: 0.6 + session support 0.2", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4, "session_boost": 0.2}),  # type: ignore[arg-type]
+    Lever("stronger model: 0.6 + 80 per leg", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, candidates=80),  # type: ignore[arg-type]
     Lever("defaults + addressee 0.2", **DEFAULTS, addressee_weight=0.2),
     Lever("defaults + addressee 0", **DEFAULTS, addressee_weight=0.0),
     Lever("defaults + addressee 0.5", **DEFAULTS, addressee_weight=0.5),
