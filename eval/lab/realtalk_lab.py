@@ -77,16 +77,21 @@ class OnnxModel:
         out = self.session.run(
             None, {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         )[0][0]
-        vec = out[0] if self.kind == "bge" else out.mean(axis=0)
+        vec = out[0] if self.kind.startswith("bge") else out.mean(axis=0)
         return vec / np.linalg.norm(vec)
 
     def embed_sync(self, texts: Sequence[str]) -> list[np.ndarray]:
         prefix = "passage: " if self.kind == "e5" else ""
         return [self._run(prefix + t) for t in texts]
 
+    @property
+    def query_tag(self) -> str:
+        """Part of a query vector's cache key: queries embedded with another prefix differ."""
+        return "p" if self.kind == "bge-plain" else ""
+
     def embed_query_sync(self, text: str) -> np.ndarray:
-        prefix = "query: " if self.kind == "e5" else self.BGE_QUERY
-        return self._run(prefix + text)
+        prefixes = {"e5": "query: ", "bge": self.BGE_QUERY}
+        return self._run(prefixes.get(self.kind, "") + text)
 
 
 def lab_model(spec: str) -> tuple[object, str]:
@@ -100,7 +105,9 @@ def lab_model(spec: str) -> tuple[object, str]:
     directory = Path(folder)
     onnx_path = next(directory.glob("*.onnx"))
     tokenizer_path = next(directory.glob("*tokenizer.json"))
-    return OnnxModel(kind, onnx_path, tokenizer_path), f"vectors-{kind}-{onnx_path.stem}.npz"
+    # bge-plain: bge without its query instruction (same stored vectors as bge).
+    stored = "bge" if kind == "bge-plain" else kind
+    return OnnxModel(kind, onnx_path, tokenizer_path), f"vectors-{stored}-{onnx_path.stem}.npz"
 
 
 class Vectors:
@@ -131,7 +138,7 @@ class Vectors:
         return np.stack([self.known[self.key("d", t)] for t in texts])
 
     def query(self, text: str) -> np.ndarray:
-        key = self.key("q", text)
+        key = self.key("q" + getattr(self.model, "query_tag", ""), text)
         if key not in self.known:
             self.known[key] = self.model.embed_query_sync(text)
             self.dirty = True
