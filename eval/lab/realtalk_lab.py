@@ -40,7 +40,7 @@ from engram_server.evaluation.bm25 import BM25
 from engram_server.evaluation.dataset import Conversation
 from engram_server.lexical.addressee import addressee_spans, without_speaker
 from engram_server.lexical.analyzer import analyze
-from engram_server.lexical.sparse import term_weights, weighted_terms
+from engram_server.lexical.sparse import Bm25Params, term_weights, weighted_terms
 from engram_server.recall import anchored, when
 from engram_server.recall.speakers import query_words, speaker_match
 from engram_server.store.vectors.term_stats import bm25_idf
@@ -192,6 +192,8 @@ class Lever:
     anchors: bool = False  # also resolve times anchored on another date or event
     addressee_weight: float = 1.0  # share of a word a name addressing the listener counts for
     dense_addressee: bool = False  # embed the text without the names addressing the listener
+    bm25_k1: float = 1.2  # the lexical leg's document weighting (lexical/sparse.Bm25Params)
+    bm25_b: float = 0.75
 
 
 SPEAKER = re.compile(r"^([^:]{1,40}):\s")
@@ -245,7 +247,11 @@ class Index:
         df: Counter[str] = Counter()
         for i, text in enumerate(texts):
             weights: dict[str, float] = {}
-            vec = weighted_terms(text, addressee_weight=lever.addressee_weight)
+            vec = weighted_terms(
+                text,
+                addressee_weight=lever.addressee_weight,
+                params=Bm25Params(k1=lever.bm25_k1, b=lever.bm25_b),
+            )
             for term, w in vec.items():
                 weights[term] = w
             if lever.lexical_context > 0:
@@ -649,6 +655,13 @@ LEVERS = [
     Lever("stronger model: 0.6 + widen top 5", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, depth_session=5),  # type: ignore[arg-type]
     Lever("stronger model: 0.6 + session support 0.2", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4, "session_boost": 0.2}),  # type: ignore[arg-type]
     Lever("stronger model: 0.6 + 80 per leg", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, candidates=80),  # type: ignore[arg-type]
+    *(
+        Lever(f"after: speaker defaults, bm25 k1 {k1} b {b}", **DEFAULTS, **SPEAKER_DEFAULTS, bm25_k1=k1, bm25_b=b)  # type: ignore[arg-type]
+        for k1, b in (
+            (1.2, 0.3), (1.2, 0.5), (1.2, 0.9), (0.8, 0.75), (1.6, 0.75), (2.0, 0.75), (0.8, 0.5), (1.6, 0.5)
+        )
+    ),
+    Lever("stronger model: 0.6 + bm25 b 0.3", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, bm25_b=0.3),  # type: ignore[arg-type]
     Lever("defaults + addressee 0.2", **DEFAULTS, addressee_weight=0.2),
     Lever("defaults + addressee 0", **DEFAULTS, addressee_weight=0.0),
     Lever("defaults + addressee 0.5", **DEFAULTS, addressee_weight=0.5),
