@@ -650,18 +650,61 @@ LEVERS = [
         )  # type: ignore[arg-type]
         for dw in (0.5, 0.6, 0.7)
     ),
-    Lever("stronger model: 0.6 + ctx mix 0.2", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, dense_context="mix", context_mix=0.2),  # type: ignore[arg-type]
-    Lever("stronger model: 0.6 + ctx lexical 0.3", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, lexical_context=0.3),  # type: ignore[arg-type]
-    Lever("stronger model: 0.6 + widen top 5", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, depth_session=5),  # type: ignore[arg-type]
-    Lever("stronger model: 0.6 + session support 0.2", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4, "session_boost": 0.2}),  # type: ignore[arg-type]
-    Lever("stronger model: 0.6 + 80 per leg", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, candidates=80),  # type: ignore[arg-type]
+    Lever(
+        "stronger model: 0.6 + ctx mix 0.2",
+        **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4},
+        dense_context="mix",
+        context_mix=0.2,
+    ),  # type: ignore[arg-type]
+    Lever(
+        "stronger model: 0.6 + ctx lexical 0.3",
+        **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4},
+        lexical_context=0.3,
+    ),  # type: ignore[arg-type]
+    Lever(
+        "stronger model: 0.6 + widen top 5",
+        **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4},
+        depth_session=5,
+    ),  # type: ignore[arg-type]
+    Lever(
+        "stronger model: 0.6 + session support 0.2",
+        **{
+            **DEFAULTS,
+            **SPEAKER_DEFAULTS,
+            "dense_weight": 0.6,
+            "lexical_weight": 0.4,
+            "session_boost": 0.2,
+        },
+    ),  # type: ignore[arg-type]
+    Lever(
+        "stronger model: 0.6 + 80 per leg",
+        **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4},
+        candidates=80,
+    ),  # type: ignore[arg-type]
     *(
-        Lever(f"after: speaker defaults, bm25 k1 {k1} b {b}", **DEFAULTS, **SPEAKER_DEFAULTS, bm25_k1=k1, bm25_b=b)  # type: ignore[arg-type]
+        Lever(
+            f"after: speaker defaults, bm25 k1 {k1} b {b}",
+            **DEFAULTS,
+            **SPEAKER_DEFAULTS,
+            bm25_k1=k1,
+            bm25_b=b,
+        )  # type: ignore[arg-type]
         for k1, b in (
-            (1.2, 0.3), (1.2, 0.5), (1.2, 0.9), (0.8, 0.75), (1.6, 0.75), (2.0, 0.75), (0.8, 0.5), (1.6, 0.5)
+            (1.2, 0.3),
+            (1.2, 0.5),
+            (1.2, 0.9),
+            (0.8, 0.75),
+            (1.6, 0.75),
+            (2.0, 0.75),
+            (0.8, 0.5),
+            (1.6, 0.5),
         )
     ),
-    Lever("stronger model: 0.6 + bm25 b 0.3", **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4}, bm25_b=0.3),  # type: ignore[arg-type]
+    Lever(
+        "stronger model: 0.6 + bm25 b 0.3",
+        **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4},
+        bm25_b=0.3,
+    ),  # type: ignore[arg-type]
     Lever("defaults + addressee 0.2", **DEFAULTS, addressee_weight=0.2),
     Lever("defaults + addressee 0", **DEFAULTS, addressee_weight=0.0),
     Lever("defaults + addressee 0.5", **DEFAULTS, addressee_weight=0.5),
