@@ -152,3 +152,38 @@ async def test_async_decision_calls_return_decision_dataclasses(make_tenant: Mak
         assert listed == [decision]
         why = await client.explain_code(REPO, "deploy.sh")
         assert isinstance(why, engram.ExplainResult)
+
+
+@pytest.mark.parametrize("module", ["decision_types", "pool_types", "evidence_types"])
+def test_every_type_of_an_area_module_is_exported_from_engram(module: str) -> None:
+    import dataclasses
+    import importlib
+    import inspect
+
+    types = importlib.import_module(f"engram.{module}")
+    defined = {
+        name
+        for name, value in vars(types).items()
+        if inspect.isclass(value) and value.__module__ == types.__name__ and name[0] != "_"
+    }
+    assert set(types.__all__) == defined
+    for name in types.__all__:
+        value = getattr(types, name)
+        assert getattr(engram, name) is value and name in engram.__all__, name
+        if dataclasses.is_dataclass(value):
+            assert value.__dataclass_params__.frozen, name  # type: ignore[attr-defined]
+
+
+def test_commit_types_mirror_their_messages() -> None:
+    """Every field of engram.v1.Commit, FileChange and DiffHunk has its dataclass field
+    (a new proto field fails here until the SDK can send it)."""
+    import dataclasses
+
+    for cls, message in (
+        (engram.Commit, decisions_pb2.Commit),
+        (engram.FileChange, decisions_pb2.FileChange),
+        (engram.DiffHunk, decisions_pb2.DiffHunk),
+        (engram.LineRange, decisions_pb2.LineRange),
+    ):
+        fields = {f.name for f in dataclasses.fields(cls)}
+        assert fields == {f.name for f in message.DESCRIPTOR.fields}, cls.__name__

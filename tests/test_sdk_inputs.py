@@ -7,6 +7,7 @@ would surface as `engram.Unavailable` instead and fail the test.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime
@@ -15,6 +16,37 @@ from typing import Any
 import engram
 import pytest
 from engram._base import RPC_ATTRIBUTE
+
+# A commit with every nested type filled in, valid as it is.
+COMMIT = engram.Commit(
+    sha="a" * 40,
+    message="Use Go\n\nThe team knows it.\n",
+    author_time=datetime(2024, 5, 1, 9, 0, tzinfo=UTC),
+    parents=["b" * 40],
+    author_name="Dev",
+    author_email="dev@example.com",
+    committer_name="Dev",
+    commit_time=datetime(2024, 5, 1, 9, 5, tzinfo=UTC),
+    files=[
+        engram.FileChange(
+            path="main.go",
+            old_path="main.c",
+            change_type=engram.FileChangeType.RENAMED,
+            additions=3,
+            deletions=1,
+            hunks=[
+                engram.DiffHunk(
+                    old_lines=engram.LineRange(start_line=4, end_line=4),
+                    new_lines=engram.LineRange(start_line=4, end_line=6),
+                    section="func main() {",
+                    excerpt="+// Go: the team knows it\n",
+                )
+            ],
+        )
+    ],
+    diff_excerpt="+// Go: the team knows it\n",
+    refs=["main"],
+)
 
 # A valid value for every required parameter of every SDK method, by name.
 VALID: dict[str, Any] = {
@@ -42,7 +74,7 @@ VALID: dict[str, Any] = {
     "path": "main.go",
     "title": "Use Go",
     "rationale": "The team knows it",
-    "commits": [],
+    "commits": [COMMIT],
     "outcome": "met",
     "summary": "it worked",
     "level": "official",
@@ -208,6 +240,74 @@ async def test_a_bad_value_is_invalid_argument_in_the_async_client_too(
             "tenant.llm",
         ),
         (lambda c: c.admin.get_usage(42), "name"),
+        (lambda c: c.ingest_commits("r", [COMMIT, {"sha": "a" * 40}]), "commits[1]"),
+        (
+            lambda c: c.ingest_commits("r", [dataclasses.replace(COMMIT, sha="A" * 40)]),
+            "commits[0].sha",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [dataclasses.replace(COMMIT, sha="a" * 39)]),
+            "commits[0].sha",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [dataclasses.replace(COMMIT, parents="b" * 40)]),
+            "commits[0].parents",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [dataclasses.replace(COMMIT, message=" \n")]),
+            "commits[0].message",
+        ),
+        (
+            lambda c: c.ingest_commits(
+                "r", [COMMIT, dataclasses.replace(COMMIT, author_time="2024-05-01")]
+            ),
+            "commits[1].author_time",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [dataclasses.replace(COMMIT, refs=["main", 3])]),
+            "commits[0].refs[1]",
+        ),
+        (lambda c: c.ingest_commits("r", [_file(COMMIT, path="")]), "commits[0].files[0].path"),
+        (
+            lambda c: c.ingest_commits("r", [_file(COMMIT, change_type="moved")]),
+            "commits[0].files[0].change_type",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [_file(COMMIT, old_path="")]),
+            "commits[0].files[0].old_path",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [_file(COMMIT, additions=-1)]),
+            "commits[0].files[0].additions",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [_file(COMMIT, deletions=2**31)]),
+            "commits[0].files[0].deletions",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [_file(COMMIT, binary="no")]),
+            "commits[0].files[0].binary",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [_hunk(COMMIT, old_lines=None, new_lines=None)]),
+            "commits[0].files[0].hunks[0].new_lines",
+        ),
+        (
+            lambda c: c.ingest_commits(
+                "r", [_hunk(COMMIT, new_lines=engram.LineRange(start_line=0, end_line=2))]
+            ),
+            "commits[0].files[0].hunks[0].new_lines.start_line",
+        ),
+        (
+            lambda c: c.ingest_commits(
+                "r", [_hunk(COMMIT, old_lines=engram.LineRange(start_line=9, end_line=3))]
+            ),
+            "commits[0].files[0].hunks[0].old_lines.end_line",
+        ),
+        (
+            lambda c: c.ingest_commits("r", [_hunk(COMMIT, new_lines=(4, 6))]),
+            "commits[0].files[0].hunks[0].new_lines",
+        ),
     ],
 )
 def test_bad_input_names_the_field(client: engram.Client, call: Any, field: str) -> None:
@@ -217,6 +317,85 @@ def test_bad_input_names_the_field(client: engram.Client, call: Any, field: str)
     violation = caught.value.field_violations[0]
     assert violation.description and field in str(caught.value)
     assert not isinstance(caught.value, ValueError | TypeError)
+
+
+def _file(commit: engram.Commit, **changes: Any) -> engram.Commit:
+    (f,) = commit.files
+    return dataclasses.replace(commit, files=[dataclasses.replace(f, **changes)])
+
+
+def _hunk(commit: engram.Commit, **changes: Any) -> engram.Commit:
+    (f,) = commit.files
+    (h,) = f.hunks
+    return _file(commit, hunks=[dataclasses.replace(h, **changes)])
+
+
+def _commit_fields() -> list[Any]:
+    """Every field of a commit and of the types nested in it, as the path
+    `ingest_commits` names when that field holds a value no field accepts."""
+    cases = []
+    for f in dataclasses.fields(engram.Commit):
+        cases.append(pytest.param(f"commits[0].{f.name}", id=f"Commit.{f.name}"))
+    for f in dataclasses.fields(engram.FileChange):
+        cases.append(pytest.param(f"commits[0].files[0].{f.name}", id=f"FileChange.{f.name}"))
+    for f in dataclasses.fields(engram.DiffHunk):
+        path = f"commits[0].files[0].hunks[0].{f.name}"
+        cases.append(pytest.param(path, id=f"DiffHunk.{f.name}"))
+    for f in dataclasses.fields(engram.LineRange):
+        path = f"commits[0].files[0].hunks[0].new_lines.{f.name}"
+        cases.append(pytest.param(path, id=f"LineRange.{f.name}"))
+    return cases
+
+
+def _with_bad(path: str) -> engram.Commit:
+    """COMMIT with the field at `path` (`commits[0].files[0].path`) set to Bad()."""
+    names = [part.partition("[")[0] for part in path.split(".")[1:]]
+
+    def replace(value: Any, names: list[str]) -> Any:
+        head, rest = names[0], names[1:]
+        if not rest:
+            return dataclasses.replace(value, **{head: Bad()})
+        inner = getattr(value, head)
+        if isinstance(inner, list | tuple):
+            return dataclasses.replace(value, **{head: [replace(inner[0], rest)]})
+        return dataclasses.replace(value, **{head: replace(inner, rest)})
+
+    return replace(COMMIT, names)  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("path", _commit_fields())
+def test_a_bad_value_in_any_commit_field_is_invalid_argument_naming_it(
+    client: engram.Client, path: str
+) -> None:
+    with pytest.raises(engram.InvalidArgument) as caught:
+        client.ingest_commits("github.com/acme/api", [COMMIT, _with_bad(path)])
+    assert caught.value.fields == [path.replace("commits[0]", "commits[1]")], caught.value
+
+
+async def test_commit_fields_are_checked_in_the_async_client_too(
+    aclient: engram.AsyncClient,
+) -> None:
+    with pytest.raises(engram.InvalidArgument) as caught:
+        await aclient.ingest_commits("r", [COMMIT, _file(COMMIT, change_type="moved")])
+    assert caught.value.fields == ["commits[1].files[0].change_type"]
+
+
+def test_commits_may_be_messages_or_dataclasses_mixed() -> None:
+    from engram.decisions import _Requests
+    from engram.v1 import decisions_pb2
+
+    message = decisions_pb2.Commit(sha="c" * 40, message="As a message\n")
+    request = _Requests.ingest("r", iter([COMMIT, message]), "", False, None)
+    assert [c.sha for c in request.commits] == ["a" * 40, "c" * 40]
+    assert request.commits[1] == message
+    sent = request.commits[0]
+    assert sent.files[0].change_type == decisions_pb2.FILE_CHANGE_TYPE_RENAMED
+    assert sent.files[0].hunks[0].new_lines == decisions_pb2.LineRange(start_line=4, end_line=6)
+    assert sent.author_time.ToDatetime(tzinfo=UTC) == COMMIT.author_time
+    # A naive datetime is read as UTC; an unset commit time stays unset.
+    naive = dataclasses.replace(COMMIT, author_time=datetime(2024, 5, 1, 9, 0), commit_time=None)
+    (read,) = _Requests.ingest("r", [naive], "", False, None).commits
+    assert read.author_time == sent.author_time and not read.HasField("commit_time")
 
 
 def test_a_json_schema_may_be_given_as_a_json_string() -> None:

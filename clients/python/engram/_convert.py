@@ -58,6 +58,7 @@ _ENUMS: dict[type[enum.StrEnum], tuple[Any, str]] = {
     dt.DecisionOutcome: (decisions_pb2.DecisionOutcome, "DECISION_OUTCOME_"),
     dt.CommitDisposition: (decisions_pb2.CommitDisposition, "COMMIT_DISPOSITION_"),
     dt.AnchorMatch: (decisions_pb2.AnchorMatch, "ANCHOR_MATCH_"),
+    dt.FileChangeType: (decisions_pb2.FileChangeType, "FILE_CHANGE_TYPE_"),
 }
 
 

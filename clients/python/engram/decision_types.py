@@ -4,13 +4,15 @@ The same conventions as `engram.types`: frozen dataclasses, aware UTC datetimes,
 `StrEnum`s whose values are the short names (`DecisionOutcome.MET == "MET"`), and
 the message each result came from in `raw`. `DecisionEvidence`,
 `DecisionAlternative`, `CodeAnchor` and `LineRange` are inputs too
-(`create_decision(evidence=[...], alternatives=[...], anchors=[...])`).
+(`create_decision(evidence=[...], alternatives=[...], anchors=[...])`), and
+`Commit` (with its `FileChange`s and their `DiffHunk`s) is what `ingest_commits`
+takes.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -47,12 +49,80 @@ class AnchorMatch(enum.StrEnum):
     SEMANTIC = "SEMANTIC"
 
 
+class FileChangeType(enum.StrEnum):
+    """How a commit touched a file (engram.v1.FileChangeType)."""
+
+    UNSPECIFIED = "UNSPECIFIED"
+    ADDED = "ADDED"
+    MODIFIED = "MODIFIED"
+    DELETED = "DELETED"
+    RENAMED = "RENAMED"
+    COPIED = "COPIED"
+
+
 @dataclass(frozen=True, kw_only=True)
 class LineRange:
     """Lines of a file, 1-based and inclusive (engram.v1.LineRange)."""
 
     start_line: int = 0
     end_line: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiffHunk:
+    """One hunk of a diff: where lines changed, on both sides (engram.v1.DiffHunk).
+    `old_lines` is None for a hunk that only adds, `new_lines` for one that only
+    deletes."""
+
+    old_lines: LineRange | None = None
+    new_lines: LineRange | None = None
+    # The enclosing function or section, as git prints it after `@@`.
+    section: str = ""
+    # An excerpt of the hunk's text (comments, constants), used only for mining.
+    excerpt: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileChange:
+    """One file a commit touched (engram.v1.FileChange). `change_type` may also be
+    given as a name (`"renamed"`); UNSPECIFIED reads as MODIFIED. `old_path` is
+    the previous path of a rename or copy; a binary file has no line counts or
+    hunks."""
+
+    path: str
+    old_path: str = ""
+    change_type: FileChangeType | str = FileChangeType.UNSPECIFIED
+    additions: int = 0
+    deletions: int = 0
+    binary: bool = False
+    hunks: Sequence[DiffHunk] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Commit:
+    """A commit as read from a repository, for `ingest_commits` (engram.v1.Commit).
+
+    `sha`, `message` and `author_time` are required (the author time and the
+    title identify a decision across rebases); a naive datetime is read as UTC.
+    `ingest_commits` refuses a commit with a field of the wrong type or a value no
+    commit can have, naming it (`commits[3].files[0].hunks[2].new_lines`); the
+    server's limits (sizes, counts) refuse only that commit, in the result.
+    """
+
+    sha: str
+    message: str
+    author_time: datetime
+    parents: Sequence[str] = ()
+    author_name: str = ""
+    # Redacted by the privacy boundary unless the space policy allows it.
+    author_email: str = ""
+    committer_name: str = ""
+    commit_time: datetime | None = None
+    files: Sequence[FileChange] = ()
+    # An excerpt of the diff, for rationale that lives in code comments.
+    diff_excerpt: str = ""
+    # Refs pointing at the commit when it was read (`main`, `v1.2.0`).
+    refs: Sequence[str] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -240,6 +310,7 @@ __all__ = [
     "AnchorMatch",
     "CodeAnchor",
     "CodeExplanation",
+    "Commit",
     "CommitDisposition",
     "CommitFieldViolation",
     "Decision",
@@ -249,7 +320,10 @@ __all__ = [
     "DecisionOutcome",
     "DecisionOutcomeRecord",
     "DecisionSearchResult",
+    "DiffHunk",
     "ExplainResult",
+    "FileChange",
+    "FileChangeType",
     "IngestResult",
     "IngestedCommit",
     "LineRange",

@@ -1,6 +1,6 @@
 """DecisionsService in the SDK: mixins of `engram.Client` and `engram.AsyncClient`.
 
-    client.ingest_commits("github.com/acme/api", commits)       # engram.v1 Commit messages
+    client.ingest_commits("github.com/acme/api", commits)       # engram.Commit dataclasses
     client.explain_code("github.com/acme/api", "svc/rerank.py", lines=(40, 52))
     client.search_decisions("why is the executor single-worker?")
     client.create_decision("ops/runbooks", "Move backups to 02:00", "They collided with billing")
@@ -15,8 +15,10 @@ in `protos/engram/v1/decisions.proto`. Evidence, alternatives, anchors and line
 ranges are taken as those dataclasses (or quotes, pairs and tuples, or messages).
 Writes send a request id (yours, or one generated per call), so the SDK's retries on
 UNAVAILABLE never write twice.
-`engram.cli.gitlog`-style readers (the `engram decisions ingest` command) build
-the commits from a local repository.
+Commits are `engram.Commit`s (with `engram.FileChange`s and their
+`engram.DiffHunk`s), checked before anything is sent; `engram.v1.Commit` messages
+are taken too, as they are, and the two may be mixed. The `engram decisions
+ingest` command reads them from a local repository.
 """
 
 from __future__ import annotations
@@ -118,7 +120,9 @@ class _Requests:
             decisions_pb2.IngestCommitsRequest(),
             repository=repository,
             space=space,
-            commits=_list(commits, "commits"),
+            commits=[
+                dc.commit_in(x, f"commits[{i}]") for i, x in enumerate(_list(commits, "commits"))
+            ],
             reprocess=reprocess,
             request_id=_requests.request_id(request_id),
         )
@@ -280,13 +284,17 @@ class DecisionsMixin:
     def ingest_commits(
         self,
         repository: str,
-        commits: Iterable[decisions_pb2.Commit],
+        commits: Iterable[dt.Commit | decisions_pb2.Commit],
         *,
         space: str = "",
         reprocess: bool = False,
         request_id: str | None = None,
     ) -> dt.IngestResult:
-        """Mines up to 500 commits; re-sending ingested ones changes nothing."""
+        """Mines up to 500 commits (`engram.Commit`s, or `engram.v1.Commit`
+        messages); re-sending ingested ones changes nothing. A commit with a field of
+        the wrong type or a value no commit can have raises InvalidArgument naming
+        it (`commits[2].files[0].path`) before anything is sent; one over the
+        server's limits is refused alone, reported in `result.commits`."""
         request = _Requests.ingest(repository, commits, space, reprocess, request_id)
         return dc.ingest_out(
             self._transport_.unary(self._decisions.IngestCommits, request, retryable=True)
@@ -441,7 +449,7 @@ class AsyncDecisionsMixin:
     async def ingest_commits(
         self,
         repository: str,
-        commits: Iterable[decisions_pb2.Commit],
+        commits: Iterable[dt.Commit | decisions_pb2.Commit],
         *,
         space: str = "",
         reprocess: bool = False,
