@@ -196,11 +196,19 @@ async def test_bge_ranks_a_paraphrase_with_no_shared_word_first(bge: BgeSmallEmb
 
 @pytest.fixture
 async def bge_server(
-    pg_server_url: str, redis_url: str, tmp_path: Path
+    pg_server_url: str, redis_url: str, tmp_path: Path, settings: Settings, app: Any
 ) -> AsyncIterator[tuple[str, str]]:
     """(address, platform key) of a server embedding with bge over a database of
-    its own, so the suite's shared server never indexes its memories."""
-    from engram_server.platform.server import EngramServer, build_context
+    its own, so the suite's shared server never indexes its memories.
+
+    Page tokens are signed with one process-wide key, which starting a server
+    loads from its database: the shared server's key is loaded again afterwards,
+    or its page tokens would stop verifying for the rest of the suite."""
+    from engram_server.platform.server import (
+        EngramServer,
+        build_context,
+        configure_page_tokens,
+    )
     from engram_server.tenancy.bootstrap import ensure_bootstrap_token
 
     name = f"engram_test_bge_{uuid.uuid4().hex[:10]}"
@@ -209,7 +217,7 @@ async def bge_server(
     url = _with_database(pg_server_url, name)
     try:
         migrate(url)
-        settings: Settings = load_settings(
+        bge_settings: Settings = load_settings(
             env={},
             listen="127.0.0.1:0",
             database_url=url,
@@ -223,8 +231,8 @@ async def bge_server(
             recall_dense_weight=0.6,
             recall_lexical_weight=0.4,
         )
-        ctx = await build_context(settings)
-        engram = EngramServer(settings, ctx)
+        ctx = await build_context(bge_settings)
+        engram = EngramServer(bge_settings, ctx)
         try:
             port = await engram.start()
             token = f"test-bootstrap-{secrets.token_hex(16)}"
@@ -233,6 +241,7 @@ async def bge_server(
         finally:
             await engram.stop(grace=1.0)
             await ctx.close()
+            await configure_page_tokens(settings, app.db)
     finally:
         with psycopg.connect(pg_server_url, autocommit=True) as conn:
             conn.execute(
