@@ -7,7 +7,8 @@
 //     sent without one, kept across retries so the server applies it once;
 //   - UNAVAILABLE retried (unary calls) with exponential backoff and jitter;
 //   - failures returned as *Error, with google.rpc.BadRequest field violations
-//     decoded;
+//     and QuotaFailure violations decoded, and gRPC core's bare refusal of a
+//     request far over the server's size limit explained;
 //   - server streams as iterators (iter.Seq2).
 package engram
 

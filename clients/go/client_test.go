@@ -3,13 +3,17 @@ package engram_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
 
 	engram "engram.dev/engram/clients/go"
 	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
@@ -123,4 +127,59 @@ func TestARepeatedRequestIDReturnsTheFirstOutcome(t *testing.T) {
 	if again.GetOutcome() != engramv1.ProposalOutcome_PROPOSAL_OUTCOME_ACCEPTED || again.GetMemory().GetName() != first.GetMemory().GetName() {
 		t.Fatalf("first %v, again %v", first, again)
 	}
+}
+
+// oversizeContent is far over what the test server's transport accepts: four
+// times its max_request_bytes (4 MiB by default, so 16 MiB), twice over.
+const oversizeContent = 32 << 20
+
+func TestARequestFarOverTheSizeLimitIsExplained(t *testing.T) {
+	c, err := engram.New(engram.WithAddress(server.Address), engram.WithAPIKey(server.Tenants["A"].Key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	id := "go-" + engram.NewRequestID()
+	space := "clients/go-oversize-" + id[3:11]
+	request := &engramv1.ProposeMemoryRequest{
+		Proposal:  &engramv1.MemoryProposal{Space: space, Content: strings.Repeat("x", oversizeContent), Confidence: 1},
+		RequestId: id,
+	}
+	_, err = c.Lifecycle.ProposeMemory(ctx, request)
+	e := engram.AsError(err)
+	if e == nil || e.Code != codes.ResourceExhausted {
+		t.Fatalf("want *engram.Error RESOURCE_EXHAUSTED, got %v", err)
+	}
+	size := fmt.Sprintf("the request is %s bytes, far over the server's size limit", thousands(proto.Size(request)))
+	for _, want := range []string{size, "max_request_bytes", "ENGRAM_MAX_REQUEST_BYTES", "split the batch"} {
+		if !strings.Contains(e.Message, want) {
+			t.Fatalf("%q does not say %q", e.Message, want)
+		}
+	}
+	if len(e.QuotaViolations) != 1 || e.QuotaViolations[0].Subject != "request" ||
+		!strings.HasPrefix(e.QuotaViolations[0].Description, "max_request_bytes: ") {
+		t.Fatalf("quota violations %+v", e.QuotaViolations)
+	}
+	if _, ok := e.Details()[0].(*errdetails.QuotaFailure); !ok {
+		t.Fatalf("details %v", e.Details())
+	}
+	// Only that call failed: the same client writes on.
+	written, err := c.Propose(ctx, &engramv1.MemoryProposal{Space: space, Content: "After the refusal.", Confidence: 1})
+	if err != nil || written.GetMemory().GetName() == "" {
+		t.Fatalf("after the refusal: %v, %v", written, err)
+	}
+}
+
+// thousands writes n as the server and the clients do: 33,554,475.
+func thousands(n int) string {
+	digits := fmt.Sprint(n)
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -2,6 +2,9 @@ package engram
 
 import (
 	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -15,6 +18,12 @@ type FieldViolation struct {
 	Description string // what is wrong with it
 }
 
+// QuotaViolation is one limit a request went over (google.rpc.QuotaFailure).
+type QuotaViolation struct {
+	Subject     string // what is limited, e.g. "request"
+	Description string // which limit, and what to do
+}
+
 // Error is every failure of a call through Client: the gRPC code, its name, the
 // message and the decoded google.rpc.Status details. Use errors.As to get it, or
 // the Is* helpers.
@@ -23,6 +32,7 @@ type Error struct {
 	CodeName        string // canonical name, e.g. "INVALID_ARGUMENT"
 	Message         string
 	FieldViolations []FieldViolation
+	QuotaViolations []QuotaViolation // decoded from errdetails.QuotaFailure (RESOURCE_EXHAUSTED)
 	status          *status.Status
 }
 
@@ -68,15 +78,75 @@ func fromStatus(err error) error {
 	if !ok {
 		return err
 	}
+	if explained := explainTransportOversize(st); explained != nil {
+		st = explained
+	}
 	e := &Error{Code: st.Code(), CodeName: CodeName(st.Code()), Message: st.Message(), status: st}
 	for _, detail := range st.Details() {
-		if bad, ok := detail.(*errdetails.BadRequest); ok {
-			for _, v := range bad.GetFieldViolations() {
+		switch d := detail.(type) {
+		case *errdetails.BadRequest:
+			for _, v := range d.GetFieldViolations() {
 				e.FieldViolations = append(e.FieldViolations, FieldViolation{Field: v.GetField(), Description: v.GetDescription()})
+			}
+		case *errdetails.QuotaFailure:
+			for _, v := range d.GetViolations() {
+				e.QuotaViolations = append(e.QuotaViolations, QuotaViolation{Subject: v.GetSubject(), Description: v.GetDescription()})
 			}
 		}
 	}
 	return e
+}
+
+// transportOversize is the server's gRPC transport refusing a request far over the
+// server's size limit (more than four times max_request_bytes): gRPC core answers
+// before Engram sees the request, with only this text and no google.rpc.Status.
+var transportOversize = regexp.MustCompile(`^SERVER: Received message larger than max \((\d+) vs\. (\d+)\)`)
+
+// explainTransportOversize returns the status Engram itself would have answered
+// for gRPC core's refusal of an oversize request: the same explanation and
+// QuotaFailure as a request up to four times the limit gets. Nil for any other
+// status. (grpc-go keeps no trace of the grpc-status-details-bin trailer except
+// the details it carried, so "no details" stands for "no google.rpc.Status".)
+func explainTransportOversize(st *status.Status) *status.Status {
+	if st.Code() != codes.ResourceExhausted || len(st.Proto().GetDetails()) > 0 {
+		return nil
+	}
+	match := transportOversize.FindStringSubmatch(st.Message())
+	if match == nil {
+		return nil
+	}
+	size, err := strconv.ParseUint(match[1], 10, 64)
+	if err != nil {
+		return nil
+	}
+	limit, err := strconv.ParseUint(match[2], 10, 64)
+	if err != nil {
+		return nil
+	}
+	text := fmt.Sprintf("the request is %s bytes, far over the server's size limit: its transport"+
+		" refuses anything over %s bytes, four times the server's limit per request"+
+		" (setting max_request_bytes, environment ENGRAM_MAX_REQUEST_BYTES): send less per"+
+		" call, e.g. split the batch, or have the operator raise it", groupThousands(size), groupThousands(limit))
+	explained, err := status.New(codes.ResourceExhausted, text).WithDetails(&errdetails.QuotaFailure{
+		Violations: []*errdetails.QuotaFailure_Violation{{Subject: "request", Description: "max_request_bytes: " + text}},
+	})
+	if err != nil {
+		return nil
+	}
+	return explained
+}
+
+// groupThousands writes n with a comma between groups of three digits (16,777,216).
+func groupThousands(n uint64) string {
+	digits := strconv.FormatUint(n, 10)
+	var b strings.Builder
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // CodeOf is the gRPC code of err (codes.OK for nil, codes.Unknown for non-gRPC errors).

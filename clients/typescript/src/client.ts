@@ -63,6 +63,14 @@ export interface EngramClientOptions {
   interceptors?: Interceptor[];
 }
 
+// Node's http2 refuses a response's headers while the session holds more than
+// `maxSessionMemory` megabytes (default 10), and the data it has yet to send counts:
+// a server answering before it has read a large request (gRPC core refuses a
+// request far over Engram's max_request_bytes from its first 5 bytes) would leave
+// the call hanging. That queued data is the caller's own request, already in
+// memory, so the budget is raised to cover any gRPC message (4 GiB) plus the default.
+const MAX_SESSION_MEMORY_MB = Math.ceil(2 ** 32 / 1_000_000) + 10;
+
 /** Per-call options of the write helpers. */
 export interface WriteOptions {
   /** Idempotency key; a fresh UUID when omitted. */
@@ -194,7 +202,7 @@ export class EngramClient {
       ...options.retry,
     };
     const url = baseUrl(this.address);
-    this.sessions = new Http2SessionManager(url);
+    this.sessions = new Http2SessionManager(url, undefined, { maxSessionMemory: MAX_SESSION_MEMORY_MB });
     const transport = createGrpcTransport({
       baseUrl: url,
       sessionManager: this.sessions,

@@ -8,12 +8,13 @@ import {
   EngramClient,
   InvalidArgumentError,
   NotFoundError,
+  ResourceExhaustedError,
   UnauthenticatedError,
   UnavailableError,
   ProposalOutcome,
   ProposeMemoryRequestSchema,
 } from "../src/index.js";
-import { create } from "@bufbuild/protobuf";
+import { create, toBinary } from "@bufbuild/protobuf";
 import { startServer, type TestServer } from "./server.js";
 
 let server: TestServer;
@@ -109,6 +110,40 @@ test("bad input raises InvalidArgumentError naming the field, on the raw service
     assert.ok(error instanceof InvalidArgumentError);
     assert.equal(error.codeName, "INVALID_ARGUMENT");
     assert.ok(error.fields.includes("query"), JSON.stringify(error.fieldViolations));
+  } finally {
+    client.close();
+  }
+});
+
+// Far over what the test server's transport accepts: four times its
+// max_request_bytes (4 MiB by default, so 16 MiB), twice over.
+const OVERSIZE_CONTENT = 32 * 1024 * 1024;
+
+test("a request far over the size limit raises ResourceExhaustedError explaining max_request_bytes", async () => {
+  const client = new EngramClient({ address: server.address, apiKey: server.tenants.A.key });
+  try {
+    const space = `clients/typescript-oversize-${Date.now()}`;
+    const request = create(ProposeMemoryRequestSchema, {
+      proposal: { space, content: "x".repeat(OVERSIZE_CONTENT), confidence: 1 },
+      requestId: `ts-${randomUUID()}`,
+    });
+    const size = toBinary(ProposeMemoryRequestSchema, request).length;
+    const error = await client.lifecycle.proposeMemory(request).then(
+      () => assert.fail("expected an error"),
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof ResourceExhaustedError, String(error));
+    const grouped = String(size).replace(/\B(?=(\d{3})+$)/g, ",");
+    assert.ok(error.rawMessage.startsWith(`the request is ${grouped} bytes, far over the server's size limit`), error.rawMessage);
+    for (const words of ["max_request_bytes", "ENGRAM_MAX_REQUEST_BYTES", "split the batch"]) {
+      assert.ok(error.rawMessage.includes(words), error.rawMessage);
+    }
+    assert.equal(error.quotaViolations.length, 1);
+    assert.equal(error.quotaViolations[0].subject, "request");
+    assert.ok(error.quotaViolations[0].description.startsWith("max_request_bytes: "));
+    // Only that call failed: the same client writes on.
+    const after = await client.propose({ space, content: "After the refusal.", confidence: 1 });
+    assert.ok(after.memory?.name);
   } finally {
     client.close();
   }

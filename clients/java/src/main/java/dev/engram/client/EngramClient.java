@@ -63,7 +63,8 @@ import java.util.function.Supplier;
  *       service config below), which resends the same message, so a retried write
  *       keeps its id and the server applies it once;
  *   <li>failures as {@link EngramException} subclasses with the BadRequest field
- *       violations decoded;
+ *       and QuotaFailure violations decoded, and gRPC core's bare refusal of a
+ *       request far over the server's size limit explained;
  *   <li>server streams as iterators ({@link ServerStream}).
  * </ul>
  *

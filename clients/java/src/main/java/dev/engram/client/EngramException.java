@@ -3,11 +3,16 @@ package dev.engram.client;
 import com.google.protobuf.Any;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.rpc.BadRequest;
+import com.google.rpc.QuotaFailure;
+import io.grpc.Metadata;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.protobuf.StatusProto;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Every failure of a call through {@link EngramClient}: the gRPC code, its name, the
@@ -19,10 +24,26 @@ public class EngramException extends RuntimeException {
   /** One invalid field of a request ({@code google.rpc.BadRequest.FieldViolation}). */
   public record FieldViolation(String field, String description) {}
 
+  /** One limit a request went over ({@code google.rpc.QuotaFailure.Violation}). */
+  public record QuotaViolation(String subject, String description) {}
+
+  /**
+   * The server's gRPC transport refusing a request far over the server's size limit
+   * (more than four times max_request_bytes): gRPC core answers before Engram sees
+   * the request, with only this text and no google.rpc.Status.
+   */
+  private static final Pattern TRANSPORT_OVERSIZE =
+      Pattern.compile("^SERVER: Received message larger than max \\((\\d+) vs\\. (\\d+)\\)");
+
+  /** The trailer that carries the google.rpc.Status of a failed call. */
+  private static final Metadata.Key<byte[]> STATUS_DETAILS_KEY =
+      Metadata.Key.of("grpc-status-details-bin", Metadata.BINARY_BYTE_MARSHALLER);
+
   private final Status.Code code;
   private final String statusMessage;
   private final List<Any> details;
   private final List<FieldViolation> fieldViolations;
+  private final List<QuotaViolation> quotaViolations;
 
   EngramException(Status.Code code, String message, List<Any> details, Throwable cause) {
     super(codeName(code) + ": " + message, cause);
@@ -30,18 +51,24 @@ public class EngramException extends RuntimeException {
     this.statusMessage = message;
     this.details = List.copyOf(details);
     List<FieldViolation> violations = new ArrayList<>();
+    List<QuotaViolation> quotas = new ArrayList<>();
     for (Any detail : details) {
-      if (detail.is(BadRequest.class)) {
-        try {
+      try {
+        if (detail.is(BadRequest.class)) {
           for (BadRequest.FieldViolation v : detail.unpack(BadRequest.class).getFieldViolationsList()) {
             violations.add(new FieldViolation(v.getField(), v.getDescription()));
           }
-        } catch (InvalidProtocolBufferException e) {
-          // an undecodable detail stays in details()
+        } else if (detail.is(QuotaFailure.class)) {
+          for (QuotaFailure.Violation v : detail.unpack(QuotaFailure.class).getViolationsList()) {
+            quotas.add(new QuotaViolation(v.getSubject(), v.getDescription()));
+          }
         }
+      } catch (InvalidProtocolBufferException e) {
+        // an undecodable detail stays in details()
       }
     }
     this.fieldViolations = List.copyOf(violations);
+    this.quotaViolations = List.copyOf(quotas);
   }
 
   /** The gRPC status code. */
@@ -69,6 +96,11 @@ public class EngramException extends RuntimeException {
     return fieldViolations;
   }
 
+  /** The violations of a google.rpc.QuotaFailure detail (empty when none). */
+  public List<QuotaViolation> quotaViolations() {
+    return quotaViolations;
+  }
+
   /** The names of the invalid fields. */
   public List<String> fields() {
     return fieldViolations.stream().map(FieldViolation::field).toList();
@@ -91,6 +123,16 @@ public class EngramException extends RuntimeException {
     com.google.rpc.Status rich = StatusProto.fromThrowable(error);
     List<Any> details = rich == null ? List.of() : rich.getDetailsList();
     String message = status.getDescription() == null ? "" : status.getDescription();
+    // (StatusProto.fromThrowable makes up a google.rpc.Status when the call had
+    // none, so the trailer itself tells whether the server sent one.)
+    Metadata trailers = Status.trailersFromThrowable(error);
+    boolean richStatusSent = trailers != null && trailers.containsKey(STATUS_DETAILS_KEY);
+    if (!richStatusSent && status.getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+      ResourceExhausted oversize = transportOversize(message, error);
+      if (oversize != null) {
+        return oversize;
+      }
+    }
     return switch (status.getCode()) {
       case INVALID_ARGUMENT -> new InvalidArgument(message, details, error);
       case NOT_FOUND -> new NotFound(message, details, error);
@@ -104,6 +146,38 @@ public class EngramException extends RuntimeException {
       case DEADLINE_EXCEEDED -> new DeadlineExceeded(message, details, error);
       default -> new EngramException(status.getCode(), message, details, error);
     };
+  }
+
+  /**
+   * gRPC core's refusal of an oversize request, explained as Engram explains a
+   * request up to four times its limit: the sizes, the setting, what to do, and a
+   * QuotaFailure for subject {@code request}. Null when the text is another one.
+   */
+  private static ResourceExhausted transportOversize(String message, Throwable cause) {
+    Matcher match = TRANSPORT_OVERSIZE.matcher(message);
+    if (!match.lookingAt()) {
+      return null;
+    }
+    long size;
+    long limit;
+    try {
+      size = Long.parseLong(match.group(1));
+      limit = Long.parseLong(match.group(2));
+    } catch (NumberFormatException e) {
+      return null;
+    }
+    String text = String.format(Locale.ROOT,
+        "the request is %,d bytes, far over the server's size limit: its transport"
+            + " refuses anything over %,d bytes, four times the server's limit per request"
+            + " (setting max_request_bytes, environment ENGRAM_MAX_REQUEST_BYTES): send less per"
+            + " call, e.g. split the batch, or have the operator raise it",
+        size, limit);
+    QuotaFailure quota = QuotaFailure.newBuilder()
+        .addViolations(QuotaFailure.Violation.newBuilder()
+            .setSubject("request")
+            .setDescription("max_request_bytes: " + text))
+        .build();
+    return new ResourceExhausted(text, List.of(Any.pack(quota)), cause);
   }
 
   /** INVALID_ARGUMENT: the request is malformed; see {@link #fieldViolations()}. */
@@ -155,7 +229,10 @@ public class EngramException extends RuntimeException {
     }
   }
 
-  /** RESOURCE_EXHAUSTED: a quota or rate limit. */
+  /**
+   * RESOURCE_EXHAUSTED: a quota or rate limit, or a request over the server's size
+   * limit; see {@link #quotaViolations()}.
+   */
   public static final class ResourceExhausted extends EngramException {
     ResourceExhausted(String m, List<Any> d, Throwable c) {
       super(Status.Code.RESOURCE_EXHAUSTED, m, d, c);

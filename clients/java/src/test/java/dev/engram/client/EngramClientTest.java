@@ -1,6 +1,7 @@
 package dev.engram.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -18,6 +19,7 @@ import io.grpc.Status;
 import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -99,6 +101,39 @@ class EngramClientTest {
           () -> EngramClient.call(() -> client.recall().recall(RecallRequest.newBuilder().addSpaces("s").build())));
       assertEquals("INVALID_ARGUMENT", e.codeName());
       assertTrue(e.fields().contains("query"), e.fieldViolations().toString());
+    }
+  }
+
+  /**
+   * Far over what the test server's transport accepts: four times its
+   * max_request_bytes (4 MiB by default, so 16 MiB), twice over.
+   */
+  static final int OVERSIZE_CONTENT = 32 * 1024 * 1024;
+
+  @Test
+  void aRequestFarOverTheSizeLimitIsExplained() {
+    try (EngramClient client = EngramClient.builder().address(TestServer.address()).apiKey(TestServer.key("A")).build()) {
+      String id = "java-" + UUID.randomUUID();
+      String space = "clients/java-oversize-" + id.substring(5, 13);
+      ProposeMemoryRequest request = ProposeMemoryRequest.newBuilder()
+          .setProposal(MemoryProposal.newBuilder().setSpace(space).setContent("x".repeat(OVERSIZE_CONTENT)).setConfidence(1))
+          .setRequestId(id)
+          .build();
+      EngramException.ResourceExhausted e = assertThrows(EngramException.ResourceExhausted.class,
+          () -> EngramClient.call(() -> client.lifecycle().proposeMemory(request)));
+      String size = String.format(Locale.ROOT, "%,d", request.getSerializedSize());
+      assertTrue(e.statusMessage().startsWith("the request is " + size + " bytes, far over the server's size limit"),
+          e.statusMessage());
+      for (String words : List.of("max_request_bytes", "ENGRAM_MAX_REQUEST_BYTES", "split the batch")) {
+        assertTrue(e.statusMessage().contains(words), e.statusMessage());
+      }
+      assertEquals(1, e.quotaViolations().size());
+      assertEquals("request", e.quotaViolations().get(0).subject());
+      assertTrue(e.quotaViolations().get(0).description().startsWith("max_request_bytes: "));
+      // Only that call failed: the same client writes on.
+      ProposalResult after = client.propose(
+          MemoryProposal.newBuilder().setSpace(space).setContent("After the refusal.").setConfidence(1).build());
+      assertFalse(after.getMemory().getName().isEmpty());
     }
   }
 }
