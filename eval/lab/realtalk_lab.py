@@ -709,6 +709,22 @@ LEVERS = [
         **{**DEFAULTS, **SPEAKER_DEFAULTS, "dense_weight": 0.6, "lexical_weight": 0.4},
         bm25_b=0.3,
     ),  # type: ignore[arg-type]
+    *(
+        Lever(
+            f"b 0.3: {name}",
+            **{**DEFAULTS, **SPEAKER_DEFAULTS, **change},  # type: ignore[arg-type]
+            bm25_b=0.3,
+        )
+        for name, change in (
+            ("as shipped", {}),
+            ("dense 0.3", {"dense_weight": 0.3, "lexical_weight": 0.7}),
+            ("dense 0.5", {"dense_weight": 0.5, "lexical_weight": 0.5}),
+            ("session support 0.2", {"session_boost": 0.2}),
+            ("session support 0.05", {"session_boost": 0.05}),
+            ("time 0.2", {"time_boost": 0.2}),
+            ("speaker 0.1", {"speaker_boost": 0.1}),
+        )
+    ),
     Lever("defaults + addressee 0.2", **DEFAULTS, addressee_weight=0.2),
     Lever("defaults + addressee 0", **DEFAULTS, addressee_weight=0.0),
     Lever("defaults + addressee 0.5", **DEFAULTS, addressee_weight=0.5),
