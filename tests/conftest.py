@@ -101,21 +101,28 @@ def _with_database(server_url: str, database: str) -> str:
     return urlunsplit(parts._replace(path=f"/{database}"))
 
 
-@pytest.fixture(scope="session")
-def database_url(pg_server_url: str) -> Iterator[str]:
-    """A fresh, migrated database for this test session (dropped at the end)."""
-    name = f"engram_test_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(pg_server_url, autocommit=True) as conn:
+@contextlib.contextmanager
+def fresh_database(server_url: str, prefix: str = "engram_test") -> Iterator[str]:
+    """The URL of a new, migrated database on `server_url`, dropped on exit."""
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(server_url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = _with_database(pg_server_url, name)
+    url = _with_database(server_url, name)
     try:
         migrate(url)
         yield url
     finally:
-        with psycopg.connect(pg_server_url, autocommit=True) as conn:
+        with psycopg.connect(server_url, autocommit=True) as conn:
             conn.execute(
                 sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
             )
+
+
+@pytest.fixture(scope="session")
+def database_url(pg_server_url: str) -> Iterator[str]:
+    """A fresh, migrated database for this test session (dropped at the end)."""
+    with fresh_database(pg_server_url) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

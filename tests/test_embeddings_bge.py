@@ -10,14 +10,12 @@ from __future__ import annotations
 import dataclasses
 import io
 import secrets
-import uuid
 import zipfile
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import psycopg
 import pytest
 from engram.v1 import (
     admin_pb2,
@@ -32,10 +30,8 @@ from engram_server.embeddings.base import EmbeddingError
 from engram_server.embeddings.bge import MODEL_ID, QUERY_INSTRUCTION, BgeSmallEmbedder
 from engram_server.embeddings.factory import build_embedder
 from engram_server.platform.config import Settings, load_settings
-from engram_server.store.migrate import migrate
-from psycopg import sql
 
-from tests.conftest import _with_database, open_channel
+from tests.conftest import fresh_database, open_channel
 from tests.lifecycle_helpers import proposal
 
 PKG = packages.BGE_SMALL_EN_V15
@@ -211,12 +207,7 @@ async def bge_server(
     )
     from engram_server.tenancy.bootstrap import ensure_bootstrap_token
 
-    name = f"engram_test_bge_{uuid.uuid4().hex[:10]}"
-    with psycopg.connect(pg_server_url, autocommit=True) as conn:
-        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-    url = _with_database(pg_server_url, name)
-    try:
-        migrate(url)
+    with fresh_database(pg_server_url, "engram_test_bge") as url:
         bge_settings: Settings = load_settings(
             env={},
             listen="127.0.0.1:0",
@@ -242,11 +233,6 @@ async def bge_server(
             await engram.stop(grace=1.0)
             await ctx.close()
             await configure_page_tokens(settings, app.db)
-    finally:
-        with psycopg.connect(pg_server_url, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
 
 
 async def _tenant(address: str, platform_key: str) -> Any:

@@ -40,6 +40,7 @@ class BgeSmallEmbedder(MiniLMEmbedder):
     """bge-small-en-v1.5 (384 dimensions) through the MiniLM pipeline."""
 
     model_id = MODEL_ID
+    vector_size = 384
     pooling = "cls"
     query_prefix = QUERY_INSTRUCTION
     quantises_per_run = True

@@ -136,6 +136,8 @@ class MiniLMEmbedder:
     """
 
     model_id = MODEL_ID
+    # Length of the vectors the model produces.
+    vector_size = DIMENSION
     # "mean" over the real tokens (sentence-transformers' pooling for this model)
     # or "cls" (the first token's hidden state).
     pooling = "mean"
@@ -200,7 +202,7 @@ class MiniLMEmbedder:
 
     @property
     def dimension(self) -> int:
-        return DIMENSION
+        return self.vector_size
 
     async def load(self) -> None:
         await asyncio.to_thread(self._ensure_loaded)
@@ -208,7 +210,7 @@ class MiniLMEmbedder:
     async def embed(self, texts: Sequence[str]) -> Matrix:
         batch = _as_text_list(texts)
         if not batch:
-            return empty_matrix(DIMENSION)
+            return empty_matrix(self.vector_size)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._pool("batches"), self.embed_sync, batch)
 
@@ -264,13 +266,13 @@ class MiniLMEmbedder:
         call this off the loop."""
         batch = _as_text_list(texts)
         if not batch:
-            return empty_matrix(DIMENSION)
+            return empty_matrix(self.vector_size)
         loaded = self._ensure_loaded()
         encodings = loaded.tokenizer.encode_batch(batch)
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(batch))
         # Longest first, so each run pads only to texts of about its own length.
         order = np.argsort(-lengths, kind="stable")
-        out = np.empty((len(batch), DIMENSION), dtype=np.float32)
+        out = np.empty((len(batch), self.vector_size), dtype=np.float32)
 
         def run(rows: npt.NDArray[np.intp]) -> None:
             ids = [encodings[i].ids for i in rows]
