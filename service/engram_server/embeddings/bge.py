@@ -41,6 +41,7 @@ class BgeSmallEmbedder(MiniLMEmbedder):
 
     model_id = MODEL_ID
     vector_size = 384
+    default_max_tokens = MAX_TOKENS
     pooling = "cls"
     query_prefix = QUERY_INSTRUCTION
     quantises_per_run = True
@@ -64,10 +65,6 @@ class BgeSmallEmbedder(MiniLMEmbedder):
             index_kernels="exact",
         )
         self.model_dir = model_directory(model_dir)
-
-    @property
-    def name(self) -> str:
-        return self.model_id
 
     def _model_files(self) -> tuple[Path, Path]:
         if not installed(BGE_SMALL_EN_V15, self.model_dir):

@@ -138,6 +138,8 @@ class MiniLMEmbedder:
     model_id = MODEL_ID
     # Length of the vectors the model produces.
     vector_size = DIMENSION
+    # The reference truncation: another `max_tokens` is part of the model's name.
+    default_max_tokens = DEFAULT_MAX_TOKENS
     # "mean" over the real tokens (sentence-transformers' pooling for this model)
     # or "cls" (the first token's hidden state).
     pooling = "mean"
@@ -194,7 +196,7 @@ class MiniLMEmbedder:
         # Truncation changes the vectors of long texts, and the batch session's
         # kernels those of every stored memory: both are part of the id.
         name = self.model_id
-        if self.max_tokens != DEFAULT_MAX_TOKENS:
+        if self.max_tokens != self.default_max_tokens:
             name = f"{name}-max{self.max_tokens}"
         if self.index_kernels != "exact":
             name = f"{name}{VARIANT_SEPARATOR}{self.index_kernels}"
