@@ -38,7 +38,7 @@ from engram_server.embeddings.minilm import MiniLMEmbedder
 from engram_server.evaluation import dataset, metrics, realtalk
 from engram_server.evaluation.bm25 import BM25
 from engram_server.evaluation.dataset import Conversation
-from engram_server.lexical.addressee import addressee_spans, without_speaker
+from engram_server.lexical.addressee import addressee_spans, speaker_prefix, without_speaker
 from engram_server.lexical.analyzer import analyze
 from engram_server.lexical.sparse import Bm25Params, term_weights, weighted_terms
 from engram_server.recall import anchored, when
@@ -194,6 +194,22 @@ class Lever:
     dense_addressee: bool = False  # embed the text without the names addressing the listener
     bm25_k1: float = 1.2  # the lexical leg's document weighting (lexical/sparse.Bm25Params)
     bm25_b: float = 0.75
+    fact_prior: float = 0.0  # added when the Learn path's rules find a fact in the turn
+    facet_boost: float = 0.0  # added when the turn's fact tags answer the query's facet
+    facet_leg: int = 0  # also take the n best turns with the query's facet as candidates
+    length_prior: float = 0.0  # added times min(1, log(1 + words) / log(1 + length_full))
+    length_full: int = 30  # words at which a turn earns the whole length prior
+    length_mode: str = "add"  # add | scale (the fused score times (1 - w + w * share))
+    # Sentence vectors: a turn of several sentences is also embedded sentence by
+    # sentence, and its dense score is the best of its vectors (max) or the whole
+    # turn's plus a share of the best sentence's excess (mix).
+    sentence_vectors: str = "none"  # none | max | mix
+    # all sentences, or facts: the sentences the Learn path keeps, worded as it keeps them
+    sentence_source: str = "all"
+    sentence_mix: float = 0.5
+    sentence_min_words: int = 4  # shorter sentences are merged into the next
+    query_strip_speakers: bool = False  # the dense query without the tenant's speaker names
+    speaker_leg: int = 0  # also the n best dense (+lexical) turns of the speakers a question names
 
 
 SPEAKER = re.compile(r"^([^:]{1,40}):\s")
@@ -241,6 +257,22 @@ class Index:
                     dense[i] = own[i] + lever.context_mix * own[p[0]]
             dense /= np.linalg.norm(dense, axis=1, keepdims=True)
         self.dense = dense
+        self.parts: list[tuple[int, int]] = []  # turn index -> rows of self.part_dense
+        if lever.sentence_vectors != "none":
+            pieces: list[str] = []
+            owner: list[int] = []
+            for i, body in enumerate(bodies):
+                if lever.sentence_source == "facts":
+                    split = learned_facts(body)
+                    if len(split) == 1 and split[0] == body:
+                        split = []
+                else:
+                    split = split_sentences(body, lever.sentence_min_words)
+                if len(split) > 1 or lever.sentence_source == "facts":
+                    pieces.extend(split)
+                    owner.extend([i] * len(split))
+            self.part_dense = vectors.docs(pieces) if pieces else np.zeros((0, dense.shape[1]))
+            self.part_owner = np.array(owner, dtype=int)
         self.said = [_date(t.time) for t in conv.turns]
         # Lexical: BM25 tf part per document; context terms at a reduced weight.
         self.doc_weights: list[dict[str, float]] = []
@@ -270,6 +302,21 @@ class Index:
             m.group(1).lower() for turn in conv.turns if (m := SPEAKER.match(turn.text))
         )
         self.speaker_terms = {t for s in names for t in analyze(s)}
+        said = Counter(
+            found[0] for turn in conv.turns if (found := speaker_prefix(turn.text)) is not None
+        )
+        self.speaker_names = sorted(
+            {w for s, n in said.items() if n >= 3 for w in s.split() if len(w) > 1},
+            key=len,
+            reverse=True,
+        )
+        words = np.array([len(without_speaker(t.text).split()) for t in conv.turns])
+        self.length_share = np.minimum(1.0, np.log1p(words) / np.log1p(lever.length_full))
+        self.tags = (
+            [fact_tags(t.text) for t in conv.turns]
+            if (lever.fact_prior or lever.facet_boost or lever.facet_leg)
+            else [frozenset()] * len(conv.turns)
+        )
 
     def lexical(self, terms: Sequence[str], weights: dict[str, float] | None = None) -> np.ndarray:
         scores = np.zeros(len(self.conv.turns))
@@ -304,9 +351,24 @@ class Index:
                     search = resolved.without_spans(question) or question
             for i in told:
                 self.timed[int(str(i))] = 1.0
-        qv = vectors.query(search)
+        dense_search = search
+        if lever.query_strip_speakers:
+            for name in self.speaker_names:
+                dense_search = re.sub(
+                    rf"\b{re.escape(name)}(?:'s|\u2019s)?\b", "", dense_search, flags=re.I
+                )
+            dense_search = re.sub(r"\s+", " ", dense_search).strip() or search
+        qv = vectors.query(dense_search)
         self.last_query = qv
         dense = self.dense @ qv
+        if lever.sentence_vectors != "none" and len(self.part_owner):
+            part = self.part_dense @ qv
+            best = np.full(len(dense), -1.0)
+            np.maximum.at(best, self.part_owner, part)
+            if lever.sentence_vectors == "max":
+                dense = np.maximum(dense, best)
+            else:
+                dense = dense + lever.sentence_mix * np.maximum(0.0, best - dense)
         terms = analyze(search)
         lexical = self.lexical(terms)
         order = self._fuse(dense, lexical, question)
@@ -446,6 +508,12 @@ class Index:
         score = self.lever.dense_weight * d + self.lever.lexical_weight * lx
         return [self.session_names[i] for i in np.argsort(-score)[:n]]
 
+    def _first_pass(self, dense: np.ndarray, lexical: np.ndarray, top_lex: float, i: int) -> float:
+        """A turn's fused dense and lexical match, the lexical one scaled to the best."""
+        return float(
+            self.lever.dense_weight * dense[i] + self.lever.lexical_weight * lexical[i] / top_lex
+        )
+
     def _fuse(
         self, dense: np.ndarray, lexical: np.ndarray, question: str, more: Sequence[int] = ()
     ) -> list[int]:
@@ -468,6 +536,27 @@ class Index:
         dense_values = [dense[i] for i in in_dense]
         d_low, d_high = min(dense_values, default=0.0), max(dense_values, default=1.0)
         q_words = query_words(question)
+        facets = query_facets(question) if (lever.facet_boost or lever.facet_leg) else frozenset()
+        if lever.facet_leg and facets:
+            inside = [i for i, t in enumerate(self.tags) if t & facets]
+            top_lex = lexical.max() or 1.0
+            inside.sort(key=lambda i: -self._first_pass(dense, lexical, top_lex, i))
+            extra = inside[: lever.facet_leg]
+            candidates = list(dict.fromkeys([*candidates, *extra]))
+            in_dense |= set(extra)
+            in_lexical |= {i for i in extra if lexical[i] > 0}
+            max_lex = max((lexical[i] for i in in_lexical), default=0.0)
+        if lever.speaker_leg:
+            turns = self.conv.turns
+            named = [i for i in range(len(turns)) if speaker_match(turns[i].text, q_words) > 0]
+            if named:
+                top_lex = lexical.max() or 1.0
+                named.sort(key=lambda i: -self._first_pass(dense, lexical, top_lex, i))
+                extra = named[: lever.speaker_leg]
+                candidates = list(dict.fromkeys([*candidates, *extra]))
+                in_dense |= set(extra)
+                in_lexical |= {i for i in extra if lexical[i] > 0}
+                max_lex = max((lexical[i] for i in in_lexical), default=0.0)
         scored = []
         for i in candidates:
             d = min(1.0, max(0.0, dense[i])) if i in in_dense else 0.0
@@ -481,6 +570,15 @@ class Index:
                 s += lever.time_boost * self.timed[i]
             if lever.speaker_boost:
                 s += lever.speaker_boost * speaker_match(self.conv.turns[i].text, q_words)
+            if lever.length_prior:
+                if lever.length_mode == "add":
+                    s += lever.length_prior * self.length_share[i]
+                else:
+                    s *= 1 - lever.length_prior + lever.length_prior * self.length_share[i]
+            if lever.fact_prior and self.tags[i]:
+                s += lever.fact_prior
+            if lever.facet_boost and self.tags[i] & facets:
+                s += lever.facet_boost
             scored.append((-s, i))
         scored.sort()
         if lever.session_boost or lever.next_turn:
@@ -523,6 +621,62 @@ class Index:
 
 
 NOW = datetime.now(UTC)
+
+# What a question asks about, by the Learn path's fact tags that answer it.
+FACETS = {
+    "preference": re.compile(
+        r"\b(?:hobb(?:y|ies)|interest(?:s|ed)?|enjoys?|likes?|loves?|favou?rites?|fan|fans|"
+        r"prefers?|passion|passionate|free time|spare time|tastes?|fond)\b",
+        re.I,
+    ),
+    "habit": re.compile(r"\b(?:usually|often|routine|habits?|regularly|every|typically)\b", re.I),
+    "work": re.compile(
+        r"\b(?:jobs?|work|works|career|employer|company|profession|occupation)\b", re.I
+    ),
+}
+
+
+def split_sentences(text: str, min_words: int) -> list[str]:
+    """A turn's sentences, a short one joined to the next (or the last to the one before)."""
+    from engram_server.learning.text import sentences
+
+    out: list[str] = []
+    pending = ""
+    for sentence in sentences(text):
+        pending = f"{pending} {sentence}".strip()
+        if len(pending.split()) >= min_words:
+            out.append(pending)
+            pending = ""
+    if pending:
+        if out:
+            out[-1] = f"{out[-1]} {pending}"
+        else:
+            out.append(pending)
+    return out
+
+
+def learned_facts(text: str) -> list[str]:
+    """The facts the deterministic Learn path keeps from a turn, as it words them."""
+    from engram_server.learning.extract import extract_facts
+    from engram_server.learning.model import Turn
+
+    return [f.content for f in extract_facts([Turn(index=0, role="user", content=text)])]
+
+
+def fact_tags(text: str) -> frozenset[str]:
+    from engram_server.learning.extract import classify
+    from engram_server.learning.text import sentences
+
+    out: set[str] = set()
+    for sentence in sentences(without_speaker(text)):
+        found = classify(sentence)
+        if found:
+            out.update(found[3])
+    return frozenset(out)
+
+
+def query_facets(question: str) -> frozenset[str]:
+    return frozenset(tag for tag, pattern in FACETS.items() if pattern.search(question))
 
 
 def _date(iso: str) -> date | None:
@@ -610,6 +764,30 @@ def evaluate(
     return s
 
 
+def score_lever(convs: Sequence[Conversation], lever: Lever, vectors: Vectors) -> Score:
+    indexes = {c.id: Index(c, lever, vectors) for c in convs}
+    vectors.save()
+    return evaluate(convs, lambda c, q: indexes[c.id].rank(q, vectors))
+
+
+def paired(s: Score, reference: Score) -> str:
+    """Differences from a reference lever with paired 95% bootstrap intervals:
+    recall@10, MRR, and recall@10 of the multi-hop questions."""
+    cells = []
+    multi = [i for i, c in enumerate(s.cats) if c == "multi-hop"]
+    for label, ours, theirs in (
+        ("dR@10", s.r10, reference.r10),
+        ("dMRR", s.rr, reference.rr),
+        ("d multi-hop R@10", [s.r10[i] for i in multi], [reference.r10[i] for i in multi]),
+    ):
+        if not ours:
+            continue
+        low, high = metrics.paired_bootstrap_ci(ours, theirs, resamples=2000)
+        delta = float(np.mean(ours) - np.mean(theirs))
+        cells.append(f"{label} {delta:+.3f} [{low:+.3f},{high:+.3f}]")
+    return "  ".join(cells)
+
+
 def summarise(name: str, s: Score, base: Score | None = None) -> str:
     cells = [f"{name:34s}", f"R@10 {np.mean(s.r10):.3f}", f"MRR {np.mean(s.rr):.3f}"]
     for cat in sorted(set(s.cats)):
@@ -635,7 +813,60 @@ SPEAKER_DEFAULTS = {"addressee_weight": 0.0, "strip_speaker": True, "speaker_boo
 # The depth levers were measured before the speaker defaults, weights given apart.
 DEPTH_BASE = {"session_boost": 0.1, **TIME}
 
+SHIPPED = {**DEFAULTS, **SPEAKER_DEFAULTS, "bm25_b": 0.3}
+
 LEVERS = [
+    # Surfaces and priors measured over the shipped defaults (BM25 b 0.3).
+    *(
+        Lever(f"shipped{name}", **{**SHIPPED, **change})  # type: ignore[arg-type]
+        for name, change in (
+            ("", {}),
+            (" + fact prior 0.02", {"fact_prior": 0.02}),
+            (" + fact prior 0.05", {"fact_prior": 0.05}),
+            (" + fact prior 0.1", {"fact_prior": 0.1}),
+            (" + facet 0.05", {"facet_boost": 0.05}),
+            (" + facet 0.1", {"facet_boost": 0.1}),
+            (" + facet leg 20", {"facet_leg": 20}),
+            (" + facet leg 20 + facet 0.05", {"facet_leg": 20, "facet_boost": 0.05}),
+            (" + query without speakers", {"query_strip_speakers": True}),
+            (" + speaker leg 20", {"speaker_leg": 20}),
+            (" + speaker leg 40", {"speaker_leg": 40}),
+            (" + speaker leg 40 + speaker 0.1", {"speaker_leg": 40, "speaker_boost": 0.1}),
+            (
+                " + learned facts as surfaces",
+                {"sentence_vectors": "max", "sentence_source": "facts"},
+            ),
+            (" + sentence vectors max", {"sentence_vectors": "max"}),
+            (" + sentence vectors mix 0.5", {"sentence_vectors": "mix"}),
+            (" + sentence vectors mix 0.3", {"sentence_vectors": "mix", "sentence_mix": 0.3}),
+            *(
+                (
+                    f" + sentence vectors max, {n} words",
+                    {"sentence_vectors": "max", "sentence_min_words": n},
+                )
+                for n in (8, 12, 16)
+            ),
+            *(
+                (
+                    f" + sentence vectors max, 8 words, dense {dw}",
+                    {
+                        "sentence_vectors": "max",
+                        "sentence_min_words": 8,
+                        "dense_weight": dw,
+                        "lexical_weight": round(1 - dw, 2),
+                    },
+                )
+                for dw in (0.3, 0.5)
+            ),
+            (" + length 0.05", {"length_prior": 0.05}),
+            (" + length 0.1", {"length_prior": 0.1}),
+            (" + length 0.2", {"length_prior": 0.2}),
+            (" + length 0.1, full at 15 words", {"length_prior": 0.1, "length_full": 15}),
+            (" + length 0.1, full at 50 words", {"length_prior": 0.1, "length_full": 50}),
+            (" + length scaled 0.2", {"length_prior": 0.2, "length_mode": "scale"}),
+            (" + length scaled 0.4", {"length_prior": 0.4, "length_mode": "scale"}),
+        )
+    ),
     Lever("defaults", **DEFAULTS),
     Lever("after: speaker defaults", **DEFAULTS, **SPEAKER_DEFAULTS),  # type: ignore[arg-type]
     *(
@@ -916,6 +1147,10 @@ def main() -> int:
     )
     parser.add_argument("--hard", action="store_true", help="with --own: the harder questions only")
     parser.add_argument(
+        "--against",
+        help="a lever's name: each lever's paired 95%% intervals against it, beside BM25's",
+    )
+    parser.add_argument(
         "--model",
         default="minilm",
         help="minilm, or bge:DIR / e5:DIR (an ONNX model and tokenizer)",
@@ -956,11 +1191,20 @@ def main() -> int:
         ]
     if args.only:
         levers = [lv for lv in levers if re.search(args.only, lv.name)]
+    reference: Score | None = None
+    if args.against:
+        against = next((lv for lv in LEVERS if lv.name == args.against), None)
+        if against is None:
+            parser.error(f"--against: no lever named {args.against!r}")
+        reference = score_lever(convs, against, vectors)
+        print(summarise(against.name, reference, base), flush=True)
     for lever in levers:
-        indexes = {c.id: Index(c, lever, vectors) for c in convs}
-        vectors.save()
-        s = evaluate(convs, lambda c, q, built=indexes: built[c.id].rank(q, vectors))
+        if reference is not None and lever.name == args.against:
+            continue
+        s = score_lever(convs, lever, vectors)
         print(summarise(lever.name, s, base), flush=True)
+        if reference is not None:
+            print(f"{'':34s}  {paired(s, reference)}", flush=True)
     vectors.save()
     return 0
 
