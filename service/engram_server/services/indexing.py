@@ -17,6 +17,7 @@ import hashlib
 import logging
 import uuid
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -24,7 +25,7 @@ from typing import Any
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.lexical.addressee import without_speaker
 from engram_server.lexical.sparse import SparseVector, sparse_vector
-from engram_server.lifecycle.model import Memory
+from engram_server.lifecycle.model import Memory, content_hash
 from engram_server.platform.background import BackgroundTask
 from engram_server.recall.neighbours import (
     ContextParams,
@@ -32,6 +33,7 @@ from engram_server.recall.neighbours import (
     with_context_vector,
 )
 from engram_server.store import memories as store
+from engram_server.store.embedding_cache import forget_in
 from engram_server.store.postgres import Conn, Database
 from engram_server.store.vectors import IndexPoint, VectorIndex, VectorUpdate, memory_payload
 
@@ -60,6 +62,41 @@ def dense_text(content_hash: str, content: str) -> tuple[str, str]:
     if text is content:
         return content_hash, content
     return "speakerless:" + hashlib.sha256(text.encode("utf-8")).hexdigest(), text
+
+
+def cache_keys(content: str) -> tuple[str, ...]:
+    """Every embedding-cache key indexing may have stored a vector of this content
+    under: its content hash (the whole content, as embedded before speakers were
+    cut) and, for a "SPEAKER: text" memory, the key of the text `dense_text`
+    embeds. Whatever deletes content for good forgets these too."""
+    whole = content_hash(content)
+    key, _ = dense_text(whole, content)
+    return (whole,) if key == whole else (whole, key)
+
+
+async def forget_vanished(
+    conn: Conn, tenant: str, memories: Sequence[Memory], neighbours: dict[uuid.UUID, Neighbour]
+) -> int:
+    """Forgets the cached vectors of the batch's memories that were purged while
+    the batch was embedded (the purge forgot what was cached then; this batch
+    cached them again). The rows still there are share-locked, so a purge that
+    deleted them and has not committed yet is waited for: either it commits first
+    and they show as gone here, or it deletes them after this check, and its own
+    forgetting then sees the vectors this batch cached. A memory's neighbour is of
+    its space and session, so it went with it."""
+    cur = await conn.execute(
+        "SELECT id FROM memories WHERE id = ANY(%s) FOR KEY SHARE", ([m.id for m in memories],)
+    )
+    alive = {row["id"] for row in await cur.fetchall()}
+    keys: set[str] = set()
+    for m in memories:
+        if m.id in alive:
+            continue
+        keys.update(cache_keys(m.content))
+        neighbour = neighbours.get(m.id)
+        if neighbour is not None:
+            keys.update(cache_keys(neighbour.content))
+    return await forget_in(conn, tenant, sorted(keys))
 
 
 @dataclass(frozen=True)
@@ -265,6 +302,8 @@ class IndexWorker:
             ],
         )
         _, vectors = await asyncio.gather(lexical, dense)
+        async with self.db.tenant_tx(tenant) as conn:
+            await forget_vanished(conn, tenant, memories, neighbours)
         rows = list(vectors[: len(memories)])
         for offset, i in enumerate(mixed, len(memories)):
             rows[i] = with_context_vector(rows[i], vectors[offset], context.dense_weight)

@@ -57,9 +57,11 @@ from engram_server.lifecycle.validation import (
 )
 from engram_server.lifecycle.validators import WebhookCaller, outcome_status, run_validators
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_OPERATOR, Principal
+from engram_server.services.indexing import cache_keys
 from engram_server.services.policy_cache import POLICY_CHANNEL, PolicyCache
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
+from engram_server.store.embedding_cache import forget_in
 from engram_server.store.postgres import Conn, Database
 
 SYSTEM_ACTOR = "system"
@@ -1270,9 +1272,15 @@ class LifecycleService:
             if replay is not None:
                 entries = await store.list_audit(conn, None, "", replay["sequence"] - 1, 1)
                 return int(replay["count"]), entries[0]
+            revised = await store.revision_contents(conn, space, session)
             deleted = await store.delete_memories(conn, space, session)
-            live = sum(1 for _, status in deleted if status in LIVE_STATUSES)
-            await store.enqueue_outbox(conn, tenant, [i for i, _ in deleted], "delete")
+            live = sum(1 for p in deleted if p.status in LIVE_STATUSES)
+            await store.enqueue_outbox(conn, tenant, [p.id for p in deleted], "delete")
+            # The vectors cached for indexing are derived from the content (and
+            # from every earlier revision's): an erasure takes them in the same
+            # commit. Indexing forgets what it caches for them meanwhile.
+            stale = {k for c in (*revised, *(p.content for p in deleted)) for k in cache_keys(c)}
+            await forget_in(conn, tenant, sorted(stale))
             scope = f"space {space}" + (f", session {session}" if session else "")
             entries, _, _ = await store.append_audit(
                 conn,

@@ -8,7 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engram_server.store.postgres import Database
+from engram_server.store.postgres import Conn, Database
+
+
+async def forget_in(
+    conn: Conn, tenant_id: str, keys: Sequence[str], model: str | None = None
+) -> int:
+    """Deletes the tenant's vectors of `keys` (all models unless one is named)
+    inside the caller's transaction, so they go in the same commit as whatever
+    made them stale (a purge deletes memories and their vectors at once)."""
+    if not keys:
+        return 0
+    cursor = await conn.execute(
+        "DELETE FROM embedding_cache WHERE tenant_id = %s AND content_hash = ANY(%s)"
+        " AND (%s::text IS NULL OR model = %s)",
+        (tenant_id, list(keys), model, model),
+    )
+    return cursor.rowcount
 
 
 class PostgresEmbeddingCache:
@@ -55,12 +71,7 @@ class PostgresEmbeddingCache:
         if not hashes:
             return 0
         async with self._db.tenant_tx(tenant_id) as conn:
-            cursor = await conn.execute(
-                "DELETE FROM embedding_cache WHERE tenant_id = %s AND content_hash = ANY(%s)"
-                " AND (%s::text IS NULL OR model = %s)",
-                (tenant_id, list(hashes), model, model),
-            )
-            return cursor.rowcount
+            return await forget_in(conn, tenant_id, hashes, model)
 
     async def drop_model(self, tenant_id: str, keep_model: str) -> int:
         """Deletes this tenant's vectors of every model but `keep_model` (after a reindex)."""

@@ -547,18 +547,40 @@ async def update_memory(conn: Conn, memory_id: uuid.UUID, changes: dict[str, Any
     return row_to_memory(row)
 
 
-async def delete_memories(conn: Conn, space: str, session: str) -> list[tuple[uuid.UUID, Status]]:
+@dataclass(frozen=True)
+class Purged:
+    """A memory a purge deleted: its id, its status then and its content."""
+
+    id: uuid.UUID
+    status: Status
+    content: str
+
+
+async def delete_memories(conn: Conn, space: str, session: str) -> list[Purged]:
     """Hard-deletes a space or one session of it; revisions go with them (FK)."""
     if session:
         cur = await conn.execute(
-            "DELETE FROM memories WHERE space = %s AND session = %s RETURNING id, status",
+            "DELETE FROM memories WHERE space = %s AND session = %s RETURNING id, status, content",
             (space, session),
         )
     else:
         cur = await conn.execute(
-            "DELETE FROM memories WHERE space = %s RETURNING id, status", (space,)
+            "DELETE FROM memories WHERE space = %s RETURNING id, status, content", (space,)
         )
-    return [(r["id"], Status(r["status"])) for r in await cur.fetchall()]
+    return [Purged(r["id"], Status(r["status"]), r["content"]) for r in await cur.fetchall()]
+
+
+async def revision_contents(conn: Conn, space: str, session: str) -> list[str]:
+    """Every content the revisions of a space (or one session of it) recorded:
+    what a purge of that scope must also forget the derived data of."""
+    cur = await conn.execute(
+        "SELECT DISTINCT r.snapshot->>'content' AS content FROM memory_revisions r"
+        " JOIN memories m ON m.tenant_id = r.tenant_id AND m.id = r.memory_id"
+        " WHERE m.space = %s AND (%s = '' OR m.session = %s)"
+        " AND r.snapshot ? 'content'",
+        (space, session, session),
+    )
+    return [r["content"] for r in await cur.fetchall() if r["content"] is not None]
 
 
 async def expire_due(conn: Conn, as_of: datetime, limit: int, space: str = "") -> list[Memory]:

@@ -1,0 +1,121 @@
+"""An erasure (PurgeMemories) takes the vectors cached for indexing with it.
+
+The embedding cache keeps the vector of every text a tenant's memories were
+indexed with, keyed by a hash of the text: derived from the content, so it must
+not outlive a purge, nor come back when indexing was embedding a purged memory
+at the time.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import replace
+from typing import Any
+
+import numpy as np
+from engram.v1 import lifecycle_pb2, types_pb2
+from engram_server.services.indexing import Neighbour, cache_keys, dense_text, forget_vanished
+from engram_server.store import memories as store
+from engram_server.store.embedding_cache import PostgresEmbeddingCache
+from google.protobuf.field_mask_pb2 import FieldMask
+
+from tests.lifecycle_helpers import propose
+
+WAIT_SECONDS = 60
+
+
+async def _cached(raw_pg: Any, tenant_id: str) -> set[str]:
+    cur = await raw_pg.execute(
+        "SELECT content_hash FROM embedding_cache WHERE tenant_id = %s", (tenant_id,)
+    )
+    return {row[0] for row in await cur.fetchall()}
+
+
+async def test_purge_forgets_the_cached_vectors_of_what_it_deletes(
+    make_tenant: Any, server: Any, raw_pg: Any
+) -> None:
+    t, other = await make_tenant(), await make_tenant()
+    said = "Ana: I moved to Lisbon last spring"
+    plain = "The locker code is 4512"
+    first = (await propose(t.lifecycle, "users/42", plain, session="s1")).memory
+    await propose(t.lifecycle, "users/42", said, session="s1")
+    revised = "The locker code is 9034"
+    await t.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(name=first.name, etag=first.etag, content=revised),
+            update_mask=FieldMask(paths=["content"]),
+        )
+    )
+    kept = "Team lunch is on Thursdays"
+    await propose(t.lifecycle, "users/43", kept)
+    await propose(other.lifecycle, "users/42", plain)  # the same text in another tenant
+    for tenant in (t, other):
+        assert (
+            await server.ctx.recall.worker.wait_until_indexed(tenant.tenant_id, WAIT_SECONDS) == 0
+        )
+
+    purged_keys = {*cache_keys(plain), *cache_keys(revised), *cache_keys(said)}
+    cached = await _cached(raw_pg, t.tenant_id)
+    # What indexing embedded: the plain texts by their hash, the turn without its
+    # speaker by the key of that text.
+    assert dense_text(cache_keys(said)[0], said)[0] in cached
+    assert {cache_keys(plain)[0], cache_keys(revised)[0], cache_keys(kept)[0]} <= cached
+
+    response = await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="users/42", reason="erasure request")
+    )
+    assert response.purged_count == 2
+    after = await _cached(raw_pg, t.tenant_id)
+    assert not after & purged_keys  # the earlier revision's vector went too
+    assert cache_keys(kept)[0] in after  # another space's memory keeps its vector
+    assert cache_keys(plain)[0] in await _cached(raw_pg, other.tenant_id)
+
+
+async def test_a_session_purge_keeps_the_rest_of_the_space(
+    make_tenant: Any, server: Any, raw_pg: Any
+) -> None:
+    t = await make_tenant()
+    await propose(t.lifecycle, "users/7", "Bo: my passport number ends in 88", session="s1")
+    await propose(t.lifecycle, "users/7", "Bo: my favourite tea is genmaicha", session="s2")
+    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="users/7", session="s1", reason="erasure")
+    )
+    after = await _cached(raw_pg, t.tenant_id)
+    assert not after & set(cache_keys("Bo: my passport number ends in 88"))
+    assert set(cache_keys("Bo: my favourite tea is genmaicha")) & after
+
+
+async def test_indexing_forgets_what_it_cached_for_a_memory_purged_meanwhile(
+    make_tenant: Any, server: Any, raw_pg: Any
+) -> None:
+    # A batch loaded a memory, a purge deleted it (and its cached vectors) while
+    # the batch was embedded, then the batch cached the vectors again: the check
+    # after embedding forgets them, and leaves the vectors of memories still there.
+    t = await make_tenant()
+    live = (await propose(t.lifecycle, "s", "Cy: the boiler is serviced in May")).memory
+    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
+    db = server.ctx.db
+    async with db.tenant_tx(t.tenant_id) as conn:
+        alive = await store.get_memory(conn, uuid.UUID(live.name.rpartition("/")[2]))
+    assert alive is not None
+    gone = replace(alive, id=uuid.uuid4(), content="Cy: my bank PIN is 2468")
+    previous = "Cy: I will tell you something private"
+    vector = np.ones(4, dtype="<f4").tobytes()
+    await PostgresEmbeddingCache(db).save(
+        t.tenant_id,
+        "test-model",
+        [(k, vector) for text in (gone.content, previous) for k in cache_keys(text)],
+    )
+    before = await _cached(raw_pg, t.tenant_id)
+    async with db.tenant_tx(t.tenant_id) as conn:
+        forgotten = await forget_vanished(
+            conn,
+            t.tenant_id,
+            [alive, gone],
+            {gone.id: Neighbour(cache_keys(previous)[0], previous)},
+        )
+    after = await _cached(raw_pg, t.tenant_id)
+    assert forgotten == 4  # two keys of each text (whole, and without the speaker)
+    assert before - after == {*cache_keys(gone.content), *cache_keys(previous)}
+    assert set(cache_keys(alive.content)) & after
