@@ -8,6 +8,7 @@ at the time.
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from dataclasses import replace
 from typing import Any
@@ -39,6 +40,8 @@ async def test_purge_forgets_the_cached_vectors_of_what_it_deletes(
     plain = "The locker code is 4512"
     first = (await propose(t.lifecycle, "users/42", plain, session="s1")).memory
     await propose(t.lifecycle, "users/42", said, session="s1")
+    # Indexed before the revision, so the first content's vector is cached too.
+    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
     revised = "The locker code is 9034"
     await t.lifecycle.ReviseMemory(
         lifecycle_pb2.ReviseMemoryRequest(
@@ -119,3 +122,27 @@ async def test_indexing_forgets_what_it_cached_for_a_memory_purged_meanwhile(
     assert forgotten == 4  # two keys of each text (whole, and without the speaker)
     assert before - after == {*cache_keys(gone.content), *cache_keys(previous)}
     assert set(cache_keys(alive.content)) & after
+
+
+async def test_the_check_after_embedding_never_waits_for_a_locked_row(
+    make_tenant: Any, server: Any, raw_pg: Any
+) -> None:
+    # A purge not committed yet holds the rows it deleted: the check takes them
+    # as gone instead of waiting (a write holding rows in another order could
+    # otherwise deadlock with it).
+    t = await make_tenant()
+    held = (await propose(t.lifecycle, "s", "Di: my new address is 12 Elm Row")).memory
+    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
+    db = server.ctx.db
+    async with db.tenant_tx(t.tenant_id) as conn:
+        memory = await store.get_memory(conn, uuid.UUID(held.name.rpartition("/")[2]))
+    assert memory is not None
+    assert set(cache_keys(memory.content)) & await _cached(raw_pg, t.tenant_id)
+    async with raw_pg.transaction(force_rollback=True):
+        await raw_pg.execute("DELETE FROM memories WHERE id = %s", (memory.id,))
+        async with db.tenant_tx(t.tenant_id) as conn:
+            forgotten = await asyncio.wait_for(
+                forget_vanished(conn, t.tenant_id, [memory], {}), timeout=20
+            )
+    assert forgotten >= 1
+    assert not set(cache_keys(memory.content)) & await _cached(raw_pg, t.tenant_id)

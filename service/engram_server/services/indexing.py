@@ -79,13 +79,16 @@ async def forget_vanished(
 ) -> int:
     """Forgets the cached vectors of the batch's memories that were purged while
     the batch was embedded (the purge forgot what was cached then; this batch
-    cached them again). The rows still there are share-locked, so a purge that
-    deleted them and has not committed yet is waited for: either it commits first
-    and they show as gone here, or it deletes them after this check, and its own
-    forgetting then sees the vectors this batch cached. A memory's neighbour is of
-    its space and session, so it went with it."""
+    cached them again). A memory counts as gone when its row is missing or locked
+    for deletion by a purge not committed yet (SKIP LOCKED: that purge is not
+    waited for, so a write holding the row cannot deadlock with this check; a row
+    merely locked for an update loses its cached vector, which costs one
+    re-embedding at the next reindex and nothing else). A purge that deletes a
+    row after this check forgets the vectors this batch cached itself. A memory's
+    neighbour is of its space and session, so it went with it."""
     cur = await conn.execute(
-        "SELECT id FROM memories WHERE id = ANY(%s) FOR KEY SHARE", ([m.id for m in memories],)
+        "SELECT id FROM memories WHERE id = ANY(%s) FOR KEY SHARE SKIP LOCKED",
+        ([m.id for m in memories],),
     )
     alive = {row["id"] for row in await cur.fetchall()}
     keys: set[str] = set()
