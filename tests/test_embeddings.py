@@ -791,6 +791,24 @@ async def test_query_vectors_are_kept_for_recent_queries(app: AppContext) -> Non
     assert len(inner.calls) == calls
 
 
+async def test_query_vectors_are_remembered_per_tenant(app: AppContext) -> None:
+    # A hit answers in microseconds, the model in milliseconds: a cache shared by
+    # tenants would let one tell from its own latency what another just asked.
+    inner = HashEmbedder()
+    cached = CachedEmbedder(inner, PostgresEmbeddingCache(app.db))
+    asked = await cached.embed_query("is Dana's test result back?", "tenant-a")
+    calls = len(inner.calls)
+    assert (await cached.begin_query("is Dana's test result back?", "tenant-a")).done()
+    assert len(inner.calls) == calls
+    other = await cached.begin_query("is Dana's test result back?", "tenant-b")
+    np.testing.assert_array_equal(await other, asked)  # same vector, computed again
+    assert len(inner.calls) == calls + 1
+    assert set(cached._queries) == {
+        ("tenant-a", "is Dana's test result back?"),
+        ("tenant-b", "is Dana's test result back?"),
+    }
+
+
 async def test_a_failed_query_embedding_is_not_remembered(app: AppContext) -> None:
     class Failing(HashEmbedder):
         async def embed_query(self, text: str) -> Vector:

@@ -388,7 +388,7 @@ async def test_a_failing_dense_leg_fails_the_recall_after_the_lexical_leg_settle
         lexical_runs.append("done")
         return result
 
-    async def broken_embedding(text: str) -> Any:
+    async def broken_embedding(text: str, tenant_id: str = "") -> Any:
         # The inference starts, then fails while the lexical leg is in flight.
         async def fail() -> None:
             await asyncio.sleep(0)
@@ -526,3 +526,17 @@ async def test_candidate_ids_bind_as_one_array_literal(app: Any, make_tenant: An
     assert await app.db.tenant_read(t.tenant_id, store.by_ids_sql("id"), ("{}",)) == []
     with pytest.raises(TypeError, match="expected a UUID, got str"):
         store.uuid_array_literal([str(ids[0])])
+
+
+async def test_a_query_vector_is_remembered_for_the_tenant_that_asked(
+    make_tenant: Any, server: Any
+) -> None:
+    # Two tenants asking the same question each pay for its embedding: a vector
+    # remembered for one would answer the other in microseconds instead of
+    # milliseconds, telling it what someone else had just asked.
+    a, b = await make_tenant(), await make_tenant()
+    question = f"who looked after the {a.tenant_id} rollout?"
+    for t in (a, b):
+        await _recall_stub(t).Recall(recall_pb2.RecallRequest(query=question, spaces=["kb"], k=3))
+    remembered = {key for key in server.ctx.recall.embedder._queries if key[1] == question}
+    assert remembered == {(a.tenant_id, question), (b.tenant_id, question)}

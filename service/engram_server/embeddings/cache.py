@@ -43,9 +43,11 @@ class CachedEmbedder:
     `embed_for_tenant` is the cached path, for indexing stored content. A search
     query is not content and is not worth a database round trip: `embed_query`
     keeps the vectors of the most recent `query_cache_size` distinct queries in
-    memory instead (a vector depends on the text and the model only, so the
-    entries are shared by tenants without revealing anything: a hit returns what
-    the model would have computed).
+    memory instead, keyed by the tenant that asked too. A vector depends on the
+    text and the model only, but a hit answers in microseconds where the model
+    takes milliseconds: shared by tenants, the cache would let one tenant tell
+    from the latency of its own Recall that another had just asked the same
+    question (the reason the content cache is per tenant as well).
     """
 
     def __init__(
@@ -54,7 +56,7 @@ class CachedEmbedder:
         self.inner = inner
         self.store = store
         self.query_cache_size = max(0, query_cache_size)
-        self._queries: OrderedDict[str, Vector] = OrderedDict()
+        self._queries: OrderedDict[tuple[str, str], Vector] = OrderedDict()
         # Running totals, for metrics and `engram index status`.
         self.hits = 0
         self.misses = 0
@@ -77,17 +79,19 @@ class CachedEmbedder:
         ):
             return await self.inner.embed(texts)
 
-    async def embed_query(self, text: str) -> Vector:
-        return await (await self.begin_query(text))
+    async def embed_query(self, text: str, tenant_id: str = "") -> Vector:
+        return await (await self.begin_query(text, tenant_id))
 
-    async def begin_query(self, text: str) -> asyncio.Future[Vector]:
+    async def begin_query(self, text: str, tenant_id: str = "") -> asyncio.Future[Vector]:
         """`embed_query` as a future, returned once the embedding is under way (for
         an in-process model: once its inference runs outside the GIL), so the caller
-        can do other work on the event loop's thread meanwhile."""
+        can do other work on the event loop's thread meanwhile. `tenant_id` is the
+        tenant asking: only its own earlier queries are served from memory."""
         loop = asyncio.get_running_loop()
-        cached = self._queries.get(text)
+        key = (tenant_id, text)
+        cached = self._queries.get(key)
         if cached is not None:
-            self._queries.move_to_end(text)
+            self._queries.move_to_end(key)
             done: asyncio.Future[Vector] = loop.create_future()
             done.set_result(cached)
             return done
@@ -101,15 +105,15 @@ class CachedEmbedder:
                 vector = asyncio.ensure_future(self.inner.embed_query(text))
             else:
                 vector = await begin(text)
-        vector.add_done_callback(lambda f: self._remember(text, f))
+        vector.add_done_callback(lambda f: self._remember(key, f))
         return vector
 
-    def _remember(self, text: str, computed: asyncio.Future[Vector]) -> None:
+    def _remember(self, key: tuple[str, str], computed: asyncio.Future[Vector]) -> None:
         if not self.query_cache_size or computed.cancelled() or computed.exception():
             return
         vector = computed.result()
         vector.setflags(write=False)  # shared by every caller of the same text
-        self._queries[text] = vector
+        self._queries[key] = vector
         if len(self._queries) > self.query_cache_size:
             self._queries.popitem(last=False)
 

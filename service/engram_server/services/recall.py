@@ -486,7 +486,7 @@ class RecallService:
         # lexical leg is still reading its rows by then, the dense leg reads its own
         # at the same time (a candidate both legs found is read twice, which costs
         # less than waiting), else it reads only what the lexical leg did not bring.
-        embedding = await self.embedder.begin_query(text)
+        embedding = await self.embedder.begin_query(text, tenant)
         pools = q.pools
         lexical = (
             asyncio.ensure_future(self._lexical_leg(tenant, sparse, flt, limit, pools, q.reader))

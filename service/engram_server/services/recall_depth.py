@@ -36,7 +36,7 @@ async def _session_points(
     service: RecallService, tenant: str, q: RecallQuery, sessions: list[str]
 ) -> list[ScoredPoint]:
     text = q.query.strip() or q.slot_key
-    vector = (await service.embedder.embed_query(text)).tolist()  # cached by the first pass
+    vector = (await service.embedder.embed_query(text, tenant)).tolist()  # cached by the first pass
     sparse = query_sparse_vector(text) or None
     flt = service._filter(q)
     found = await asyncio.gather(
