@@ -410,6 +410,34 @@ async def test_contradicts_edge_opens_conflict_and_list_filters(make_tenant: Any
     assert not none.conflicts
 
 
+async def test_a_purge_takes_the_conflicts_of_its_memories_with_it(make_tenant: Any) -> None:
+    # Left behind, such a conflict stayed open for good: resolving it answered
+    # NOT_FOUND for the purged memory, and it kept that memory's id.
+    t, other = await make_tenant(), await make_tenant()
+    ev = evidence_stub(t)
+    _, _, purged = await _contradiction(t)
+    kept = await _contradiction(
+        t,
+        "Deploys happen on Monday",
+        "Deploys happen on Friday",
+        {"space": "ops"},
+        {"space": "ops"},
+    )
+    theirs = await _contradiction(other)
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="kb", reason="erasure request")
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await ev.GetConflict(evidence_pb2.GetConflictRequest(name=purged.name))
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
+    listed = await ev.ListConflicts(evidence_pb2.ListConflictsRequest())
+    assert [c.name for c in listed.conflicts] == [kept[2].name]
+    still = await evidence_stub(other).GetConflict(
+        evidence_pb2.GetConflictRequest(name=theirs[2].name)
+    )
+    assert still.state == evidence_pb2.CONFLICT_STATE_OPEN
+
+
 async def test_resolve_keep_winner_retracts_the_rest_and_never_reopens(make_tenant: Any) -> None:
     t = await make_tenant()
     ev = evidence_stub(t)
