@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 from engram.v1 import lifecycle_pb2, types_pb2
+from engram_server.lifecycle.model import Memory
 from engram_server.services.indexing import Neighbour, cache_keys, dense_text, forget_vanished
 from engram_server.store import memories as store
 from engram_server.store.embedding_cache import PostgresEmbeddingCache
@@ -30,6 +31,16 @@ async def _cached(raw_pg: Any, tenant_id: str) -> set[str]:
         "SELECT content_hash FROM embedding_cache WHERE tenant_id = %s", (tenant_id,)
     )
     return {row[0] for row in await cur.fetchall()}
+
+
+async def _indexed(server: Any, t: Any, content: str) -> Memory:
+    """A memory proposed in space "s" once indexing has cached its vector, as stored."""
+    proposed = (await propose(t.lifecycle, "s", content)).memory
+    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
+    async with server.ctx.db.tenant_tx(t.tenant_id) as conn:
+        stored = await store.get_memory(conn, uuid.UUID(proposed.name.rpartition("/")[2]))
+    assert stored is not None
+    return stored
 
 
 async def test_purge_forgets_the_cached_vectors_of_what_it_deletes(
@@ -96,12 +107,8 @@ async def test_indexing_forgets_what_it_cached_for_a_memory_purged_meanwhile(
     # the batch was embedded, then the batch cached the vectors again: the check
     # after embedding forgets them, and leaves the vectors of memories still there.
     t = await make_tenant()
-    live = (await propose(t.lifecycle, "s", "Cy: the boiler is serviced in May")).memory
-    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
+    alive = await _indexed(server, t, "Cy: the boiler is serviced in May")
     db = server.ctx.db
-    async with db.tenant_tx(t.tenant_id) as conn:
-        alive = await store.get_memory(conn, uuid.UUID(live.name.rpartition("/")[2]))
-    assert alive is not None
     gone = replace(alive, id=uuid.uuid4(), content="Cy: my bank PIN is 2468")
     previous = "Cy: I will tell you something private"
     vector = np.ones(4, dtype="<f4").tobytes()
@@ -131,12 +138,8 @@ async def test_the_check_after_embedding_never_waits_for_a_locked_row(
     # as gone instead of waiting (a write holding rows in another order could
     # otherwise deadlock with it).
     t = await make_tenant()
-    held = (await propose(t.lifecycle, "s", "Di: my new address is 12 Elm Row")).memory
-    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
+    memory = await _indexed(server, t, "Di: my new address is 12 Elm Row")
     db = server.ctx.db
-    async with db.tenant_tx(t.tenant_id) as conn:
-        memory = await store.get_memory(conn, uuid.UUID(held.name.rpartition("/")[2]))
-    assert memory is not None
     assert set(cache_keys(memory.content)) & await _cached(raw_pg, t.tenant_id)
     async with raw_pg.transaction(force_rollback=True):
         await raw_pg.execute("DELETE FROM memories WHERE id = %s", (memory.id,))
