@@ -758,36 +758,36 @@ async def test_cache_embeds_each_text_once(app: AppContext) -> None:
 async def test_query_vectors_are_kept_for_recent_queries(app: AppContext) -> None:
     inner = HashEmbedder()
     cached = CachedEmbedder(inner, PostgresEmbeddingCache(app.db), query_cache_size=2)
-    first = await cached.embed_query("who owns billing?")
+    first = await cached.embed_query("who owns billing?", "t")
     np.testing.assert_array_equal(first, (await inner.embed(["who owns billing?"]))[0])
     calls = len(inner.calls)
-    again = await cached.embed_query("who owns billing?")
+    again = await cached.embed_query("who owns billing?", "t")
     assert len(inner.calls) == calls  # served from memory
     np.testing.assert_array_equal(again, first)
     with pytest.raises(ValueError):
         again[0] = 1.0  # shared between callers, so read-only
-    await cached.embed_query("second query")
-    await cached.embed_query("who owns billing?")  # refreshes it: most recent now
-    await cached.embed_query("third query")  # evicts "second query", the oldest
+    await cached.embed_query("second query", "t")
+    await cached.embed_query("who owns billing?", "t")  # refreshes it: most recent now
+    await cached.embed_query("third query", "t")  # evicts "second query", the oldest
     calls = len(inner.calls)
-    await cached.embed_query("who owns billing?")
+    await cached.embed_query("who owns billing?", "t")
     assert len(inner.calls) == calls
-    await cached.embed_query("second query")
+    await cached.embed_query("second query", "t")
     assert len(inner.calls) == calls + 1
 
     uncached = CachedEmbedder(inner, PostgresEmbeddingCache(app.db), query_cache_size=0)
-    await uncached.embed_query("who owns billing?")
-    await uncached.embed_query("who owns billing?")
+    await uncached.embed_query("who owns billing?", "t")
+    await uncached.embed_query("who owns billing?", "t")
     assert len(inner.calls) == calls + 3
 
     # begin_query: a future; a cached query's is already resolved.
-    hit = await cached.begin_query("who owns billing?")
+    hit = await cached.begin_query("who owns billing?", "t")
     assert hit.done()
     np.testing.assert_array_equal(hit.result(), first)
-    miss = await cached.begin_query("a fourth query")
+    miss = await cached.begin_query("a fourth query", "t")
     np.testing.assert_array_equal(await miss, (await inner.embed(["a fourth query"]))[0])
     calls = len(inner.calls)
-    assert (await cached.begin_query("a fourth query")).done()  # remembered
+    assert (await cached.begin_query("a fourth query", "t")).done()  # remembered
     assert len(inner.calls) == calls
 
 
@@ -817,7 +817,7 @@ async def test_a_failed_query_embedding_is_not_remembered(app: AppContext) -> No
     cached = CachedEmbedder(Failing(), PostgresEmbeddingCache(app.db))
     for _ in range(2):
         with pytest.raises(Unavailable, match="away"):
-            await cached.embed_query("who owns billing?")
+            await cached.embed_query("who owns billing?", "t")
     assert not cached._queries
 
 

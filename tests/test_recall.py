@@ -388,7 +388,7 @@ async def test_a_failing_dense_leg_fails_the_recall_after_the_lexical_leg_settle
         lexical_runs.append("done")
         return result
 
-    async def broken_embedding(text: str, tenant_id: str = "") -> Any:
+    async def broken_embedding(text: str, tenant_id: str) -> Any:
         # The inference starts, then fails while the lexical leg is in flight.
         async def fail() -> None:
             await asyncio.sleep(0)

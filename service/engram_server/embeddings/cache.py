@@ -79,10 +79,10 @@ class CachedEmbedder:
         ):
             return await self.inner.embed(texts)
 
-    async def embed_query(self, text: str, tenant_id: str = "") -> Vector:
+    async def embed_query(self, text: str, tenant_id: str) -> Vector:
         return await (await self.begin_query(text, tenant_id))
 
-    async def begin_query(self, text: str, tenant_id: str = "") -> asyncio.Future[Vector]:
+    async def begin_query(self, text: str, tenant_id: str) -> asyncio.Future[Vector]:
         """`embed_query` as a future, returned once the embedding is under way (for
         an in-process model: once its inference runs outside the GIL), so the caller
         can do other work on the event loop's thread meanwhile. `tenant_id` is the

@@ -305,6 +305,8 @@ class IndexWorker:
             ],
         )
         _, vectors = await asyncio.gather(lexical, dense)
+        # A short transaction of its own, not the batch's: the rows it share-locks
+        # are released at once instead of holding up a purge until the batch commits.
         async with self.db.tenant_tx(tenant) as conn:
             await forget_vanished(conn, tenant, memories, neighbours)
         rows = list(vectors[: len(memories)])
