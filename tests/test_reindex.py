@@ -93,7 +93,9 @@ async def test_reindex_equals_incremental_indexing(
     runtime = server.ctx.recall
     live = runtime.index
     embedder = runtime.embedder
-    vectors = {q: (await embedder.embed_query(q), query_sparse_vector(q)) for q in QUERIES}
+    # A query's vector depends on its text only: one tenant's serves the search of every tenant.
+    asker = tenants[0].tenant_id
+    vectors = {q: (await embedder.embed_query(q, asker), query_sparse_vector(q)) for q in QUERIES}
     scope = IndexFilter(spaces=("kb",), statuses=())
     incremental = {
         (t.tenant_id, q): await live.search(t.tenant_id, *vectors[q], scope, 10)
