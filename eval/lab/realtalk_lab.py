@@ -209,6 +209,9 @@ class Lever:
     sentence_mix: float = 0.5
     sentence_min_words: int = 4  # shorter sentences are merged into the next
     query_strip_speakers: bool = False  # the dense query without the tenant's speaker names
+    # the dense query without capitalised words inside a sentence (names, places),
+    # months and weekdays kept: "all", or "possessive" (only "Name's")
+    query_strip_capitalised: str = "none"
     speaker_leg: int = 0  # also the n best dense (+lexical) turns of the speakers a question names
 
 
@@ -358,6 +361,8 @@ class Index:
                     rf"\b{re.escape(name)}(?:'s|\u2019s)?\b", "", dense_search, flags=re.I
                 )
             dense_search = re.sub(r"\s+", " ", dense_search).strip() or search
+        if lever.query_strip_capitalised != "none":
+            dense_search = strip_capitalised(dense_search, lever.query_strip_capitalised) or search
         qv = vectors.query(dense_search)
         self.last_query = qv
         dense = self.dense @ qv
@@ -622,6 +627,27 @@ class Index:
 
 NOW = datetime.now(UTC)
 
+_CALENDAR = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday "
+    "friday saturday sunday i".split()
+)
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w-]*)((?:'|\u2019)s)?\b")
+
+
+def strip_capitalised(question: str, mode: str) -> str:
+    """The question without capitalised words that do not start a sentence."""
+
+    def cut(m: re.Match[str]) -> str:
+        if m.group(1).lower() in _CALENDAR:
+            return m.group(0)
+        if mode == "possessive" and not m.group(2):
+            return m.group(0)
+        return ""
+
+    return re.sub(r"\s+", " ", _CAPITALISED.sub(cut, question)).strip()
+
+
 # What a question asks about, by the Learn path's fact tags that answer it.
 FACETS = {
     "preference": re.compile(
@@ -829,6 +855,8 @@ LEVERS = [
             (" + facet leg 20", {"facet_leg": 20}),
             (" + facet leg 20 + facet 0.05", {"facet_leg": 20, "facet_boost": 0.05}),
             (" + query without speakers", {"query_strip_speakers": True}),
+            (" + query without capitalised", {"query_strip_capitalised": "all"}),
+            (" + query without possessive names", {"query_strip_capitalised": "possessive"}),
             (" + speaker leg 20", {"speaker_leg": 20}),
             (" + speaker leg 40", {"speaker_leg": 40}),
             (" + speaker leg 40 + speaker 0.1", {"speaker_leg": 40, "speaker_boost": 0.1}),
