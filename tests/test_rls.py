@@ -20,6 +20,7 @@ TENANT_TABLES = (
     "embedding_cache",
     "snapshots",
     "snapshot_memories",
+    "erasure_epochs",
 )
 
 

@@ -314,23 +314,26 @@ class LifecycleServicer(
     async def PurgeMemories(
         self, request: lifecycle_pb2.PurgeMemoriesRequest, context: Ctx
     ) -> lifecycle_pb2.PurgeMemoriesResponse:
+        principal = current_principal()
+        wm = self.ctx.working_memory
+
+        async def erase_buffers() -> object:
+            # An erasure covers the conversation buffers too, inside the purge's
+            # transaction: if Redis is unreachable the call answers UNAVAILABLE and
+            # nothing is purged; a retry does all of it.
+            assert wm is not None
+            if request.session:
+                return await wm.clear(principal.tenant_id, request.space, request.session)
+            return await wm.clear_space(principal.tenant_id, request.space)
+
         count, tombstone = await self.service.purge(
-            current_principal(),
+            principal,
             request.space,
             request.session,
             request.reason,
             convert.request_key("PurgeMemories", request),
+            erase_buffers if wm is not None else None,
         )
-        # An erasure covers the conversation buffers too. If Redis is unreachable the
-        # call answers UNAVAILABLE; a retry with the same request_id replays the
-        # (already committed) purge and clears the buffers then.
-        wm = self.ctx.working_memory
-        if wm is not None:
-            principal = current_principal()
-            if request.session:
-                await wm.clear(principal.tenant_id, request.space, request.session)
-            else:
-                await wm.clear_space(principal.tenant_id, request.space)
         return lifecycle_pb2.PurgeMemoriesResponse(
             purged_count=count, tombstone=convert.audit_to_proto(tombstone)
         )

@@ -11,6 +11,11 @@ Idempotent: a marked buffer answers `already_consolidated` with what was stored.
 If a run stops between the steps, the next run proposes the same contents (the
 write path answers DUPLICATE), adds only the missing edges and marks the buffer,
 so nothing is stored twice.
+
+Erasure: the space's erasure epoch is read before the buffer, and both writes
+check it (`store.erasure`). A purge that ran while the buffer was being
+consolidated makes the call answer ABORTED with nothing of it kept, instead of
+storing a summary of erased messages after the purge.
 """
 
 from __future__ import annotations
@@ -39,10 +44,17 @@ from engram_server.llm.registry import LLMRegistry
 from engram_server.platform.principal import Principal
 from engram_server.privacy import PrivacyFinding
 from engram_server.services.learn import TurnInput, model_for, screen_turns
-from engram_server.services.lifecycle import LifecycleService, RequestKey, parse_memory_name
+from engram_server.services.lifecycle import (
+    LifecycleService,
+    RequestKey,
+    hold_erasure_epoch,
+    parse_memory_name,
+)
 from engram_server.services.working_memory import WorkingMemory
+from engram_server.store import erasure as erasure_store
 from engram_server.store import learning as learning_store
 from engram_server.store import memories as store
+from engram_server.store.erasure import ErasureGuard
 
 CONSOLIDATED_SESSION = "consolidated_session"
 _STORED = (Outcome.ACCEPTED, Outcome.PENDING_CONFIRMATION, Outcome.DUPLICATE, Outcome.REINFORCED)
@@ -84,6 +96,10 @@ class ConsolidateService:
             check_request_id(v, "request_id", key.request_id)
         v.raise_if_any()
         tenant = principal.tenant_id
+        # Read before the buffer: a purge after this point makes the write refuse
+        # what was derived from the purged messages (`store.erasure`).
+        async with self.lifecycle.db.tenant_tx(tenant) as conn:
+            guard = ErasureGuard(space, await erasure_store.current(conn, tenant, space))
         window = await wm.window(tenant, space, session)
         if window.consolidated:
             done = await self._stored(tenant, window.consolidated_as)
@@ -118,7 +134,7 @@ class ConsolidateService:
         decomposition = dec.decompose(turns, summary_text, known)
         proposals = _proposals(decomposition, space, session, len(turns), model is not None)
         results = await self.lifecycle.propose(
-            principal, proposals, key, field_prefix="records", batch=True
+            principal, proposals, key, field_prefix="records", batch=True, erasure=guard
         )
         summary = results[0].memory
         if summary is None or results[0].outcome not in _STORED:
@@ -151,6 +167,8 @@ class ConsolidateService:
                     )
         entities = [m for m in stored[1:offset] if m is not None]
         async with self.lifecycle.db.tenant_tx(tenant) as conn:
+            # A purge since the records were written took them: no edges to them.
+            await hold_erasure_epoch(conn, tenant, guard)
             await learning_store.add_edges(
                 conn, tenant, edges, principal.actor, key.request_id if key else ""
             )

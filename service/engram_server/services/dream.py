@@ -44,9 +44,11 @@ from engram_server.llm import ChatMessage, ChatModel, LLMError
 from engram_server.llm.registry import LLMRegistry
 from engram_server.platform.principal import Principal
 from engram_server.services.learn import model_for
-from engram_server.services.lifecycle import LifecycleService
+from engram_server.services.lifecycle import LifecycleService, PurgedMeanwhile
+from engram_server.store import erasure as erasure_store
 from engram_server.store import learning as learning_store
 from engram_server.store import memories as store
+from engram_server.store.erasure import ErasureGuard
 from engram_server.store.postgres import Conn
 
 MAX_POLICY_CHARS = 8000
@@ -102,6 +104,9 @@ class DreamService:
         tenant = principal.tenant_id
         model = await model_for(self.llm, tenant) if use_llm else None
         async with self.lifecycle.db.tenant_tx(tenant) as conn:
+            # Before the memories: a pattern derived from them is not stored if
+            # the space is purged meanwhile (`store.erasure`).
+            guard = ErasureGuard(space, await erasure_store.current(conn, tenant, space))
             memories = await learning_store.active_memories(conn, space)
             related = await learning_store.edge_pairs(conn, [m.id for m in memories], "RELATED")
         actions = planner.plan(memories, ratio, set(related))
@@ -112,7 +117,7 @@ class DreamService:
             return DreamOutcome(actions, False)
         done: list[PlannedAction] = []
         for action in actions:
-            if await self._apply(principal, action):
+            if await self._apply(principal, action, guard):
                 done.append(action)
         return DreamOutcome(done, True)
 
@@ -224,8 +229,11 @@ class DreamService:
             )
         return out
 
-    async def _pattern(self, principal: Principal, action: PlannedAction) -> bool:
-        """Proposes the pattern memory held for review (PENDING_CONFIRMATION)."""
+    async def _pattern(
+        self, principal: Principal, action: PlannedAction, guard: ErasureGuard
+    ) -> bool:
+        """Proposes the pattern memory held for review (PENDING_CONFIRMATION);
+        not when the space was purged since its decisions were read."""
         space = action.memories[0].space if action.memories else ""
         if not space:
             return False
@@ -246,16 +254,21 @@ class DreamService:
                 " confirm or retract it"
             ),
         )
-        (result,) = await self.lifecycle.propose(principal, [proposal], None)
+        try:
+            (result,) = await self.lifecycle.propose(principal, [proposal], None, erasure=guard)
+        except PurgedMeanwhile:
+            return False
         if result.memory is None:
             return False
         action.detail["pattern_memory"] = result.memory.name
         action.detail["status"] = result.memory.status.value
         return result.outcome in (ProposalOutcome.PENDING_CONFIRMATION,)
 
-    async def _apply(self, principal: Principal, action: PlannedAction) -> bool:
+    async def _apply(
+        self, principal: Principal, action: PlannedAction, guard: ErasureGuard
+    ) -> bool:
         if action.action == "pattern":
-            return await self._pattern(principal, action)
+            return await self._pattern(principal, action, guard)
         if action.action in ("merge", "deprecate"):
             return await self._deprecate(principal, action)
         if action.action == "tag":

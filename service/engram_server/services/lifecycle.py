@@ -59,9 +59,11 @@ from engram_server.lifecycle.validators import WebhookCaller, outcome_status, ru
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_OPERATOR, Principal
 from engram_server.services.indexing import cache_keys
 from engram_server.services.policy_cache import POLICY_CHANNEL, PolicyCache
+from engram_server.store import erasure as erasure_store
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
 from engram_server.store.embedding_cache import forget_in
+from engram_server.store.erasure import ErasureGuard
 from engram_server.store.postgres import Conn, Database
 
 SYSTEM_ACTOR = "system"
@@ -154,6 +156,22 @@ REINFORCEMENT_STEP = 0.05
 MAX_SOURCES_CHARS = 1024
 
 
+class PurgedMeanwhile(Aborted):
+    """A derived write refused because its space was purged after its source data
+    was read; maps to ABORTED (retrying works from what is left)."""
+
+
+async def hold_erasure_epoch(conn: Conn, tenant: str, guard: ErasureGuard) -> None:
+    """Refuses a derived write (ABORTED) when the space was purged after its
+    source data was read; otherwise holds the space's epoch until the caller's
+    transaction ends, so a purge starting now erases what it writes too."""
+    if not await erasure_store.unchanged(conn, tenant, guard):
+        raise PurgedMeanwhile(
+            f"spaces/{guard.space} was purged while this write's source data was being"
+            " read; nothing derived from it was stored (retry to work from what is left)"
+        )
+
+
 class LifecycleService:
     def __init__(
         self,
@@ -240,8 +258,13 @@ class LifecycleService:
         batch: bool = False,
         on_results: ResultsHook | None = None,
         prescreened: frozenset[int] = frozenset(),
+        erasure: ErasureGuard | None = None,
     ) -> list[ProposalResult]:
         """Screens, validates and writes `proposals` in one transaction.
+
+        `erasure`: for proposals derived from data read earlier (a session buffer,
+        stored decisions), the space's erasure epoch read before that data; the
+        write is refused (ABORTED) if a purge of the space ran since.
 
         `prescreened`: positions of proposals the caller has already put through the
         privacy boundary in full (see `privacy_gate.screen_proposals`); only a
@@ -288,11 +311,16 @@ class LifecycleService:
         )
         if not gate.changed:
             return await self._propose_screened(
-                principal, proposals, key, batch=batch, on_results=on_results
+                principal, proposals, key, batch=batch, on_results=on_results, erasure=erasure
             )
         written = (
             await self._propose_screened(
-                principal, gate.kept, key, batch=batch, positions=gate.kept_index
+                principal,
+                gate.kept,
+                key,
+                batch=batch,
+                positions=gate.kept_index,
+                erasure=erasure,
             )
             if gate.kept
             else []
@@ -308,6 +336,7 @@ class LifecycleService:
         batch: bool,
         positions: Sequence[int] | None = None,
         on_results: ResultsHook | None = None,
+        erasure: ErasureGuard | None = None,
     ) -> list[ProposalResult]:
         """Validators, near-duplicate checks and the write, for proposals that passed
         the privacy boundary. `positions` maps them back to the request's indexes
@@ -353,7 +382,7 @@ class LifecycleService:
                         near[i] = found
 
         return await self._write_with_retries(
-            principal, proposals, failures, limits, key, near, on_results
+            principal, proposals, failures, limits, key, near, on_results, erasure
         )
 
     async def _write_with_retries(
@@ -365,6 +394,7 @@ class LifecycleService:
         key: RequestKey | None,
         near: dict[int, uuid.UUID],
         on_results: ResultsHook | None = None,
+        erasure: ErasureGuard | None = None,
     ) -> list[ProposalResult]:
         """The proposals' write transaction, retried from the top after a race.
 
@@ -386,6 +416,8 @@ class LifecycleService:
                     replay = await self._replay(conn, tenant, key)
                     if replay is not None:
                         return await self._results_from_record(conn, replay)
+                    if erasure is not None:
+                        await hold_erasure_epoch(conn, tenant, erasure)
                     results = await self._write_proposals(
                         conn,
                         principal,
@@ -1257,7 +1289,17 @@ class LifecycleService:
         session: str,
         reason: str,
         key: RequestKey | None,
+        erase_buffers: Callable[[], Awaitable[object]] | None = None,
     ) -> tuple[int, AuditEntry]:
+        """Deletes a space's (or one session's) memories for good.
+
+        `erase_buffers` clears the matching conversation buffers (Redis). It runs
+        inside the purge's transaction, after the space's erasure epoch is raised
+        and before the commit, so a Consolidate that read a buffer before it was
+        cleared cannot store its summary after the purge (see `store.erasure`),
+        and a failure there leaves nothing purged. A retry of an already
+        committed purge (same request id) runs it again.
+        """
         from engram_server.lifecycle.validation import check_space
 
         v = Violations()
@@ -1270,8 +1312,13 @@ class LifecycleService:
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
             if replay is not None:
+                if erase_buffers is not None:
+                    await erase_buffers()
                 entries = await store.list_audit(conn, None, "", replay["sequence"] - 1, 1)
                 return int(replay["count"]), entries[0]
+            await erasure_store.advance(conn, tenant, space)
+            if erase_buffers is not None:
+                await erase_buffers()
             revised = await store.revision_contents(conn, space, session)
             deleted = await store.delete_memories(conn, space, session)
             live = sum(1 for p in deleted if p.status in LIVE_STATUSES)
