@@ -139,10 +139,11 @@ async def test_read_your_writes_that_runs_out_of_wait_says_so(
     worker = server.ctx.recall.worker
     real_apply = worker._apply
 
-    async def index_down_for_t(tenant: str, memories: Any, deletes: Any) -> None:
+    async def index_down_for_t(tenant: str, *args: Any, **kwargs: Any) -> None:
+        # Other tenants' batches (pools, neighbour context and all) go through.
         if tenant == t.tenant_id:
             raise RuntimeError("index unreachable")
-        await real_apply(tenant, memories, deletes)
+        await real_apply(tenant, *args, **kwargs)
 
     monkeypatch.setattr(worker, "_apply", index_down_for_t)
     monkeypatch.setattr(
