@@ -1,7 +1,7 @@
 """DecisionsService through gRPC: ingest, identity, supersession, anchors, answers.
 
-Histories are real git repositories built in temp dirs and read by the CLI's
-git reader (`engram_server.cli.gitlog`), or commits written by hand.
+Histories are real git repositories built in temp dirs and read by the
+SDK's git reader (`engram.git`), or commits written by hand.
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ from typing import Any
 
 import grpc
 import pytest
+from engram.git import read_commits
 from engram.v1 import decisions_pb2, decisions_pb2_grpc, lifecycle_pb2, recall_pb2, types_pb2
-from engram_server.cli.gitlog import read_commits
 
 from tests.conftest import MakeTenant, RunningServer, TestTenant
 from tests.lifecycle_helpers import propose

@@ -1,6 +1,7 @@
 """DecisionsService in the SDK: mixins of `engram.Client` and `engram.AsyncClient`.
 
     client.ingest_commits("github.com/acme/api", commits)       # engram.Commit dataclasses
+    client.ingest_repository(".", "v1.0..HEAD")                 # a local checkout, via git
     client.explain_code("github.com/acme/api", "svc/rerank.py", lines=(40, 52))
     client.search_decisions("why is the executor single-worker?")
     client.create_decision("ops/runbooks", "Move backups to 02:00", "They collided with billing")
@@ -17,19 +18,26 @@ Writes send a request id (yours, or one generated per call), so the SDK's retrie
 UNAVAILABLE never write twice.
 Commits are `engram.Commit`s (with `engram.FileChange`s and their
 `engram.DiffHunk`s), checked before anything is sent; `engram.v1.Commit` messages
-are taken too, as they are, and the two may be mixed. The `engram decisions
-ingest` command reads them from a local repository.
+are taken too, as they are, and the two may be mixed. `ingest_repository` reads
+them from a local repository with `engram.git` (running `git` on this machine; the
+server never reads a repository) and sends them through `ingest_commits` in
+batches, summing the answers into one `IngestResult`; `engram decisions ingest`
+reads them with the same module.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+import asyncio
+import contextlib
+import os
+import re
+from collections.abc import AsyncIterator, Generator, Iterable, Iterator, Sequence
 from datetime import datetime
 from typing import Any, cast
 
 from engram import _convert as c
 from engram import _decisions_convert as dc
-from engram import _requests, errors
+from engram import _requests, errors, git
 from engram import decision_types as dt
 from engram._base import rpc
 from engram.v1 import decisions_pb2, decisions_pb2_grpc
@@ -263,6 +271,111 @@ class _Requests:
         )
 
 
+# IngestCommits takes at most this many commits per call.
+MAX_BATCH = 500
+_COMMIT_FIELD = re.compile(r"^commits\[(\d+)\]")
+
+
+class _RepositoryIngest:
+    """One `ingest_repository` call: its arguments checked, then the path and the
+    range checked with git, before anything is sent; then the answers of its
+    batches summed into the one answer a single call over the range would give."""
+
+    def __init__(
+        self,
+        path: Any,
+        revision_range: Any,
+        repository: Any,
+        space: Any,
+        reprocess: Any,
+        batch_size: Any,
+    ) -> None:
+        if isinstance(path, os.PathLike):
+            path = os.fspath(path)
+        self.path = c.text_in(path, "path")
+        if not self.path:
+            raise errors.invalid_argument("path", "give the path of a git repository")
+        self.range = c.text_in(revision_range, "range")
+        if not self.range.strip():
+            raise errors.invalid_argument("range", "give a revision range (HEAD, v1.0..HEAD)")
+        self.repository = None if repository is None else c.text_in(repository, "repository")
+        self.space = c.text_in(space, "space")
+        self.reprocess = c.flag(reprocess, "reprocess")
+        if isinstance(batch_size, bool) or not isinstance(batch_size, int):
+            raise errors.invalid_argument(
+                "batch_size", f"expected an int, got {type(batch_size).__name__}"
+            )
+        if not 1 <= batch_size <= MAX_BATCH:
+            raise errors.invalid_argument(
+                "batch_size", f"must be between 1 and {MAX_BATCH}, got {batch_size}"
+            )
+        self.batch_size = batch_size
+        self._sent = 0
+        self._merged = decisions_pb2.IngestCommitsResponse()
+        self._decisions: dict[str, decisions_pb2.Decision] = {}
+
+    def resolve(self) -> str:
+        """The repository's name, once git can read the range there (runs git)."""
+        try:
+            git.check_repository(self.path)
+        except git.GitError as error:
+            raise errors.invalid_argument(
+                "path", f"{self.path!r} is not a git repository ({error})"
+            ) from error
+        try:
+            git.check_range(self.path, self.range)
+        except git.GitError as error:
+            raise errors.invalid_argument("range", f"{error} (in {self.path!r})") from error
+        if self.repository is not None:
+            return self.repository
+        try:
+            return git.repository_name(self.path)
+        except git.GitError as error:
+            raise errors.invalid_argument(
+                "repository", f"cannot be derived from {self.path!r} ({error}); pass it"
+            ) from error
+
+    def batches(self) -> Generator[list[decisions_pb2.Commit], None, None]:
+        return git.read_batches(self.path, self.range, self.batch_size)
+
+    def add(self, sent: int, result: dt.IngestResult) -> None:
+        """Adds one batch's answer; positions in it become positions in the range."""
+        response, merged, offset = result.raw, self._merged, self._sent
+        assert response is not None  # ingest_commits keeps the message it converted
+        merged.processed_commits += response.processed_commits
+        merged.skipped_commits += response.skipped_commits
+        merged.commits_without_decision += response.commits_without_decision
+        merged.created_decisions += response.created_decisions
+        merged.updated_decisions += response.updated_decisions
+        merged.invalid_commits += response.invalid_commits
+        for commit in response.commits:
+            item = merged.commits.add()
+            item.CopyFrom(commit)
+            item.index += offset
+            for violation in item.violations:
+                violation.field = _shift(violation.field, offset)
+        for finding in response.privacy_findings:
+            item_finding = merged.privacy_findings.add()
+            item_finding.CopyFrom(finding)
+            item_finding.field = _shift(finding.field, offset)
+        # A decision a later batch updated again is listed once, as it is now.
+        for decision in response.decisions:
+            self._decisions[decision.name] = decision
+        self._sent += sent
+
+    def result(self) -> dt.IngestResult:
+        merged = decisions_pb2.IngestCommitsResponse()
+        merged.CopyFrom(self._merged)
+        merged.decisions.extend(self._decisions.values())
+        return dc.ingest_out(merged)
+
+
+def _shift(field: str, offset: int) -> str:
+    """`commits[3].message` of a batch sent after `offset` commits, as a position
+    in the whole range."""
+    return _COMMIT_FIELD.sub(lambda m: f"commits[{int(m.group(1)) + offset}]", field, count=1)
+
+
 class DecisionsMixin:
     """DecisionsService methods of `engram.Client`."""
 
@@ -299,6 +412,44 @@ class DecisionsMixin:
         return dc.ingest_out(
             self._transport_.unary(self._decisions.IngestCommits, request, retryable=True)
         )
+
+    def ingest_repository(
+        self,
+        path: str | os.PathLike[str] = ".",
+        range: str = "HEAD",
+        *,
+        repository: str | None = None,
+        space: str = "",
+        reprocess: bool = False,
+        batch_size: int = 100,
+    ) -> dt.IngestResult:
+        """Reads the commits of `range` from the git repository at `path` (with
+        `engram.git`, on this machine) and sends them through `ingest_commits`,
+        oldest first, `batch_size` (1-500) per call.
+
+        Returns the answers summed as one call over the whole range would give
+        them: counters added up, `commits` in range order (their `index`, and the
+        `commits[i]` of violation and finding fields, count from the range's
+        oldest commit), each decision once as it is after the last batch, `raw`
+        the summed message. `repository` defaults to the name
+        `engram.git.repository_name` gives: the origin remote
+        (`github.com/acme/api`), else the directory's name.
+
+        A path that is not a repository or a range git cannot resolve raises
+        InvalidArgument naming `path` or `range` with git's reason, and any other
+        bad argument one naming it, before anything is sent. Each batch is a
+        write of its own with its own request id, retried on UNAVAILABLE like
+        `ingest_commits`; a failure after some batches (the server's error, or
+        `engram.git.GitError` if git itself stops part way) leaves those
+        ingested, and calling again skips them at no cost.
+        """
+        run = _RepositoryIngest(path, range, repository, space, reprocess, batch_size)
+        name = run.resolve()
+        with contextlib.closing(run.batches()) as batches:
+            for batch in batches:
+                result = self.ingest_commits(name, batch, space=run.space, reprocess=run.reprocess)
+                run.add(len(batch), result)
+        return run.result()
 
     @rpc("engram.v1.DecisionsService.CreateDecision")
     def create_decision(
@@ -459,6 +610,34 @@ class AsyncDecisionsMixin:
         return dc.ingest_out(
             await self._transport_.unary(self._decisions.IngestCommits, request, retryable=True)
         )
+
+    async def ingest_repository(
+        self,
+        path: str | os.PathLike[str] = ".",
+        range: str = "HEAD",
+        *,
+        repository: str | None = None,
+        space: str = "",
+        reprocess: bool = False,
+        batch_size: int = 100,
+    ) -> dt.IngestResult:
+        """`Client.ingest_repository`; git runs on worker threads, never on the
+        event loop."""
+        run = _RepositoryIngest(path, range, repository, space, reprocess, batch_size)
+        name = await asyncio.to_thread(run.resolve)
+        batches = run.batches()
+        try:
+            while (batch := await asyncio.to_thread(next, batches, None)) is not None:
+                result = await self.ingest_commits(
+                    name, batch, space=run.space, reprocess=run.reprocess
+                )
+                run.add(len(batch), result)
+        finally:
+            # Stops the reader thread. If a cancelled call left `next` running on
+            # its thread, the reader stops when that generator is collected.
+            with contextlib.suppress(ValueError):
+                await asyncio.to_thread(batches.close)
+        return run.result()
 
     @rpc("engram.v1.DecisionsService.CreateDecision")
     async def create_decision(

@@ -144,9 +144,9 @@ def write_history(path: Path, commits: int, files: int, seed: int) -> tuple[list
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     import contextlib
 
+    from engram import git
     from engram.v1 import decisions_pb2, decisions_pb2_grpc
 
-    from engram_server.cli import gitlog
     from engram_server.evaluation.remote import RemoteEngram
 
     start = time.perf_counter()
@@ -161,7 +161,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         _say(args, start, f"wrote {args.commits} commits in {time.perf_counter() - t0:.1f}s")
 
         t0 = time.perf_counter()
-        read = sum(1 for _ in gitlog.read_commits(str(repo), "HEAD"))
+        read = sum(1 for _ in git.read_commits(str(repo), "HEAD"))
         floor = time.perf_counter() - t0
         _say(args, start, f"floor: read {read} commits in {floor:.1f}s")
 
@@ -194,7 +194,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         created = 0
         waited = 0.0
         t0 = time.perf_counter()
-        for batch in gitlog.read_batches(str(repo), "HEAD", args.batch_size):
+        for batch in git.read_batches(str(repo), "HEAD", args.batch_size):
             t1 = time.perf_counter()
             response = await stub.IngestCommits(
                 decisions_pb2.IngestCommitsRequest(repository="bench/synthetic", commits=batch),
@@ -223,7 +223,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             _say(args, start, f"{pending}; measuring anyway")
         index_seconds = time.perf_counter() - t0
 
-        head = gitlog.head(str(repo))
+        head = git.head(str(repo))
         explain: list[float] = []
         search: list[float] = []
         for _ in range(args.queries):

@@ -11,8 +11,10 @@ engram decisions get NAME | list           read decisions
 engram decisions create --repository R --title T --rationale W [--evidence Q --source TEXT]
 engram decisions outcome NAME --outcome MISSED --summary TEXT [--evidence Q --source-file F]
 
-The server never reads a repository: `ingest` runs git here (log with rename
-detection and zero-context hunks) and sends what it read.
+The server never reads a repository: `ingest` runs git here with the SDK's reader
+(`engram.git`: log with rename detection and zero-context hunks) and sends what
+it read, batch by batch, to show progress as it goes (`Client.ingest_repository`
+is the same without the progress bar).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engram import CommitDisposition, Decision, DecisionEvidence, DecisionOutcome
+from engram import CommitDisposition, Decision, DecisionEvidence, DecisionOutcome, git
 from engram.errors import InvalidArgument
 from google.protobuf import json_format
 
@@ -133,14 +135,12 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
 
 
 def ingest(args: argparse.Namespace) -> int:
-    from engram_server.cli import gitlog
-
     if not 1 <= args.batch_size <= 500:
         raise UsageError("--batch-size must be between 1 and 500")
     try:
-        total = gitlog.check_range(args.path, args.range)
-        repository = args.repository or gitlog.repository_name(args.path)
-    except gitlog.GitError as error:
+        total = git.check_range(args.path, args.range)
+        repository = args.repository or git.repository_name(args.path)
+    except git.GitError as error:
         raise UsageError(f"cannot read {args.range!r} in {args.path}: {error}") from error
     out = common.output(args)
     counts: collections.Counter[str] = collections.Counter()
@@ -150,7 +150,7 @@ def ingest(args: argparse.Namespace) -> int:
     started = time.monotonic()
     show_progress = not args.quiet and not args.json and sys.stderr.isatty()
     with common.make_client(args) as client:
-        for batch in gitlog.read_batches(args.path, args.range, args.batch_size):
+        for batch in git.read_batches(args.path, args.range, args.batch_size):
             response = client.ingest_commits(
                 repository, batch, space=args.space, reprocess=args.reprocess
             )
@@ -206,11 +206,9 @@ def _progress(done: int, total: int, started: float) -> None:
 def _default_repository(args: argparse.Namespace) -> str:
     if args.repository:
         return str(args.repository)
-    from engram_server.cli import gitlog
-
     try:
-        return gitlog.repository_name(args.repo_path)
-    except gitlog.GitError as error:
+        return git.repository_name(args.repo_path)
+    except git.GitError as error:
         raise UsageError(f"--repository is needed outside a git checkout ({error})") from error
 
 
@@ -229,11 +227,9 @@ def explain(args: argparse.Namespace) -> int:
     revision = args.revision
     if not revision:
         # Lines refer to the checkout at hand: HEAD of --repo-path, when it is one.
-        from engram_server.cli import gitlog
-
         try:
-            revision = gitlog.head(args.repo_path)
-        except gitlog.GitError:
+            revision = git.head(args.repo_path)
+        except git.GitError:
             revision = ""
     with common.make_client(args) as client:
         response = client.explain_code(

@@ -217,9 +217,9 @@ async def _one(
     platform_key: str,
     say: Callable[[str], None],
 ) -> RepoRun:
+    from engram import git
     from engram.v1 import decisions_pb2, decisions_pb2_grpc
 
-    from engram_server.cli import gitlog
     from engram_server.evaluation.bm25 import BM25
     from engram_server.evaluation.remote import RemoteEngram
 
@@ -250,7 +250,7 @@ async def _one(
                 if c.disposition == decisions_pb2.COMMIT_DISPOSITION_DECISION:
                     mined.add(c.sha)
 
-        for commit in gitlog.read_commits(path, spec["commit"]):
+        for commit in git.read_commits(path, spec["commit"]):
             batch.append(commit)
             if len(batch) >= BATCH:
                 await send(batch)

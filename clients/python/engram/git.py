@@ -1,15 +1,25 @@
-"""Reads a local git history into `engram.v1.Commit` messages (client side).
+"""Reads a local git history into `engram.v1.Commit` messages, for `IngestCommits`.
 
-One `git log` run streams every commit of a range oldest first with its message,
-times, parents and refs, and its zero-context patch with rename detection (`-M`):
-the hunk headers give the changed line ranges on both sides and the enclosing
-section (`@@ -40,2 +40,5 @@ def rerank_async(`), from which added and deleted
-line counts follow. Merges carry no patch of their own (git prints none by
-default), so they arrive without files. Only comment lines added by a hunk are
-sent as its excerpt (they are where rationale lives in code); code itself
-never leaves the machine.
+    from engram import git
 
-The server never reads a repository: this module is all the git access there is.
+    total = git.check_range(".", "v1.0..HEAD")     # GitError with git's reason if not
+    name = git.repository_name(".")                # github.com/acme/api
+    for batch in git.read_batches(".", "v1.0..HEAD", 100):
+        client.ingest_commits(name, batch)
+
+`Client.ingest_repository` does all of this in one call; `engram decisions
+ingest` uses this module too. One `git log` run streams every commit of a range
+oldest first with its message, times, parents and refs, and its zero-context
+patch with rename detection (`-M`): the hunk headers give the changed line
+ranges on both sides and the enclosing section (`@@ -40,2 +40,5 @@ def
+rerank_async(`), from which added and deleted line counts follow. Merges carry no
+patch of their own (git prints none by default), so they arrive without files.
+Only comment lines added by a hunk are sent as its excerpt (they are where
+rationale lives in code); code itself never leaves the machine.
+
+This is client-side code: it runs the `git` on PATH on the caller's machine and
+needs nothing beyond the standard library and the SDK's own `engram.v1`
+messages. The server never reads a repository.
 """
 
 from __future__ import annotations
@@ -18,7 +28,7 @@ import queue
 import re
 import subprocess
 import threading
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from datetime import datetime
 from pathlib import Path
 
@@ -35,7 +45,8 @@ MAX_FILES = 1000
 
 
 class GitError(Exception):
-    """git could not do what was asked (not a repository, an unknown range)."""
+    """git could not do what was asked (not a repository, an unknown range); the
+    message is git's reason."""
 
 
 def _git(path: str, *args: str) -> str:
@@ -50,11 +61,21 @@ def _git(path: str, *args: str) -> str:
     return done.stdout
 
 
+def check_repository(path: str) -> None:
+    """GitError with git's reason unless `path` is in a git repository."""
+    _git(path, "rev-parse", "--git-dir")
+
+
 def check_range(path: str, revision_range: str) -> int:
     """How many commits `revision_range` holds; GitError with git's reason if it
     cannot be resolved (or `path` is not a repository)."""
-    _git(path, "rev-parse", "--git-dir")
+    check_repository(path)
+    if not revision_range.strip():
+        raise GitError("the revision range is empty")
     for end in re.split(r"\.\.\.?", revision_range):
+        if end.startswith("-"):
+            # git would read it as an option (`--output=FILE` writes a file).
+            raise GitError(f"{end!r} in range {revision_range!r} is not a revision")
         if end:
             try:
                 _git(path, "rev-parse", "--verify", "--quiet", f"{end}^{{commit}}")
@@ -64,6 +85,7 @@ def check_range(path: str, revision_range: str) -> int:
 
 
 def head(path: str) -> str:
+    """The sha of the commit checked out at `path`."""
     return _git(path, "rev-parse", "HEAD").strip()
 
 
@@ -90,7 +112,10 @@ def repository_name(path: str) -> str:
 
 
 def read_commits(path: str, revision_range: str = "HEAD") -> Iterator[decisions_pb2.Commit]:
-    """The commits of `revision_range`, oldest first, as they stream out of git."""
+    """The commits of `revision_range`, oldest first, as they stream out of git
+    (GitError if git fails; `check_range` first gives a clear reason up front)."""
+    if revision_range.startswith("-"):
+        raise GitError(f"{revision_range!r} is not a revision range")
     args = [
         "git",
         "-C",
@@ -129,10 +154,11 @@ def read_commits(path: str, revision_range: str = "HEAD") -> Iterator[decisions_
 
 def read_batches(
     path: str, revision_range: str, size: int, ahead: int = 4
-) -> Iterator[list[decisions_pb2.Commit]]:
+) -> Generator[list[decisions_pb2.Commit], None, None]:
     """`read_commits` in lists of `size`, read and parsed on a thread of their own
     up to `ahead` batches ahead: git and the parser work while the caller waits
-    on the server, instead of in turn with it. GitError as `read_commits`."""
+    on the server, instead of in turn with it. GitError as `read_commits`. Close
+    it (`contextlib.closing`) when stopping early: that stops the reading thread."""
     handoff: queue.Queue[list[decisions_pb2.Commit] | BaseException | None] = queue.Queue(ahead)
     stop = threading.Event()
 
