@@ -16,8 +16,10 @@ slots and the pool's log), so no two of them can deadlock.
 from __future__ import annotations
 
 import base64
+import hashlib
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -370,14 +372,23 @@ class PoolOperations:
 
     async def _write(
         self,
-        tenant: str,
+        principal: Principal,
         key: RequestKey | None,
         cls: type[M],
         write: Callable[[Conn], Awaitable[M]],
     ) -> M:
         """One write in its own transaction, idempotent on the request id: the
         result stored by an earlier call with the same id, else `write`'s, stored
-        with it for a retry."""
+        with it for a retry.
+
+        Only the API key that made the first call gets its result again: the
+        caller's role is checked inside `write`, which a replay skips, so the same
+        id and body from anyone else is a different request (INVALID_ARGUMENT on
+        `request_id`), never a non-member reading an owner's publication."""
+        tenant = principal.tenant_id
+        if key is not None:
+            caller = f"{key.fingerprint}\x1f{principal.key_id}".encode()
+            key = replace(key, fingerprint=hashlib.sha256(caller).hexdigest())
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key, cls)
             if replay is not None:
@@ -510,7 +521,7 @@ class PoolOperations:
             out = pool_to_proto(row)
             return out
 
-        return await self._write(tenant, key, pool_pb2.Pool, write)
+        return await self._write(principal, key, pool_pb2.Pool, write)
 
     def _pool_values(
         self, pool: pool_pb2.Pool, v: Violations, path: str, fields: set[str]
@@ -639,7 +650,7 @@ class PoolOperations:
             out = pool_to_proto(row)
             return out
 
-        return await self._write(tenant, key, pool_pb2.Pool, write)
+        return await self._write(principal, key, pool_pb2.Pool, write)
 
     async def delete_pool(
         self, principal: Principal, pool_id: str, etag: str, key: RequestKey | None
@@ -675,7 +686,7 @@ class PoolOperations:
             await conn.execute("SELECT pg_notify(%s, %s)", (POOL_CHANNEL, f"{tenant}/{pool_id}"))
             return pool_pb2.Pool()
 
-        await self._write(tenant, key, pool_pb2.Pool, write)
+        await self._write(principal, key, pool_pb2.Pool, write)
 
     # -- members ---------------------------------------------------------------
 
@@ -764,7 +775,7 @@ class PoolOperations:
             out = member_to_proto({**row, "trust_score": trust})
             return out
 
-        return await self._write(tenant, key, pool_pb2.PoolMember, write)
+        return await self._write(principal, key, pool_pb2.PoolMember, write)
 
     async def remove_member(
         self, principal: Principal, pool_id: str, member: str, key: RequestKey | None
@@ -802,7 +813,7 @@ class PoolOperations:
             await conn.execute("SELECT pg_notify(%s, %s)", (POOL_CHANNEL, f"{tenant}/{pool_id}"))
             return pool_pb2.PoolMember()
 
-        await self._write(tenant, key, pool_pb2.PoolMember, write)
+        await self._write(principal, key, pool_pb2.PoolMember, write)
 
     async def list_members(
         self,
@@ -1030,7 +1041,7 @@ class PoolOperations:
             )
             return out
 
-        return await self._write(tenant, key, pool_pb2.PublishMemoryResponse, write)
+        return await self._write(principal, key, pool_pb2.PublishMemoryResponse, write)
 
     async def unpublish(
         self,
@@ -1100,7 +1111,7 @@ class PoolOperations:
             out = publication_to_proto(updated)
             return out
 
-        return await self._write(tenant, key, pool_pb2.Publication, write)
+        return await self._write(principal, key, pool_pb2.Publication, write)
 
     async def review(
         self,
@@ -1176,7 +1187,7 @@ class PoolOperations:
             out = publication_to_proto(updated)
             return out
 
-        return await self._write(tenant, key, pool_pb2.Publication, write)
+        return await self._write(principal, key, pool_pb2.Publication, write)
 
     @staticmethod
     def _can_see(pub: dict[str, Any], role: int, principal: Principal) -> bool:
