@@ -179,13 +179,21 @@ async def get_space_profile(
     v.raise_if_any()
     tenant = current_principal().tenant_id
     now = convert.ts_to_dt(request.now, "now") if request.HasField("now") else datetime.now(UTC)
+    window_days = request.window_days or 30
+    # The window and the settled age are counted back from `now`: both must stay
+    # after 0001-01-01, the earliest time a datetime (and a Timestamp) can hold.
+    reach = max(timedelta(days=window_days), SETTLED_AGE)
+    if now - datetime.min.replace(tzinfo=UTC) < reach:
+        raise InvalidArgument.field(
+            "now", f"must be at least {reach.days} days after 0001-01-01T00:00:00Z"
+        )
     limits = (await service.lifecycle._limits_for({space}, tenant))[space]
     profile = await compute_profile(
         ctx,
         tenant,
         space,
         request.include_subspaces,
-        request.window_days or 30,
+        window_days,
         now,
         limits.policy.pinned_space_class,
     )
