@@ -7,7 +7,8 @@ N" is complete and a stream resumed from a cursor neither skips nor repeats.
 Membership is re-checked before every page of the catch-up and, while a stream
 sends or waits, at least every `RECHECK_SECONDS`; a NOTIFY on `engram_pool` (any
 change to the pool: a publication, a member removed) wakes it at once. A caller
-that lost its membership gets PERMISSION_DENIED and the stream ends.
+that lost its membership gets PERMISSION_DENIED and the stream ends; one whose API
+key was revoked, expired or deleted meanwhile gets UNAUTHENTICATED.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from typing import Any
 from engram.v1 import pool_pb2, types_pb2
 
 from engram_server.api import convert
-from engram_server.errors import InvalidArgument, NotFound, PermissionDenied
+from engram_server.errors import InvalidArgument, NotFound, PermissionDenied, Unauthenticated
 from engram_server.lifecycle.model import Status, memory_name
 from engram_server.platform.principal import SCOPE_READ, Principal
 from engram_server.pools import model
@@ -90,6 +91,20 @@ class _Guard:
         if conn is None:
             async with self.db.tenant_tx(self.principal.tenant_id) as c:
                 return await self.check(c)
+        # The key was checked when the call started; a stream outlives that check,
+        # so a key revoked, expired or deleted since ends it here.
+        key = await fetch_one(
+            conn,
+            "SELECT revoke_time <= now() AS revoked, expire_time <= now() AS expired"
+            " FROM api_keys WHERE id = %s",
+            (self.principal.key_id,),
+        )
+        if key is None:
+            raise Unauthenticated("API key deleted")
+        if key["revoked"]:
+            raise Unauthenticated("API key revoked")
+        if key["expired"]:
+            raise Unauthenticated("API key expired")
         role = await caller_role(conn, self.principal, self.pool_id)
         exists = await fetch_one(conn, "SELECT 1 AS x FROM pools WHERE id = %s", (self.pool_id,))
         self.checked = time.monotonic()
