@@ -47,3 +47,45 @@ async def test_a_profile_window_before_year_one_names_now(
         )
     )
     assert fits.total_memory_count == 1 and fits.live_memory_count == 1
+
+
+async def test_a_merge_refused_for_a_stale_etag_stores_no_merged_memory(make_tenant: Any) -> None:
+    from engram.v1 import lifecycle_pb2
+
+    from tests.test_evidence import _contradiction
+
+    t = await make_tenant()
+    ev = evidence_pb2_grpc.EvidenceServiceStub(t.channel)
+    _a, _b, conflict = await _contradiction(t, "The cafe opens at 8", "The cafe opens at 9")
+    merged = lifecycle_pb2.MemoryProposal(
+        space="kb", content="The cafe opens at 8 on weekdays and 9 on weekends", confidence=0.9
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await ev.ResolveConflict(
+            evidence_pb2.ResolveConflictRequest(
+                name=conflict.name,
+                resolution=evidence_pb2.CONFLICT_RESOLUTION_MERGE,
+                merged=merged,
+                etag="0" * 20,
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.ABORTED
+    # Nothing of the refused resolution is left: no merged memory, the conflict open.
+    listed = await t.lifecycle.ListMemories(lifecycle_pb2.ListMemoriesRequest(space="kb"))
+    assert merged.content not in [m.content for m in listed.memories]
+    again = await ev.GetConflict(evidence_pb2.GetConflictRequest(name=conflict.name))
+    assert again.state == evidence_pb2.CONFLICT_STATE_OPEN
+    # With the current etag the merge goes through, once.
+    resolve = evidence_pb2.ResolveConflictRequest(
+        name=conflict.name,
+        resolution=evidence_pb2.CONFLICT_RESOLUTION_MERGE,
+        merged=merged,
+        etag=again.etag,
+        request_id="merge-cafe-hours",
+    )
+    done = await ev.ResolveConflict(resolve)
+    assert done.merged_result.memory.content == merged.content
+    # Its retry (the etag now stale) replays the outcome rather than refusing it.
+    assert (await ev.ResolveConflict(resolve)).conflict == done.conflict
+    listed = await t.lifecycle.ListMemories(lifecycle_pb2.ListMemoriesRequest(space="kb"))
+    assert [m.content for m in listed.memories].count(merged.content) == 1

@@ -441,6 +441,9 @@ class EvidenceService:
                 replay = await self.lifecycle._peek(tenant, key)
                 if replay is not None:
                     return await self._resolution_replay(tenant, replay)
+            if etag and etag != conflict.etag:
+                # Checked again below; here so that a stale etag writes no merged memory.
+                raise Aborted(f"{conflict.name} changed since it was read (etag mismatch)")
             merged_results = await self.lifecycle.propose(
                 principal,
                 [merged],
