@@ -21,7 +21,7 @@ from engram_server.lifecycle.model import Proposal
 from engram_server.platform.principal import Principal
 from engram_server.services.consolidate import ConsolidateService
 from engram_server.services.dream import DreamService
-from engram_server.services.lifecycle import PurgedMeanwhile
+from engram_server.services.lifecycle import PurgedMeanwhile, guarded
 from engram_server.services.working_memory import SessionWindow, WorkingMemory
 from engram_server.store import erasure
 from engram_server.store.erasure import ErasureGuard
@@ -153,7 +153,7 @@ async def test_a_purge_that_starts_after_the_check_waits_and_erases_the_write(
             principal,
             [Proposal(space="s", content="Derived before the purge")],
             None,
-            erasure=guard,
+            within=guarded(t.tenant_id, guard),
         )
         assert written.memory is not None
         assert not purge.done()

@@ -89,3 +89,68 @@ async def test_a_merge_refused_for_a_stale_etag_stores_no_merged_memory(make_ten
     assert (await ev.ResolveConflict(resolve)).conflict == done.conflict
     listed = await t.lifecycle.ListMemories(lifecycle_pb2.ListMemoriesRequest(space="kb"))
     assert [m.content for m in listed.memories].count(merged.content) == 1
+
+
+async def test_a_merge_the_policy_would_hold_stores_nothing(make_tenant: Any) -> None:
+    """A merged memory that would wait for confirmation is refused whole: no
+    pending memory left beside a conflict that stays open."""
+    from engram.v1 import lifecycle_pb2, types_pb2
+
+    from tests.test_evidence import _contradiction
+
+    t = await make_tenant()
+    ev = evidence_pb2_grpc.EvidenceServiceStub(t.channel)
+    _a, _b, conflict = await _contradiction(t, "The pool opens at 6", "The pool opens at 7")
+    policy = await t.lifecycle.GetPolicy(lifecycle_pb2.GetPolicyRequest(name="spaces/kb/policy"))
+    policy.min_confidence = 0.5
+    await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=policy))
+    merged = lifecycle_pb2.MemoryProposal(
+        space="kb", content="The pool opens at 6 in summer and 7 in winter", confidence=0.2
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await ev.ResolveConflict(
+            evidence_pb2.ResolveConflictRequest(
+                name=conflict.name, resolution=evidence_pb2.CONFLICT_RESOLUTION_MERGE, merged=merged
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION, err.value.details()
+    for status in (types_pb2.MEMORY_STATUS_PENDING_CONFIRMATION, types_pb2.MEMORY_STATUS_ACTIVE):
+        listed = await t.lifecycle.ListMemories(
+            lifecycle_pb2.ListMemoriesRequest(space="kb", statuses=[status])
+        )
+        assert merged.content not in [m.content for m in listed.memories]
+    still = await ev.GetConflict(evidence_pb2.GetConflictRequest(name=conflict.name))
+    assert still.state == evidence_pb2.CONFLICT_STATE_OPEN
+
+
+async def test_a_merge_after_another_resolution_stores_nothing(
+    make_tenant: Any, server: Any
+) -> None:
+    """The conflict is resolved by someone else between this MERGE's read of it
+    and its write: the merged memory is not stored."""
+    import uuid
+
+    from engram.v1 import lifecycle_pb2
+    from engram_server.errors import FailedPrecondition
+    from engram_server.lifecycle.model import Proposal
+    from engram_server.platform.principal import Principal
+
+    from tests.test_evidence import _contradiction
+
+    t = await make_tenant()
+    ev = evidence_pb2_grpc.EvidenceServiceStub(t.channel)
+    _a, _b, conflict = await _contradiction(t, "The gym opens at 5", "The gym opens at 6")
+    service = server.ctx.evidence
+    assert service is not None
+    principal = Principal(t.tenant_id, "k", frozenset({"read", "write"}))
+    read = await service.get_conflict(t.tenant_id, uuid.UUID(conflict.name.rpartition("/")[2]))
+    await ev.ResolveConflict(
+        evidence_pb2.ResolveConflictRequest(
+            name=conflict.name, resolution=evidence_pb2.CONFLICT_RESOLUTION_DISMISS
+        )
+    )
+    content = "The gym opens at 5 on weekdays"
+    with pytest.raises(FailedPrecondition, match="already resolved"):
+        await service._merge(principal, read, Proposal(space="kb", content=content), "", "", None)
+    listed = await t.lifecycle.ListMemories(lifecycle_pb2.ListMemoriesRequest(space="kb"))
+    assert content not in [m.content for m in listed.memories]

@@ -47,6 +47,7 @@ from engram_server.services.learn import TurnInput, model_for, screen_turns
 from engram_server.services.lifecycle import (
     LifecycleService,
     RequestKey,
+    guarded,
     hold_erasure_epoch,
     parse_memory_name,
 )
@@ -134,7 +135,12 @@ class ConsolidateService:
         decomposition = dec.decompose(turns, summary_text, known)
         proposals = _proposals(decomposition, space, session, len(turns), model is not None)
         results = await self.lifecycle.propose(
-            principal, proposals, key, field_prefix="records", batch=True, erasure=guard
+            principal,
+            proposals,
+            key,
+            field_prefix="records",
+            batch=True,
+            within=guarded(tenant, guard),
         )
         summary = results[0].memory
         if summary is None or results[0].outcome not in _STORED:

@@ -44,7 +44,7 @@ from engram_server.llm import ChatMessage, ChatModel, LLMError
 from engram_server.llm.registry import LLMRegistry
 from engram_server.platform.principal import Principal
 from engram_server.services.learn import model_for
-from engram_server.services.lifecycle import LifecycleService, PurgedMeanwhile
+from engram_server.services.lifecycle import LifecycleService, PurgedMeanwhile, guarded
 from engram_server.store import erasure as erasure_store
 from engram_server.store import learning as learning_store
 from engram_server.store import memories as store
@@ -255,7 +255,9 @@ class DreamService:
             ),
         )
         try:
-            (result,) = await self.lifecycle.propose(principal, [proposal], None, erasure=guard)
+            (result,) = await self.lifecycle.propose(
+                principal, [proposal], None, within=guarded(principal.tenant_id, guard)
+            )
         except PurgedMeanwhile:
             return False
         if result.memory is None:

@@ -41,6 +41,7 @@ from engram_server.lifecycle.model import (
 from engram_server.lifecycle.validation import check_reason, check_request_id
 from engram_server.platform.principal import SCOPE_OPERATOR, SCOPE_WRITE, Principal
 from engram_server.services.lifecycle import (
+    InTransaction,
     LifecycleService,
     Move,
     RequestKey,
@@ -49,6 +50,7 @@ from engram_server.services.lifecycle import (
 )
 from engram_server.store import evidence as evidence_store
 from engram_server.store import memories as store
+from engram_server.store.evidence import Conflict
 from engram_server.store.postgres import Conn
 
 MEMORY = "memory"
@@ -435,124 +437,191 @@ class EvidenceService:
         conflict = await self.get_conflict(tenant, conflict_id)
         if winner is not None and winner not in conflict.memory_ids:
             raise InvalidArgument.field("winner", "must be one of the conflict's memories")
-        merged_result: ProposalResult | None = None
         if resolution == "MERGE" and merged is not None and conflict.state == "OPEN":
-            if key is not None:
-                replay = await self.lifecycle._peek(tenant, key)
-                if replay is not None:
-                    return await self._resolution_replay(tenant, replay)
-            if etag and etag != conflict.etag:
-                # Checked again below; here so that a stale etag writes no merged memory.
-                raise Aborted(f"{conflict.name} changed since it was read (etag mismatch)")
-            merged_results = await self.lifecycle.propose(
+            return await self._merge(principal, conflict, merged, note, etag, key)
+        async with self.db.tenant_tx(tenant) as conn:
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                return await self._resolution_in(conn, replay)
+            conflict_row, members = await self._lock_open(conn, conflict_id, etag)
+            return await self._resolve_in(
+                conn, principal, conflict_row, members, resolution, winner, note, key
+            )
+
+    async def _merge(
+        self,
+        principal: Principal,
+        conflict: Conflict,
+        merged: Proposal,
+        note: str,
+        etag: str,
+        key: RequestKey | None,
+    ) -> Resolution:
+        """MERGE: the merged memory is written and the conflict resolved in one
+        transaction, so a refused merge (a stale etag, a conflict resolved
+        meanwhile, a merged memory the policy holds for review) stores nothing."""
+        tenant = principal.tenant_id
+        if key is not None:
+            replay = await self.lifecycle._peek(tenant, key)
+            if replay is not None:
+                return await self._resolution_replay(tenant, replay)
+        if etag and etag != conflict.etag:
+            raise Aborted(f"{conflict.name} changed since it was read (etag mismatch)")
+        locked: list[tuple[Conflict, list[Memory]]] = []
+        done: list[Resolution] = []
+
+        async def lock(conn: Conn) -> None:
+            # The resolution's request id is claimed with the merged memory's.
+            replay = await self._replay(conn, tenant, key)
+            if replay is not None:
+                raise _Replayed(replay)
+            locked[:] = [await self._lock_open(conn, conflict.id, etag)]
+
+        async def resolve(conn: Conn, results: list[ProposalResult]) -> None:
+            (result,) = results
+            if result.memory is None or result.memory.status != Status.ACTIVE:
+                raise _merge_refused(result)
+            ((conflict_row, members),) = locked
+            done[:] = [
+                await self._resolve_in(
+                    conn,
+                    principal,
+                    conflict_row,
+                    members,
+                    "MERGE",
+                    result.memory.id,
+                    note,
+                    key,
+                    result,
+                )
+            ]
+
+        try:
+            (result,) = await self.lifecycle.propose(
                 principal,
                 [merged],
                 RequestKey(f"{key.request_id}:merge", "ResolveConflict:merge", key.fingerprint)
                 if key
                 else None,
                 field_prefix="merged",
+                within=InTransaction(before=lock, after=resolve),
             )
-            merged_result = merged_results[0]
-            if merged_result.memory is None or merged_result.memory.status != Status.ACTIVE:
-                raise FailedPrecondition(
-                    "the merged memory was not accepted: "
-                    + "; ".join(f.message for f in merged_result.failures),
-                    [PreconditionViolation("MERGE", "merged", "proposal not accepted")],
-                )
-            winner = merged_result.memory.id
-        async with self.db.tenant_tx(tenant) as conn:
-            replay = await self._replay(conn, tenant, key)
-            if replay is not None:
-                return await self._resolution_in(conn, replay)
-            conflict_row = await evidence_store.get_conflict(conn, conflict_id, for_update=True)
-            if conflict_row is None:
-                raise NotFound(CONFLICT, f"conflicts/{conflict_id}")
-            if etag and etag != conflict_row.etag:
-                raise Aborted(f"{conflict_row.name} changed since it was read (etag mismatch)")
-            if conflict_row.state != "OPEN":
-                raise FailedPrecondition(
-                    f"{conflict_row.name} is already resolved ({conflict_row.resolution})",
-                    [PreconditionViolation("STATE", conflict_row.name, "conflict is not open")],
-                )
-            members = [await self._memory(conn, i, lock=True) for i in conflict_row.memory_ids]
-            plan: list[Move] = []
-            now = datetime.now(UTC)
-            why = note or f"conflict {conflict_row.name} resolved ({resolution})"
-            if resolution == "KEEP_WINNER":
-                for m in members:
-                    if m.id != winner and m.status in LIVE_STATUSES:
-                        plan.append(
-                            (
-                                m,
-                                Status.RETRACTED,
-                                {"retract_time": now, "retraction_reason": why},
-                                why,
-                            )
+        except _Replayed as replayed:
+            # The same request committed while this one was on its way.
+            return await self._resolution_replay(tenant, replayed.record)
+        if not done:
+            # The privacy boundary dropped the merged proposal: nothing was written.
+            raise _merge_refused(result)
+        return done[0]
+
+    async def _lock_open(
+        self, conn: Conn, conflict_id: uuid.UUID, etag: str
+    ) -> tuple[Conflict, list[Memory]]:
+        """The conflict, locked, and its memories, locked in that order: it must
+        still be OPEN and, when an etag is given, unchanged."""
+        conflict_row = await evidence_store.get_conflict(conn, conflict_id, for_update=True)
+        if conflict_row is None:
+            raise NotFound(CONFLICT, f"conflicts/{conflict_id}")
+        if etag and etag != conflict_row.etag:
+            raise Aborted(f"{conflict_row.name} changed since it was read (etag mismatch)")
+        if conflict_row.state != "OPEN":
+            raise FailedPrecondition(
+                f"{conflict_row.name} is already resolved ({conflict_row.resolution})",
+                [PreconditionViolation("STATE", conflict_row.name, "conflict is not open")],
+            )
+        members = [await self._memory(conn, i, lock=True) for i in conflict_row.memory_ids]
+        return conflict_row, members
+
+    async def _resolve_in(
+        self,
+        conn: Conn,
+        principal: Principal,
+        conflict_row: Conflict,
+        members: list[Memory],
+        resolution: str,
+        winner: uuid.UUID | None,
+        note: str,
+        key: RequestKey | None,
+        merged_result: ProposalResult | None = None,
+    ) -> Resolution:
+        """Resolves a locked, open conflict inside the caller's transaction."""
+        tenant = principal.tenant_id
+        plan: list[Move] = []
+        now = datetime.now(UTC)
+        why = note or f"conflict {conflict_row.name} resolved ({resolution})"
+        if resolution == "KEEP_WINNER":
+            for m in members:
+                if m.id != winner and m.status in LIVE_STATUSES:
+                    plan.append(
+                        (
+                            m,
+                            Status.RETRACTED,
+                            {"retract_time": now, "retraction_reason": why},
+                            why,
                         )
-            elif resolution in ("SUPERSEDE", "MERGE"):
-                assert winner is not None
-                kept = next((m for m in members if m.id == winner), None) or await self._memory(
-                    conn, winner
-                )
-                for m in members:
-                    if m.id != winner and m.status == Status.ACTIVE:
-                        # As in slot supersession: the old fact stopped holding when
-                        # the one that replaces it started to.
-                        ended = {"valid_to": closed_at(m, kept, now)} if m.valid_to is None else {}
-                        plan.append((m, Status.SUPERSEDED, {"superseded_by": winner, **ended}, why))
-                    elif m.id != winner and m.status == Status.PENDING_CONFIRMATION:
-                        plan.append(
-                            (
-                                m,
-                                Status.RETRACTED,
-                                {"retract_time": now, "retraction_reason": why},
-                                why,
-                            )
-                        )
-            elif resolution == "KEEP_ALL":
-                await evidence_store.delete_edges_among(
-                    conn, conflict_row.memory_ids, "CONTRADICTS"
-                )
-            # The losers' SUPERSEDES edges come with their transitions.
-            changed = await move_in_tx(
-                conn, principal, plan, key, edge_creator="conflict", audit_entries=False
-            )
-            resolved = await evidence_store.resolve_conflict(
-                conn, conflict_row.id, resolution, winner, note, principal.actor
-            )
-            await store.append_audit(
-                conn,
-                tenant,
-                [
-                    _audit(
-                        AuditAction.CONFLICT,
-                        members[0],
-                        principal.actor,
-                        f"conflict resolved ({resolution}): {note}"
-                        if note
-                        else f"conflict resolved ({resolution})",
-                        key,
-                        {
-                            "conflict": resolved.name,
-                            "resolution": resolution,
-                            "winner": memory_name(winner) if winner else "",
-                            "op": "resolve",
-                        },
                     )
-                ],
-                entries=False,
+        elif resolution in ("SUPERSEDE", "MERGE"):
+            assert winner is not None
+            kept = next((m for m in members if m.id == winner), None) or await self._memory(
+                conn, winner
             )
-            if key is not None:
-                await store.save_request_result(
-                    conn,
-                    key.request_id,
+            for m in members:
+                if m.id != winner and m.status == Status.ACTIVE:
+                    # As in slot supersession: the old fact stopped holding when
+                    # the one that replaces it started to.
+                    ended = {"valid_to": closed_at(m, kept, now)} if m.valid_to is None else {}
+                    plan.append((m, Status.SUPERSEDED, {"superseded_by": winner, **ended}, why))
+                elif m.id != winner and m.status == Status.PENDING_CONFIRMATION:
+                    plan.append(
+                        (
+                            m,
+                            Status.RETRACTED,
+                            {"retract_time": now, "retraction_reason": why},
+                            why,
+                        )
+                    )
+        elif resolution == "KEEP_ALL":
+            await evidence_store.delete_edges_among(conn, conflict_row.memory_ids, "CONTRADICTS")
+        # The losers' SUPERSEDES edges come with their transitions.
+        changed = await move_in_tx(
+            conn, principal, plan, key, edge_creator="conflict", audit_entries=False
+        )
+        resolved = await evidence_store.resolve_conflict(
+            conn, conflict_row.id, resolution, winner, note, principal.actor
+        )
+        await store.append_audit(
+            conn,
+            tenant,
+            [
+                _audit(
+                    AuditAction.CONFLICT,
+                    members[0],
+                    principal.actor,
+                    f"conflict resolved ({resolution}): {note}"
+                    if note
+                    else f"conflict resolved ({resolution})",
+                    key,
                     {
-                        "conflict_id": str(resolved.id),
-                        "changed": [str(m.id) for m in changed],
-                        "merged": str(winner) if resolution == "MERGE" and winner else "",
+                        "conflict": resolved.name,
+                        "resolution": resolution,
+                        "winner": memory_name(winner) if winner else "",
+                        "op": "resolve",
                     },
                 )
-            return Resolution(resolved, changed, merged_result)
+            ],
+            entries=False,
+        )
+        if key is not None:
+            await store.save_request_result(
+                conn,
+                key.request_id,
+                {
+                    "conflict_id": str(resolved.id),
+                    "changed": [str(m.id) for m in changed],
+                    "merged": str(winner) if resolution == "MERGE" and winner else "",
+                },
+            )
+        return Resolution(resolved, changed, merged_result)
 
     async def _resolution_replay(self, tenant: str, record: dict[str, Any]) -> Resolution:
         async with self.db.tenant_tx(tenant) as conn:
@@ -944,3 +1013,20 @@ class AssessWorker:
                         (2**attempts, memory_id),
                     )
         return True
+
+
+def _merge_refused(result: ProposalResult) -> FailedPrecondition:
+    """The answer when the merged memory would not be stored ACTIVE."""
+    return FailedPrecondition(
+        "the merged memory was not accepted: " + "; ".join(f.message for f in result.failures),
+        [PreconditionViolation("MERGE", "merged", "proposal not accepted")],
+    )
+
+
+class _Replayed(Exception):
+    """A request id found already used inside a write's transaction: the write is
+    abandoned and the first outcome answered."""
+
+    def __init__(self, record: dict[str, Any]) -> None:
+        super().__init__("request already committed")
+        self.record = record

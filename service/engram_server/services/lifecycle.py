@@ -85,6 +85,21 @@ _INDEXED_STATUSES = frozenset({Status.PROPOSED, Status.ACTIVE, Status.PENDING_CO
 ResultsHook = Callable[[list[ProposalResult]], None]
 
 
+@dataclass(frozen=True)
+class InTransaction:
+    """Work a caller adds to a proposal write's own transaction, run again with
+    every retry of it. `before` runs first (after the idempotency check), `after`
+    with the results once the memories are written; either may raise to refuse
+    the whole write, so that nothing of it is stored.
+
+    Locks taken in `before` come ahead of the write's own (the memory rows, then
+    the tenant's audit counter): a caller that needs more rows locked than the
+    write takes locks them there, in the order its other paths use."""
+
+    before: Callable[[Conn], Awaitable[None]] | None = None
+    after: Callable[[Conn, list[ProposalResult]], Awaitable[None]] | None = None
+
+
 class _WriteRace(Exception):
     """A concurrent transaction changed what this write was based on."""
 
@@ -170,6 +185,15 @@ async def hold_erasure_epoch(conn: Conn, tenant: str, guard: ErasureGuard) -> No
             f"spaces/{guard.space} was purged while this write's source data was being"
             " read; nothing derived from it was stored (retry to work from what is left)"
         )
+
+
+def guarded(tenant: str, guard: ErasureGuard) -> InTransaction:
+    """The write refuses unless its space's erasure epoch is still `guard`'s."""
+
+    async def hold(conn: Conn) -> None:
+        await hold_erasure_epoch(conn, tenant, guard)
+
+    return InTransaction(before=hold)
 
 
 class LifecycleService:
@@ -258,13 +282,15 @@ class LifecycleService:
         batch: bool = False,
         on_results: ResultsHook | None = None,
         prescreened: frozenset[int] = frozenset(),
-        erasure: ErasureGuard | None = None,
+        within: InTransaction | None = None,
     ) -> list[ProposalResult]:
         """Screens, validates and writes `proposals` in one transaction.
 
-        `erasure`: for proposals derived from data read earlier (a session buffer,
-        stored decisions), the space's erasure epoch read before that data; the
-        write is refused (ABORTED) if a purge of the space ran since.
+        `within`: the caller's own work in that transaction (see `InTransaction`):
+        for proposals derived from data read earlier, `guarded` refuses the write
+        (ABORTED) if a purge of the space ran since; a conflict's MERGE resolves
+        the conflict in the transaction that writes the merged memory. When the
+        privacy boundary drops every proposal, nothing is written and it never runs.
 
         `prescreened`: positions of proposals the caller has already put through the
         privacy boundary in full (see `privacy_gate.screen_proposals`); only a
@@ -311,7 +337,7 @@ class LifecycleService:
         )
         if not gate.changed:
             return await self._propose_screened(
-                principal, proposals, key, batch=batch, on_results=on_results, erasure=erasure
+                principal, proposals, key, batch=batch, on_results=on_results, within=within
             )
         written = (
             await self._propose_screened(
@@ -320,7 +346,7 @@ class LifecycleService:
                 key,
                 batch=batch,
                 positions=gate.kept_index,
-                erasure=erasure,
+                within=within,
             )
             if gate.kept
             else []
@@ -336,7 +362,7 @@ class LifecycleService:
         batch: bool,
         positions: Sequence[int] | None = None,
         on_results: ResultsHook | None = None,
-        erasure: ErasureGuard | None = None,
+        within: InTransaction | None = None,
     ) -> list[ProposalResult]:
         """Validators, near-duplicate checks and the write, for proposals that passed
         the privacy boundary. `positions` maps them back to the request's indexes
@@ -382,7 +408,7 @@ class LifecycleService:
                         near[i] = found
 
         return await self._write_with_retries(
-            principal, proposals, failures, limits, key, near, on_results, erasure
+            principal, proposals, failures, limits, key, near, on_results, within
         )
 
     async def _write_with_retries(
@@ -394,7 +420,7 @@ class LifecycleService:
         key: RequestKey | None,
         near: dict[int, uuid.UUID],
         on_results: ResultsHook | None = None,
-        erasure: ErasureGuard | None = None,
+        within: InTransaction | None = None,
     ) -> list[ProposalResult]:
         """The proposals' write transaction, retried from the top after a race.
 
@@ -416,8 +442,8 @@ class LifecycleService:
                     replay = await self._replay(conn, tenant, key)
                     if replay is not None:
                         return await self._results_from_record(conn, replay)
-                    if erasure is not None:
-                        await hold_erasure_epoch(conn, tenant, erasure)
+                    if within is not None and within.before is not None:
+                        await within.before(conn)
                     results = await self._write_proposals(
                         conn,
                         principal,
@@ -431,6 +457,8 @@ class LifecycleService:
                         clock=clock,
                         on_results=on_results,
                     )
+                    if within is not None and within.after is not None:
+                        await within.after(conn, results)
                     if key is not None:
                         await store.save_request_result(
                             conn, key.request_id, _results_record(results)
