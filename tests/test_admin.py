@@ -648,6 +648,31 @@ async def test_delete_tenant_purges_every_row_and_cache_key(
     await kept.admin.GetTenant(admin_pb2.GetTenantRequest(name=kept.name))
 
 
+async def test_delete_tenant_drops_its_points_from_the_vector_index(
+    root: Any, make_tenant: Any, server: RunningServer
+) -> None:
+    recall = server.ctx.recall
+    assert recall is not None
+    doomed = await make_tenant()
+    kept = await make_tenant()
+    for tenant in (doomed, kept):
+        await tenant.lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=lifecycle_pb2.MemoryProposal(
+                    space="notes", content="The staging database is restored every Sunday"
+                )
+            )
+        )
+        assert await recall.worker.wait_until_indexed(tenant.tenant_id, 60) == 0
+        assert await recall.index.count(tenant.tenant_id) == 1
+
+    await root.DeleteTenant(admin_pb2.DeleteTenantRequest(name=doomed.name))
+
+    # The index holds what was derived from the tenant's content: it goes too.
+    assert await recall.index.count(doomed.tenant_id) == 0
+    assert await recall.index.count(kept.tenant_id) == 1
+
+
 # -- scopes of administrators ------------------------------------------------------------
 
 

@@ -112,13 +112,13 @@ class AdminOperations:
         return page, token
 
     async def delete_tenant(self, principal: Principal, tenant_id: str) -> TenantDeletion:
-        """Deletes every row of the tenant, then its Redis keys.
+        """Deletes every row of the tenant, then its index points and Redis keys.
 
         One tenant-wide notice `<tenant>/*` on `engram_keys` makes every replica
         drop all of the tenant's cached keys, including any minted while this ran.
-        Postgres goes first because it is the source of truth: if Redis then fails
-        the call answers UNAVAILABLE, and what is left in Redis belongs to no
-        tenant any more.
+        Postgres goes first because it is the source of truth: if the index or
+        Redis then fails the call answers UNAVAILABLE, and what is left there
+        belongs to no tenant any more.
         """
         policy.authorize_tenant_deletion(principal, tenant_id)
         async with self._ctx.db.platform_tx() as conn:
@@ -127,6 +127,10 @@ class AdminOperations:
             rows = await tenants.delete_tenant(conn, tenant_id)
             await api_keys.notify_tenant_keys_gone(conn, tenant_id)
         _forget_keys(tenant_id, removed_keys)
+        # The points carry the tenant's vectors and payloads (derived from its
+        # content); a tenant created later under the same id must not inherit them.
+        if self._ctx.recall is not None:
+            await self._ctx.recall.index.drop_tenant(tenant_id)
         cache_keys = await self._ctx.redis.purge_tenant(tenant_id)
         return TenantDeletion(deleted_rows=rows, deleted_cache_keys=cache_keys)
 
