@@ -550,6 +550,26 @@ async def test_created_decisions_and_outcomes(make_tenant: MakeTenant) -> None:
     assert "outcome" in (caught.value.details() or "")
 
 
+async def test_a_stated_decision_may_name_the_same_anchor_twice(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    twice = D.CodeAnchor(path="billing/batch.py", symbol="run", lines=D.LineRange(start_line=3))
+    created = await stub(t).CreateDecision(
+        D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository="ops/runbooks",
+                title="Run the billing batch at 01:00",
+                rationale="It must finish before the backups start.",
+                anchors=[twice, D.CodeAnchor(path="billing/batch.py"), twice],
+            )
+        )
+    )
+    stored = await stub(t).GetDecision(D.GetDecisionRequest(name=created.name))
+    assert sorted((a.path, a.symbol, a.lines.start_line) for a in stored.anchors) == [
+        ("billing/batch.py", "", 0),
+        ("billing/batch.py", "run", 3),
+    ]
+
+
 def _details(caught: pytest.ExceptionInfo[grpc.aio.AioRpcError]) -> str:
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     return caught.value.details() or ""

@@ -474,6 +474,21 @@ async def save_anchors(
     rebase the same place is seen at a commit that still exists)."""
     if not anchors:
         return
+    # One row per key: ON CONFLICT DO UPDATE cannot touch a row twice in one
+    # statement, and a caller may name the same place twice (the later one wins).
+    unique = {
+        (
+            decision_id,
+            a.path,
+            a.lines.start if a.lines else 0,
+            a.lines.end if a.lines else 0,
+            a.symbol,
+        ): (
+            decision_id,
+            a,
+        )
+        for decision_id, a in anchors
+    }
     await conn.execute(
         "INSERT INTO decision_anchors (tenant_id, decision_id, repository, path, start_line,"
         " end_line, symbol, commit_sha)"
@@ -495,7 +510,7 @@ async def save_anchors(
                         "symbol": a.symbol,
                         "commit_sha": a.commit_sha,
                     }
-                    for decision_id, a in anchors
+                    for decision_id, a in unique.values()
                 ]
             ),
         ),
