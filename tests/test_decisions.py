@@ -570,6 +570,57 @@ async def test_a_stated_decision_may_name_the_same_anchor_twice(make_tenant: Mak
     ]
 
 
+async def test_oversized_paths_and_symbols_are_invalid_not_a_database_failure(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    # Stored paths and symbols are indexed: a text that does not compress (random,
+    # or 1000 characters of three bytes each) would overflow an index row.
+    noise = uuid.uuid4().hex * 60
+    wide = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(1000))
+    hunk = D.DiffHunk(new_lines=D.LineRange(start_line=1, end_line=1))
+    commits = [
+        proto_commit(
+            "5" * 40,
+            "Move the parser because it grew\n",
+            files=[D.FileChange(path=wide, hunks=[hunk])],
+        ),
+        proto_commit(
+            "6" * 40,
+            "Rename the parser because of a clash\n",
+            minutes=1,
+            files=[
+                D.FileChange(
+                    path="parser.py",
+                    old_path=noise,
+                    change_type=D.FILE_CHANGE_TYPE_RENAMED,
+                    hunks=[hunk],
+                )
+            ],
+        ),
+        proto_commit("7" * 40, "Cap retries at three because the API throttles\n", minutes=2),
+    ]
+    response = await ingest(t, commits)
+    by_index = {c.index: c for c in response.commits}
+    assert "commits[0].files[0].path" in [v.field for v in by_index[0].violations]
+    assert "commits[1].files[0].old_path" in [v.field for v in by_index[1].violations]
+    assert by_index[2].disposition == D.COMMIT_DISPOSITION_DECISION
+
+    for anchor, field in (
+        (D.CodeAnchor(path=noise), "decision.anchors[0].path"),
+        (D.CodeAnchor(path="a.py", symbol=noise), "decision.anchors[0].symbol"),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).CreateDecision(
+                D.CreateDecisionRequest(
+                    decision=D.Decision(
+                        repository=REPO, title="Keep it", rationale="y", anchors=[anchor]
+                    )
+                )
+            )
+        assert field in _details(caught)
+
+
 def _details(caught: pytest.ExceptionInfo[grpc.aio.AioRpcError]) -> str:
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     return caught.value.details() or ""

@@ -31,6 +31,8 @@ from engram_server.errors import Violations
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.services.decisions import (
+    MAX_ANCHOR_SYMBOL_CHARS,
+    MAX_PATH_BYTES,
     MAX_SOURCE_BYTES,
     MAX_SOURCES,
     CommitInput,
@@ -174,6 +176,10 @@ def _draft_from_proto(d: decisions_pb2.Decision, v: Violations) -> Any:
         path = f"decision.anchors[{i}]"
         if not a.path:
             v.add(f"{path}.path", "required")
+        elif len(a.path.encode()) > MAX_PATH_BYTES:
+            v.add(f"{path}.path", f"at most {MAX_PATH_BYTES} bytes")
+        if len(a.symbol) > MAX_ANCHOR_SYMBOL_CHARS:
+            v.add(f"{path}.symbol", f"at most {MAX_ANCHOR_SYMBOL_CHARS} characters")
         lines = None
         if a.HasField("lines"):
             lines = _span(a.lines)

@@ -84,6 +84,10 @@ MAX_HUNKS = 200
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_EXCERPT_BYTES = 4 * 1024
 MAX_DIFF_EXCERPT_BYTES = 64 * 1024
+# Paths and symbols are keys of btree indexes, whose rows hold at most ~2.7 kB:
+# counted in bytes, as a path of wide characters takes up to four per character.
+MAX_PATH_BYTES = 1024
+MAX_ANCHOR_SYMBOL_CHARS = 200
 MAX_MEMORY_CHARS = 2000
 MAX_EXPLAIN_K = 20
 MAX_SEARCH_K = 50
@@ -189,8 +193,10 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
         fp = f"{path}.files[{i}]"
         if not f.path:
             v.add(f"{fp}.path", "required")
-        elif len(f.path) > 1024 or f.path.startswith("/") or "\x00" in f.path:
-            v.add(f"{fp}.path", "a relative path of at most 1024 characters")
+        elif len(f.path.encode()) > MAX_PATH_BYTES or f.path.startswith("/") or "\x00" in f.path:
+            v.add(f"{fp}.path", f"a relative path of at most {MAX_PATH_BYTES} bytes")
+        if len(f.old_path.encode()) > MAX_PATH_BYTES:
+            v.add(f"{fp}.old_path", f"at most {MAX_PATH_BYTES} bytes")
         if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
             v.add(f"{fp}.old_path", "required for a rename or copy")
         if len(f.hunks) > MAX_HUNKS:
