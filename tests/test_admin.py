@@ -13,7 +13,7 @@ import grpc
 import grpc.aio
 import psycopg
 import pytest
-from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2
+from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, pool_pb2, pool_pb2_grpc
 from engram_server.store.redis import tenant_key
 from engram_server.tenancy.bootstrap import (
     BOOTSTRAP_KEY_ID,
@@ -671,6 +671,35 @@ async def test_delete_tenant_drops_its_points_from_the_vector_index(
     # The index holds what was derived from the tenant's content: it goes too.
     assert await recall.index.count(doomed.tenant_id) == 0
     assert await recall.index.count(kept.tenant_id) == 1
+
+
+# -- groups -------------------------------------------------------------------------------
+
+
+async def test_group_and_pool_writes_refuse_an_oversized_request_id(make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    # Random, so that it does not compress below the idempotency index's row limit.
+    long_id = secrets.token_urlsafe(3000)
+    admin = tenant.admin
+    pools = pool_pb2_grpc.PoolServiceStub(tenant.channel)
+    await admin.CreateGroup(admin_pb2.CreateGroupRequest(group_id="oncall"))
+    for method, request in (
+        (admin.CreateGroup, admin_pb2.CreateGroupRequest(group_id="sre")),
+        (
+            admin.AddGroupMember,
+            admin_pb2.AddGroupMemberRequest(group="groups/oncall", principal="agents/pager"),
+        ),
+        (admin.DeleteGroup, admin_pb2.DeleteGroupRequest(name="groups/oncall")),
+        (
+            pools.CreatePool,
+            pool_pb2.CreatePoolRequest(pool_id="shared", pool=pool_pb2.Pool(display_name="Shared")),
+        ),
+    ):
+        request.request_id = long_id
+        await expect_invalid(method(request), "request_id")
+    # Nothing was written by the refused calls.
+    listed = await admin.ListGroups(admin_pb2.ListGroupsRequest())
+    assert [(g.name, list(g.members)) for g in listed.groups] == [("groups/oncall", [])]
 
 
 # -- scopes of administrators ------------------------------------------------------------
