@@ -840,6 +840,88 @@ async def test_purging_the_decision_space_forgets_its_decisions(make_tenant: Mak
     assert again.created_decisions == 1  # its commit record went with it: mined afresh
 
 
+async def test_purging_a_session_forgets_the_decisions_mined_from_it(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    said = "We decided to pin the base image because the nightly one broke builds twice."
+    for session in ("s1", "s2"):
+        await t.lifecycle.AppendMessage(
+            lifecycle_pb2.AppendMessageRequest(
+                space="team/chat",
+                session=session,
+                message=lifecycle_pb2.SessionMessage(
+                    role="assistant",
+                    content=said if session == "s1" else said.replace("twice", "once"),
+                ),
+            )
+        )
+    mined = {}
+    for session in ("s1", "s2"):
+        out = await stub(t).IngestSession(
+            D.IngestSessionRequest(space="team/chat", session=session, repository=REPO)
+        )
+        (mined[session],) = out.decisions
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="team/chat", session="s1", reason="erasure")
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).GetDecision(D.GetDecisionRequest(name=mined["s1"].name))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository=REPO))
+    assert [d.name for d in listed.decisions] == [mined["s2"].name]
+
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="team/chat", reason="erasure")
+    )
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository=REPO))
+    assert list(listed.decisions) == []
+
+
+async def test_purging_a_space_forgets_the_decisions_quoting_its_memories(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    quoted = await propose(t.lifecycle, "ops/bench", "Nightly restore took 41 minutes on db-2.")
+    kept = await propose(t.lifecycle, "ops/other", "Weekly restore took 12 minutes on db-1.")
+
+    async def decide(title: str, memory: Any, quote: str) -> Any:
+        return await stub(t).CreateDecision(
+            D.CreateDecisionRequest(
+                decision=D.Decision(
+                    repository="ops/runbooks",
+                    title=title,
+                    rationale="Restores are slow.",
+                    evidence=[D.DecisionEvidence(quote=quote, memory=memory.memory.name)],
+                )
+            )
+        )
+
+    doomed = await decide("Restore from snapshots", quoted, "took 41 minutes")
+    other = await decide("Restore weekly", kept, "took 12 minutes")
+    # An outcome quoting the purged space is derived from it as well.
+    later = await decide("Keep restores under an hour", kept, "12 minutes")
+    await stub(t).RecordDecisionOutcome(
+        D.RecordDecisionOutcomeRequest(
+            name=later.name,
+            outcome=D.DECISION_OUTCOME_MET,
+            summary="Restores stayed under an hour.",
+            evidence=[D.DecisionEvidence(quote="41 minutes", memory=quoted.memory.name)],
+        )
+    )
+
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="ops/bench", reason="erasure")
+    )
+
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository="ops/runbooks"))
+    assert [d.name for d in listed.decisions] == [other.name]
+    for gone in (doomed, later):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=gone.memory))
+        assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+
+
 async def test_dream_proposes_a_pattern_from_outcomes_held_for_review(
     make_tenant: MakeTenant,
 ) -> None:

@@ -707,6 +707,7 @@ class DecisionsService:
         session: str = "",
         *,
         screened: bool = False,
+        source_space: str = "",
     ) -> tuple[dict[str, Memory | None], dict[str, str]]:
         """Backing memories for new decisions, one batch proposal; and why each
         refused one was refused.
@@ -719,7 +720,10 @@ class DecisionsService:
         atom, with the repository appended); the origin line's date and
         abbreviated sha are formatted here from a timestamp and a checked hex
         sha. A memory whose check finds anything goes through the lifecycle's
-        full screen as any proposal does."""
+        full screen as any proposal does.
+
+        `source_space`: the drafts were mined from `session` of that space; the
+        memories say so, for a purge of that space or session to find them."""
         if not identities:
             return {}, {}
         boundary = default_boundary()
@@ -750,7 +754,15 @@ class DecisionsService:
                     confidence=0.9 if d.rationale else 0.7,
                     importance=0.7 if d.rationale else 0.5,
                     tags=tuple(dict.fromkeys(("decision", *d.tags)))[:16],
-                    attributes={"repository": repository[:1024], "decision_identity": identity},
+                    attributes={
+                        "repository": repository[:1024],
+                        "decision_identity": identity,
+                        **(
+                            {"source_space": source_space, "source_session": session}
+                            if source_space
+                            else {}
+                        ),
+                    },
                 )
             )
             if clean_repository:
@@ -898,6 +910,7 @@ class DecisionsService:
         space: str,
         drafts: Sequence[Draft],
         session: str = "",
+        source_space: str = "",
     ) -> tuple[list[uuid.UUID], int]:
         """Stored decisions for stated drafts (found again by identity, or created
         with their backing memories); the ids in order, and how many are new."""
@@ -907,7 +920,7 @@ class DecisionsService:
             held = await store.by_identity(conn, repository, list(by_identity))
         new = [i for i in by_identity if i not in held]
         memories, refusals = await self._propose(
-            principal, repository, space, by_identity, new, session
+            principal, repository, space, by_identity, new, session, source_space=source_space
         )
         ids = {i: d.id for i, d in held.items()}
         created = 0
@@ -1004,7 +1017,7 @@ class DecisionsService:
                 turns.append(Turn(m.role, screened.text, m.time))
         drafts = mine_turns(turns, session)
         ids, created = (
-            await self._store_drafts(principal, repository, target, drafts, session)
+            await self._store_drafts(principal, repository, target, drafts, session, space)
             if drafts
             else ([], 0)
         )
