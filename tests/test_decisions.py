@@ -621,6 +621,27 @@ async def test_oversized_paths_and_symbols_are_invalid_not_a_database_failure(
         assert field in _details(caught)
 
 
+async def test_a_revision_that_is_not_a_sha_is_invalid(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])
+    # "%" would match any recorded commit as a prefix and carry anchors to its time.
+    for revision in ("%", "ab%", "HEAD~1", "a" * 65):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).ExplainCode(
+                D.ExplainCodeRequest(
+                    repository=REPO,
+                    path="x.py",
+                    lines=D.LineRange(start_line=3),
+                    revision=revision,
+                )
+            )
+        assert "revision" in _details(caught)
+    ok = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(repository=REPO, path="x.py", revision="ab" * 6)
+    )
+    assert ok.token_count >= 0
+
+
 def _details(caught: pytest.ExceptionInfo[grpc.aio.AioRpcError]) -> str:
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     return caught.value.details() or ""
