@@ -126,7 +126,12 @@ class AdminOperations:
             removed_keys = await api_keys.key_ids(conn, tenant_id)
             rows = await tenants.delete_tenant(conn, tenant_id)
             await api_keys.notify_tenant_keys_gone(conn, tenant_id)
+            # Its cached LLM choice (endpoint and key) must not serve a tenant
+            # created later under the same id.
+            await llm_config.notify_changed(conn, tenant_id)
         _forget_keys(tenant_id, removed_keys)
+        if self._ctx.llm is not None:
+            self._ctx.llm.invalidate(tenant_id)
         # The points carry the tenant's vectors and payloads (derived from its
         # content); a tenant created later under the same id must not inherit them.
         if self._ctx.recall is not None:
