@@ -13,7 +13,14 @@ import grpc
 import grpc.aio
 import psycopg
 import pytest
-from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, pool_pb2, pool_pb2_grpc
+from engram.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    pool_pb2,
+    pool_pb2_grpc,
+)
 from engram_server.store.redis import tenant_key
 from engram_server.tenancy.bootstrap import (
     BOOTSTRAP_KEY_ID,
@@ -671,6 +678,42 @@ async def test_delete_tenant_drops_its_points_from_the_vector_index(
     # The index holds what was derived from the tenant's content: it goes too.
     assert await recall.index.count(doomed.tenant_id) == 0
     assert await recall.index.count(kept.tenant_id) == 1
+
+
+async def test_a_tenant_recreated_under_a_deleted_ones_id_does_not_get_its_policy(
+    root: Any, make_tenant: Any
+) -> None:
+    doomed = await make_tenant()
+    await doomed.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/crm/policy", allowed_personal_data=["email"])
+        )
+    )
+    stored = await doomed.lifecycle.ProposeMemory(
+        lifecycle_pb2.ProposeMemoryRequest(
+            proposal=lifecycle_pb2.MemoryProposal(
+                space="crm", content="Invoices go to ana@acme.com", confidence=0.9
+            )
+        )
+    )
+    assert stored.result.memory.content == "Invoices go to ana@acme.com"  # policy now cached
+    await root.DeleteTenant(admin_pb2.DeleteTenantRequest(name=doomed.name))
+    await root.CreateTenant(admin_pb2.CreateTenantRequest(tenant_id=doomed.tenant_id))
+    reborn = await root.CreateApiKey(key_request(doomed.name, "write"))
+    channel = open_channel(doomed.address, reborn.secret)
+    try:
+        lifecycle = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+        again = await lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=lifecycle_pb2.MemoryProposal(
+                    space="crm", content="Invoices go to bo@acme.com", confidence=0.9
+                )
+            )
+        )
+    finally:
+        await channel.close()
+    # The new tenant has the built-in policy: personal data is redacted.
+    assert again.result.memory.content == "Invoices go to [EMAIL]"
 
 
 # -- groups -------------------------------------------------------------------------------
