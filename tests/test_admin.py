@@ -745,6 +745,25 @@ async def test_group_and_pool_writes_refuse_an_oversized_request_id(make_tenant:
     assert [(g.name, list(g.members)) for g in listed.groups] == [("groups/oncall", [])]
 
 
+async def test_removing_a_malformed_group_member_is_invalid(make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    await tenant.admin.CreateGroup(admin_pb2.CreateGroupRequest(group_id="oncall"))
+    for principal in ("agents/" + "x" * 8000, " agents/pager", "groups/oncall"):
+        await expect_invalid(
+            tenant.admin.RemoveGroupMember(
+                admin_pb2.RemoveGroupMemberRequest(group="groups/oncall", principal=principal)
+            ),
+            "principal",
+        )
+    # A well-formed principal that is not a member is still NOT_FOUND.
+    await expect(
+        tenant.admin.RemoveGroupMember(
+            admin_pb2.RemoveGroupMemberRequest(group="groups/oncall", principal="agents/pager")
+        ),
+        Code.NOT_FOUND,
+    )
+
+
 # -- scopes of administrators ------------------------------------------------------------
 
 
