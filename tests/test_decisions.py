@@ -642,6 +642,28 @@ async def test_a_revision_that_is_not_a_sha_is_invalid(make_tenant: MakeTenant) 
     assert ok.token_count >= 0
 
 
+async def test_a_stated_decisions_commits_must_be_shas(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    for commits in (["not a sha"], ["ab" * 20, "x" * 300]):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).CreateDecision(
+                D.CreateDecisionRequest(
+                    decision=D.Decision(
+                        repository=REPO, title="Keep it", rationale="y", commits=commits
+                    )
+                )
+            )
+        assert f"decision.commits[{len(commits) - 1}]" in _details(caught)
+    stated = await stub(t).CreateDecision(
+        D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository=REPO, title="Keep it", rationale="y", commits=["ab" * 20, "cd12"]
+            )
+        )
+    )
+    assert list(stated.commits) == ["ab" * 20, "cd12"]
+
+
 def _details(caught: pytest.ExceptionInfo[grpc.aio.AioRpcError]) -> str:
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     return caught.value.details() or ""

@@ -35,6 +35,7 @@ from engram_server.services.decisions import (
     MAX_PATH_BYTES,
     MAX_SOURCE_BYTES,
     MAX_SOURCES,
+    SHORT_SHA,
     CommitInput,
     DecisionsService,
     ExplainQuery,
@@ -193,6 +194,9 @@ def _draft_from_proto(d: decisions_pb2.Decision, v: Violations) -> Any:
         v.add("decision.alternatives", "at most 12 alternatives")
     if len(d.expectations) > 12:
         v.add("decision.expectations", "at most 12 expectations")
+    for i, sha in enumerate(d.commits):
+        if not SHORT_SHA.fullmatch(sha):
+            v.add(f"decision.commits[{i}]", "a commit sha: 4-64 lowercase hex characters")
     for i, tag in enumerate(d.tags):
         if not tag or len(tag) > 64 or "," in tag:
             v.add(f"decision.tags[{i}]", "1-64 characters, no commas")

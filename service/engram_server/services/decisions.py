@@ -99,8 +99,9 @@ INGEST_ATTEMPTS = 3
 MAX_SOURCES = 12
 MAX_SOURCE_BYTES = 64 * 1024
 _SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
-# A revision may be abbreviated: it is matched as a prefix of the recorded shas.
-_REVISION = re.compile(r"^[0-9a-f]{4,64}$")
+# A revision (or a stated decision's commit) may be abbreviated: it is matched as
+# a prefix of the recorded shas.
+SHORT_SHA = re.compile(r"[0-9a-f]{4,64}")
 _IDENTIFIER = re.compile(
     r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*(?:(?:_|::|\.)[A-Za-z0-9_]+)+|[a-z]+[A-Z][A-Za-z0-9]*"
     r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*\(\)|--?[a-z][\w-]{2,})"
@@ -1137,7 +1138,7 @@ class DecisionsService:
             v.add("path", "at most 1024 characters")
         if q.lines is not None:
             check_span(v, "lines", q.lines)
-        if q.revision and not _REVISION.fullmatch(q.revision):
+        if q.revision and not SHORT_SHA.fullmatch(q.revision):
             v.add("revision", "a commit sha: 4-64 lowercase hex characters")
         if not 0 <= q.k <= MAX_EXPLAIN_K:
             v.add("k", f"must be between 0 and {MAX_EXPLAIN_K}")
