@@ -808,7 +808,9 @@ class LifecycleService:
                         target.status,
                         target.status,
                         principal.actor,
-                        f"reinforced by a near-duplicate proposal: {p.content[:120]}",
+                        # No quote of the proposal: the audit log is append-only
+                        # and outlives a purge of the space.
+                        "reinforced by a near-duplicate proposal",
                         key.request_id if key else "",
                         {"importance": repr(importance), "source": p.source},
                     )
