@@ -965,6 +965,33 @@ async def test_purging_a_space_forgets_the_decisions_quoting_its_memories(
         assert caught.value.code() == grpc.StatusCode.NOT_FOUND
 
 
+async def test_a_purged_decision_space_leaves_no_titles_in_the_audit_log(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    original = proto_commit(
+        "6" * 40, "Use a thread pool for IO\n\nBlocking reads stalled the loop, so move them.\n"
+    )
+    revert = proto_commit(
+        "7" * 40,
+        'Revert "Use a thread pool for IO"\n\nThis reverts commit '
+        + "6" * 40
+        + ".\nThe pool leaked file handles because workers never closed them.\n",
+        minutes=30,
+    )
+    await ingest(t, [original])
+    (reverting,) = (await ingest(t, [revert])).decisions
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=reverting.space, reason="erasure request")
+    )
+    # The audit log is append-only and outlives the purge: it must not quote them.
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(space=reverting.space)
+    )
+    assert any(e.to_status == types_pb2.MEMORY_STATUS_SUPERSEDED for e in audit.entries)
+    assert not [e for e in audit.entries if "thread pool" in str(e)]
+
+
 async def test_dream_proposes_a_pattern_from_outcomes_held_for_review(
     make_tenant: MakeTenant,
 ) -> None:

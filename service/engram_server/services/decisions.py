@@ -820,7 +820,8 @@ class DecisionsService:
         async def decide(conn: Conn, m: Memory) -> list[Any]:
             if m.status != Status.ACTIVE:
                 return []
-            note = f"decision reversed by {winner.name}: {winner.title}"[:2000]
+            # Named, not quoted: the audit log is append-only and outlives a purge.
+            note = f"decision reversed by {winner.name}"
             return [(m, Status.SUPERSEDED, {"superseded_by": winner.memory_id}, note)]
 
         changed = await self.lifecycle.apply_transition(principal, target.memory_id, None, decide)
