@@ -13,7 +13,14 @@ import grpc
 import grpc.aio
 import psycopg
 import pytest
-from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2
+from engram.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    pool_pb2,
+    pool_pb2_grpc,
+)
 from engram_server.store.redis import tenant_key
 from engram_server.tenancy.bootstrap import (
     BOOTSTRAP_KEY_ID,
@@ -646,6 +653,115 @@ async def test_delete_tenant_purges_every_row_and_cache_key(
 
     await expect(doomed.admin.GetTenant(probe), Code.UNAUTHENTICATED)
     await kept.admin.GetTenant(admin_pb2.GetTenantRequest(name=kept.name))
+
+
+async def test_delete_tenant_drops_its_points_from_the_vector_index(
+    root: Any, make_tenant: Any, server: RunningServer
+) -> None:
+    recall = server.ctx.recall
+    assert recall is not None
+    doomed = await make_tenant()
+    kept = await make_tenant()
+    for tenant in (doomed, kept):
+        await tenant.lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=lifecycle_pb2.MemoryProposal(
+                    space="notes", content="The staging database is restored every Sunday"
+                )
+            )
+        )
+        assert await recall.worker.wait_until_indexed(tenant.tenant_id, 60) == 0
+        assert await recall.index.count(tenant.tenant_id) == 1
+
+    await root.DeleteTenant(admin_pb2.DeleteTenantRequest(name=doomed.name))
+
+    # The index holds what was derived from the tenant's content: it goes too.
+    assert await recall.index.count(doomed.tenant_id) == 0
+    assert await recall.index.count(kept.tenant_id) == 1
+
+
+async def test_a_tenant_recreated_under_a_deleted_ones_id_does_not_get_its_policy(
+    root: Any, make_tenant: Any
+) -> None:
+    doomed = await make_tenant()
+    await doomed.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/crm/policy", allowed_personal_data=["email"])
+        )
+    )
+    stored = await doomed.lifecycle.ProposeMemory(
+        lifecycle_pb2.ProposeMemoryRequest(
+            proposal=lifecycle_pb2.MemoryProposal(
+                space="crm", content="Invoices go to ana@acme.com", confidence=0.9
+            )
+        )
+    )
+    assert stored.result.memory.content == "Invoices go to ana@acme.com"  # policy now cached
+    await root.DeleteTenant(admin_pb2.DeleteTenantRequest(name=doomed.name))
+    await root.CreateTenant(admin_pb2.CreateTenantRequest(tenant_id=doomed.tenant_id))
+    reborn = await root.CreateApiKey(key_request(doomed.name, "write"))
+    channel = open_channel(doomed.address, reborn.secret)
+    try:
+        lifecycle = lifecycle_pb2_grpc.LifecycleServiceStub(channel)
+        again = await lifecycle.ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=lifecycle_pb2.MemoryProposal(
+                    space="crm", content="Invoices go to bo@acme.com", confidence=0.9
+                )
+            )
+        )
+    finally:
+        await channel.close()
+    # The new tenant has the built-in policy: personal data is redacted.
+    assert again.result.memory.content == "Invoices go to [EMAIL]"
+
+
+# -- groups -------------------------------------------------------------------------------
+
+
+async def test_group_and_pool_writes_refuse_an_oversized_request_id(make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    # Random, so that it does not compress below the idempotency index's row limit.
+    long_id = secrets.token_urlsafe(3000)
+    admin = tenant.admin
+    pools = pool_pb2_grpc.PoolServiceStub(tenant.channel)
+    await admin.CreateGroup(admin_pb2.CreateGroupRequest(group_id="oncall"))
+    for method, request in (
+        (admin.CreateGroup, admin_pb2.CreateGroupRequest(group_id="sre")),
+        (
+            admin.AddGroupMember,
+            admin_pb2.AddGroupMemberRequest(group="groups/oncall", principal="agents/pager"),
+        ),
+        (admin.DeleteGroup, admin_pb2.DeleteGroupRequest(name="groups/oncall")),
+        (
+            pools.CreatePool,
+            pool_pb2.CreatePoolRequest(pool_id="shared", pool=pool_pb2.Pool(display_name="Shared")),
+        ),
+    ):
+        request.request_id = long_id
+        await expect_invalid(method(request), "request_id")
+    # Nothing was written by the refused calls.
+    listed = await admin.ListGroups(admin_pb2.ListGroupsRequest())
+    assert [(g.name, list(g.members)) for g in listed.groups] == [("groups/oncall", [])]
+
+
+async def test_removing_a_malformed_group_member_is_invalid(make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    await tenant.admin.CreateGroup(admin_pb2.CreateGroupRequest(group_id="oncall"))
+    for principal in ("agents/" + "x" * 8000, " agents/pager", "groups/oncall"):
+        await expect_invalid(
+            tenant.admin.RemoveGroupMember(
+                admin_pb2.RemoveGroupMemberRequest(group="groups/oncall", principal=principal)
+            ),
+            "principal",
+        )
+    # A well-formed principal that is not a member is still NOT_FOUND.
+    await expect(
+        tenant.admin.RemoveGroupMember(
+            admin_pb2.RemoveGroupMemberRequest(group="groups/oncall", principal="agents/pager")
+        ),
+        Code.NOT_FOUND,
+    )
 
 
 # -- scopes of administrators ------------------------------------------------------------

@@ -550,6 +550,120 @@ async def test_created_decisions_and_outcomes(make_tenant: MakeTenant) -> None:
     assert "outcome" in (caught.value.details() or "")
 
 
+async def test_a_stated_decision_may_name_the_same_anchor_twice(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    twice = D.CodeAnchor(path="billing/batch.py", symbol="run", lines=D.LineRange(start_line=3))
+    created = await stub(t).CreateDecision(
+        D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository="ops/runbooks",
+                title="Run the billing batch at 01:00",
+                rationale="It must finish before the backups start.",
+                anchors=[twice, D.CodeAnchor(path="billing/batch.py"), twice],
+            )
+        )
+    )
+    stored = await stub(t).GetDecision(D.GetDecisionRequest(name=created.name))
+    assert sorted((a.path, a.symbol, a.lines.start_line) for a in stored.anchors) == [
+        ("billing/batch.py", "", 0),
+        ("billing/batch.py", "run", 3),
+    ]
+
+
+async def test_oversized_paths_and_symbols_are_invalid_not_a_database_failure(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    # Stored paths and symbols are indexed: a text that does not compress (random,
+    # or 1000 characters of three bytes each) would overflow an index row.
+    noise = uuid.uuid4().hex * 60
+    wide = "".join(chr(0x4E00 + (i * 7919) % 20000) for i in range(1000))
+    hunk = D.DiffHunk(new_lines=D.LineRange(start_line=1, end_line=1))
+    commits = [
+        proto_commit(
+            "5" * 40,
+            "Move the parser because it grew\n",
+            files=[D.FileChange(path=wide, hunks=[hunk])],
+        ),
+        proto_commit(
+            "6" * 40,
+            "Rename the parser because of a clash\n",
+            minutes=1,
+            files=[
+                D.FileChange(
+                    path="parser.py",
+                    old_path=noise,
+                    change_type=D.FILE_CHANGE_TYPE_RENAMED,
+                    hunks=[hunk],
+                )
+            ],
+        ),
+        proto_commit("7" * 40, "Cap retries at three because the API throttles\n", minutes=2),
+    ]
+    response = await ingest(t, commits)
+    by_index = {c.index: c for c in response.commits}
+    assert "commits[0].files[0].path" in [v.field for v in by_index[0].violations]
+    assert "commits[1].files[0].old_path" in [v.field for v in by_index[1].violations]
+    assert by_index[2].disposition == D.COMMIT_DISPOSITION_DECISION
+
+    for anchor, field in (
+        (D.CodeAnchor(path=noise), "decision.anchors[0].path"),
+        (D.CodeAnchor(path="a.py", symbol=noise), "decision.anchors[0].symbol"),
+    ):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).CreateDecision(
+                D.CreateDecisionRequest(
+                    decision=D.Decision(
+                        repository=REPO, title="Keep it", rationale="y", anchors=[anchor]
+                    )
+                )
+            )
+        assert field in _details(caught)
+
+
+async def test_a_revision_that_is_not_a_sha_is_invalid(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])
+    # "%" would match any recorded commit as a prefix and carry anchors to its time.
+    for revision in ("%", "ab%", "HEAD~1", "a" * 65):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).ExplainCode(
+                D.ExplainCodeRequest(
+                    repository=REPO,
+                    path="x.py",
+                    lines=D.LineRange(start_line=3),
+                    revision=revision,
+                )
+            )
+        assert "revision" in _details(caught)
+    ok = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(repository=REPO, path="x.py", revision="ab" * 6)
+    )
+    assert ok.token_count >= 0
+
+
+async def test_a_stated_decisions_commits_must_be_shas(make_tenant: MakeTenant) -> None:
+    t = await make_tenant()
+    for commits in (["not a sha"], ["ab" * 20, "x" * 300]):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await stub(t).CreateDecision(
+                D.CreateDecisionRequest(
+                    decision=D.Decision(
+                        repository=REPO, title="Keep it", rationale="y", commits=commits
+                    )
+                )
+            )
+        assert f"decision.commits[{len(commits) - 1}]" in _details(caught)
+    stated = await stub(t).CreateDecision(
+        D.CreateDecisionRequest(
+            decision=D.Decision(
+                repository=REPO, title="Keep it", rationale="y", commits=["ab" * 20, "cd12"]
+            )
+        )
+    )
+    assert list(stated.commits) == ["ab" * 20, "cd12"]
+
+
 def _details(caught: pytest.ExceptionInfo[grpc.aio.AioRpcError]) -> str:
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     return caught.value.details() or ""
@@ -767,6 +881,115 @@ async def test_purging_the_decision_space_forgets_its_decisions(make_tenant: Mak
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
     again = await ingest(t, [proto_commit("ab" * 20, EXECUTOR)])
     assert again.created_decisions == 1  # its commit record went with it: mined afresh
+
+
+async def test_purging_a_session_forgets_the_decisions_mined_from_it(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    said = "We decided to pin the base image because the nightly one broke builds twice."
+    for session in ("s1", "s2"):
+        await t.lifecycle.AppendMessage(
+            lifecycle_pb2.AppendMessageRequest(
+                space="team/chat",
+                session=session,
+                message=lifecycle_pb2.SessionMessage(
+                    role="assistant",
+                    content=said if session == "s1" else said.replace("twice", "once"),
+                ),
+            )
+        )
+    mined = {}
+    for session in ("s1", "s2"):
+        out = await stub(t).IngestSession(
+            D.IngestSessionRequest(space="team/chat", session=session, repository=REPO)
+        )
+        (mined[session],) = out.decisions
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="team/chat", session="s1", reason="erasure")
+    )
+    with pytest.raises(grpc.aio.AioRpcError) as caught:
+        await stub(t).GetDecision(D.GetDecisionRequest(name=mined["s1"].name))
+    assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository=REPO))
+    assert [d.name for d in listed.decisions] == [mined["s2"].name]
+
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="team/chat", reason="erasure")
+    )
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository=REPO))
+    assert list(listed.decisions) == []
+
+
+async def test_purging_a_space_forgets_the_decisions_quoting_its_memories(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    quoted = await propose(t.lifecycle, "ops/bench", "Nightly restore took 41 minutes on db-2.")
+    kept = await propose(t.lifecycle, "ops/other", "Weekly restore took 12 minutes on db-1.")
+
+    async def decide(title: str, memory: Any, quote: str) -> Any:
+        return await stub(t).CreateDecision(
+            D.CreateDecisionRequest(
+                decision=D.Decision(
+                    repository="ops/runbooks",
+                    title=title,
+                    rationale="Restores are slow.",
+                    evidence=[D.DecisionEvidence(quote=quote, memory=memory.memory.name)],
+                )
+            )
+        )
+
+    doomed = await decide("Restore from snapshots", quoted, "took 41 minutes")
+    other = await decide("Restore weekly", kept, "took 12 minutes")
+    # An outcome quoting the purged space is derived from it as well.
+    later = await decide("Keep restores under an hour", kept, "12 minutes")
+    await stub(t).RecordDecisionOutcome(
+        D.RecordDecisionOutcomeRequest(
+            name=later.name,
+            outcome=D.DECISION_OUTCOME_MET,
+            summary="Restores stayed under an hour.",
+            evidence=[D.DecisionEvidence(quote="41 minutes", memory=quoted.memory.name)],
+        )
+    )
+
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="ops/bench", reason="erasure")
+    )
+
+    listed = await stub(t).ListDecisions(D.ListDecisionsRequest(repository="ops/runbooks"))
+    assert [d.name for d in listed.decisions] == [other.name]
+    for gone in (doomed, later):
+        with pytest.raises(grpc.aio.AioRpcError) as caught:
+            await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=gone.memory))
+        assert caught.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+async def test_a_purged_decision_space_leaves_no_titles_in_the_audit_log(
+    make_tenant: MakeTenant,
+) -> None:
+    t = await make_tenant()
+    original = proto_commit(
+        "6" * 40, "Use a thread pool for IO\n\nBlocking reads stalled the loop, so move them.\n"
+    )
+    revert = proto_commit(
+        "7" * 40,
+        'Revert "Use a thread pool for IO"\n\nThis reverts commit '
+        + "6" * 40
+        + ".\nThe pool leaked file handles because workers never closed them.\n",
+        minutes=30,
+    )
+    await ingest(t, [original])
+    (reverting,) = (await ingest(t, [revert])).decisions
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=reverting.space, reason="erasure request")
+    )
+    # The audit log is append-only and outlives the purge: it must not quote them.
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(space=reverting.space)
+    )
+    assert any(e.to_status == types_pb2.MEMORY_STATUS_SUPERSEDED for e in audit.entries)
+    assert not [e for e in audit.entries if "thread pool" in str(e)]
 
 
 async def test_dream_proposes_a_pattern_from_outcomes_held_for_review(

@@ -159,3 +159,20 @@ async def test_another_tenant_sees_nothing(make_tenant: Any) -> None:
     finally:
         await mine.aclose()
         await theirs.aclose()
+
+
+async def test_the_async_api_connects_as_securely_as_the_given_client(make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    # The test server speaks plaintext: a client that insists on TLS cannot reach it,
+    # and neither may the async client the store makes from it (it would otherwise
+    # send the API key without TLS).
+    client = engram.Client(tenant.address, tenant.secret, secure=True, max_attempts=1)
+    store = EngramStore(client=client)
+    try:
+        with pytest.raises(engram.Unavailable):
+            await asyncio.to_thread(store.get, ("users",), "k")
+        with pytest.raises(engram.Unavailable):
+            await store.aget(("users",), "k")
+    finally:
+        await store.aclose()
+        client.close()

@@ -226,6 +226,23 @@ async def test_tenant_deletion_purges_settings_and_usage(
         assert row is not None and row[0] == 0
 
 
+async def test_a_tenant_recreated_under_a_deleted_ones_id_does_not_get_its_llm(
+    make_tenant: Any, app: AppContext
+) -> None:
+    doomed = await make_tenant()
+    assert app.llm is not None
+    await doomed.admin.UpdateTenant(llm_update(doomed.name, model="m-old"))
+    model = await app.llm.for_tenant(doomed.tenant_id)  # cached, as any LLM call does
+    assert model is not None and model.model == "m-old"
+    await doomed.platform_admin.DeleteTenant(admin_pb2.DeleteTenantRequest(name=doomed.name))
+    await doomed.platform_admin.CreateTenant(
+        admin_pb2.CreateTenantRequest(tenant_id=doomed.tenant_id)
+    )
+    # The new tenant has no LLM of its own: the deleted one's endpoint and key are
+    # not used for it.
+    assert await app.llm.for_tenant(doomed.tenant_id) is None
+
+
 # -- SDK and CLI ---------------------------------------------------------------------
 
 

@@ -162,6 +162,24 @@ async def test_engram_errors_become_tool_errors_in_process(server: Any) -> None:
         await tools.close()
 
 
+async def test_line_numbers_beyond_the_api_are_tool_errors_naming_them(server: Any) -> None:
+    from engram.integrations.mcp import EngramTools, build_server
+    from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+
+    tools = EngramTools(address=server.address, api_key="unused", default_space=SPACE)
+    try:
+        for argument in ("start_line", "end_line"):
+            with pytest.raises(ToolError) as caught:
+                await build_server(tools).call_tool(
+                    "why", {"repository": "r", "path": "a.py", argument: 2**40}
+                )
+            # Refused by the input schema, not a crash while building the request.
+            assert not isinstance(caught.value, UnexpectedToolError)
+            assert argument in str(caught.value)
+    finally:
+        await tools.close()
+
+
 def test_config_prints_every_host(capsys: pytest.CaptureFixture[str]) -> None:
     from engram_server.cli import main
 

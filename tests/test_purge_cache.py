@@ -149,3 +149,27 @@ async def test_the_check_after_embedding_never_waits_for_a_locked_row(
             )
     assert forgotten >= 1
     assert not set(cache_keys(memory.content)) & await _cached(raw_pg, t.tenant_id)
+
+
+async def test_a_purged_near_duplicate_leaves_none_of_its_text_in_the_audit_log(
+    server: Any, make_tenant: Any
+) -> None:
+    t = await make_tenant()
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/s/policy", near_duplicate_threshold=0.8)
+        )
+    )
+    await propose(t.lifecycle, "s", "Grace takes her coffee with oat milk")
+    assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
+    near = await propose(t.lifecycle, "s", "Grace takes her coffee with oat milk!")
+    assert near.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_REINFORCED
+
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="s", reason="erasure request")
+    )
+
+    # The audit log is append-only and outlives the purge: it must not quote content.
+    audit = await t.lifecycle.ListAuditEntries(lifecycle_pb2.ListAuditEntriesRequest(space="s"))
+    assert audit.entries
+    assert not [e for e in audit.entries if "oat milk" in str(e)]

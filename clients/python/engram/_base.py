@@ -208,6 +208,10 @@ class ClientBase:
         max_attempts: int = 3,
     ) -> None:
         self.address = _auth.resolve_address(address)
+        # How the channel is secured, for integrations that open an async client to
+        # the same server (`engram.integrations.langgraph`).
+        self._secure = secure
+        self._credentials = credentials
         if channel is None:
             creds = _auth.channel_credentials(secure, credentials)
             options = _auth.channel_options(USER_AGENT)
@@ -233,6 +237,8 @@ class ClientBase:
         """A client of another class on `parent`'s channel and transport (not owning it)."""
         client = cls.__new__(cls)
         client.address = parent.address
+        client._secure = parent._secure
+        client._credentials = parent._credentials
         client._owns_channel = False
         client._channel = parent._channel
         client._transport = parent._transport

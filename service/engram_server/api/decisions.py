@@ -31,8 +31,11 @@ from engram_server.errors import Violations
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.services.decisions import (
+    MAX_ANCHOR_SYMBOL_CHARS,
+    MAX_PATH_BYTES,
     MAX_SOURCE_BYTES,
     MAX_SOURCES,
+    SHORT_SHA,
     CommitInput,
     DecisionsService,
     ExplainQuery,
@@ -174,6 +177,10 @@ def _draft_from_proto(d: decisions_pb2.Decision, v: Violations) -> Any:
         path = f"decision.anchors[{i}]"
         if not a.path:
             v.add(f"{path}.path", "required")
+        elif len(a.path.encode()) > MAX_PATH_BYTES:
+            v.add(f"{path}.path", f"at most {MAX_PATH_BYTES} bytes")
+        if len(a.symbol) > MAX_ANCHOR_SYMBOL_CHARS:
+            v.add(f"{path}.symbol", f"at most {MAX_ANCHOR_SYMBOL_CHARS} characters")
         lines = None
         if a.HasField("lines"):
             lines = _span(a.lines)
@@ -187,6 +194,9 @@ def _draft_from_proto(d: decisions_pb2.Decision, v: Violations) -> Any:
         v.add("decision.alternatives", "at most 12 alternatives")
     if len(d.expectations) > 12:
         v.add("decision.expectations", "at most 12 expectations")
+    for i, sha in enumerate(d.commits):
+        if not SHORT_SHA.fullmatch(sha):
+            v.add(f"decision.commits[{i}]", "a commit sha: 4-64 lowercase hex characters")
     for i, tag in enumerate(d.tags):
         if not tag or len(tag) > 64 or "," in tag:
             v.add(f"decision.tags[{i}]", "1-64 characters, no commas")

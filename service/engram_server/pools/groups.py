@@ -15,7 +15,6 @@ from engram.v1 import admin_pb2
 from engram_server.api import convert
 from engram_server.errors import (
     AlreadyExists,
-    InvalidArgument,
     NotFound,
     PermissionDenied,
     Violations,
@@ -189,8 +188,11 @@ class GroupOperations:
         self, principal: Principal, group_id: str, member: str, key: RequestKey | None
     ) -> admin_pb2.Group:
         _require_admin(principal)
-        if not member:
-            raise InvalidArgument.field("principal", "required")
+        # The same rule as adding: no malformed name (one that could never be a
+        # member) reaches the lookup or is echoed back in a NOT_FOUND.
+        v = Violations()
+        model.check_principal(v, "principal", member, groups=False)
+        v.raise_if_any()
         async with self.db.tenant_tx(principal.tenant_id) as conn:
             replay = await self._idem._replay(conn, principal.tenant_id, key, admin_pb2.Group)
             if replay is not None:

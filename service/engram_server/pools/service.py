@@ -38,6 +38,7 @@ from engram_server.errors import (
     Violations,
 )
 from engram_server.lifecycle.model import AuditAction, memory_name
+from engram_server.lifecycle.validation import MAX_REQUEST_ID
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE, Principal
 from engram_server.pools import model
 from engram_server.pools.model import Finding, Gate, GateInput, Role
@@ -354,6 +355,9 @@ class PoolOperations:
     ) -> M | None:
         if key is None:
             return None
+        # Checked here, before the id becomes a key of the idempotency index.
+        if len(key.request_id) > MAX_REQUEST_ID:
+            raise InvalidArgument.field("request_id", f"at most {MAX_REQUEST_ID} characters")
         first = await store.claim_request(conn, tenant, key.request_id, key.method, key.fingerprint)
         if first is None:
             return None

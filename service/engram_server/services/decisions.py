@@ -84,6 +84,10 @@ MAX_HUNKS = 200
 MAX_MESSAGE_BYTES = 64 * 1024
 MAX_EXCERPT_BYTES = 4 * 1024
 MAX_DIFF_EXCERPT_BYTES = 64 * 1024
+# Paths and symbols are keys of btree indexes, whose rows hold at most ~2.7 kB:
+# counted in bytes, as a path of wide characters takes up to four per character.
+MAX_PATH_BYTES = 1024
+MAX_ANCHOR_SYMBOL_CHARS = 200
 MAX_MEMORY_CHARS = 2000
 MAX_EXPLAIN_K = 20
 MAX_SEARCH_K = 50
@@ -95,6 +99,9 @@ INGEST_ATTEMPTS = 3
 MAX_SOURCES = 12
 MAX_SOURCE_BYTES = 64 * 1024
 _SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+# A revision (or a stated decision's commit) may be abbreviated: it is matched as
+# a prefix of the recorded shas.
+SHORT_SHA = re.compile(r"[0-9a-f]{4,64}")
 _IDENTIFIER = re.compile(
     r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*(?:(?:_|::|\.)[A-Za-z0-9_]+)+|[a-z]+[A-Z][A-Za-z0-9]*"
     r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*\(\)|--?[a-z][\w-]{2,})"
@@ -189,8 +196,10 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
         fp = f"{path}.files[{i}]"
         if not f.path:
             v.add(f"{fp}.path", "required")
-        elif len(f.path) > 1024 or f.path.startswith("/") or "\x00" in f.path:
-            v.add(f"{fp}.path", "a relative path of at most 1024 characters")
+        elif len(f.path.encode()) > MAX_PATH_BYTES or f.path.startswith("/") or "\x00" in f.path:
+            v.add(f"{fp}.path", f"a relative path of at most {MAX_PATH_BYTES} bytes")
+        if len(f.old_path.encode()) > MAX_PATH_BYTES:
+            v.add(f"{fp}.old_path", f"at most {MAX_PATH_BYTES} bytes")
         if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
             v.add(f"{fp}.old_path", "required for a rename or copy")
         if len(f.hunks) > MAX_HUNKS:
@@ -701,6 +710,7 @@ class DecisionsService:
         session: str = "",
         *,
         screened: bool = False,
+        source_space: str = "",
     ) -> tuple[dict[str, Memory | None], dict[str, str]]:
         """Backing memories for new decisions, one batch proposal; and why each
         refused one was refused.
@@ -713,7 +723,10 @@ class DecisionsService:
         atom, with the repository appended); the origin line's date and
         abbreviated sha are formatted here from a timestamp and a checked hex
         sha. A memory whose check finds anything goes through the lifecycle's
-        full screen as any proposal does."""
+        full screen as any proposal does.
+
+        `source_space`: the drafts were mined from `session` of that space; the
+        memories say so, for a purge of that space or session to find them."""
         if not identities:
             return {}, {}
         boundary = default_boundary()
@@ -744,7 +757,15 @@ class DecisionsService:
                     confidence=0.9 if d.rationale else 0.7,
                     importance=0.7 if d.rationale else 0.5,
                     tags=tuple(dict.fromkeys(("decision", *d.tags)))[:16],
-                    attributes={"repository": repository[:1024], "decision_identity": identity},
+                    attributes={
+                        "repository": repository[:1024],
+                        "decision_identity": identity,
+                        **(
+                            {"source_space": source_space, "source_session": session}
+                            if source_space
+                            else {}
+                        ),
+                    },
                 )
             )
             if clean_repository:
@@ -799,7 +820,8 @@ class DecisionsService:
         async def decide(conn: Conn, m: Memory) -> list[Any]:
             if m.status != Status.ACTIVE:
                 return []
-            note = f"decision reversed by {winner.name}: {winner.title}"[:2000]
+            # Named, not quoted: the audit log is append-only and outlives a purge.
+            note = f"decision reversed by {winner.name}"
             return [(m, Status.SUPERSEDED, {"superseded_by": winner.memory_id}, note)]
 
         changed = await self.lifecycle.apply_transition(principal, target.memory_id, None, decide)
@@ -892,6 +914,7 @@ class DecisionsService:
         space: str,
         drafts: Sequence[Draft],
         session: str = "",
+        source_space: str = "",
     ) -> tuple[list[uuid.UUID], int]:
         """Stored decisions for stated drafts (found again by identity, or created
         with their backing memories); the ids in order, and how many are new."""
@@ -901,7 +924,7 @@ class DecisionsService:
             held = await store.by_identity(conn, repository, list(by_identity))
         new = [i for i in by_identity if i not in held]
         memories, refusals = await self._propose(
-            principal, repository, space, by_identity, new, session
+            principal, repository, space, by_identity, new, session, source_space=source_space
         )
         ids = {i: d.id for i, d in held.items()}
         created = 0
@@ -998,7 +1021,7 @@ class DecisionsService:
                 turns.append(Turn(m.role, screened.text, m.time))
         drafts = mine_turns(turns, session)
         ids, created = (
-            await self._store_drafts(principal, repository, target, drafts, session)
+            await self._store_drafts(principal, repository, target, drafts, session, space)
             if drafts
             else ([], 0)
         )
@@ -1116,6 +1139,8 @@ class DecisionsService:
             v.add("path", "at most 1024 characters")
         if q.lines is not None:
             check_span(v, "lines", q.lines)
+        if q.revision and not SHORT_SHA.fullmatch(q.revision):
+            v.add("revision", "a commit sha: 4-64 lowercase hex characters")
         if not 0 <= q.k <= MAX_EXPLAIN_K:
             v.add("k", f"must be between 0 and {MAX_EXPLAIN_K}")
         if not 0 <= q.token_budget <= MAX_TOKEN_BUDGET:

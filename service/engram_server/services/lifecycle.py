@@ -59,6 +59,7 @@ from engram_server.lifecycle.validators import WebhookCaller, outcome_status, ru
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_OPERATOR, Principal
 from engram_server.services.indexing import cache_keys
 from engram_server.services.policy_cache import POLICY_CHANNEL, PolicyCache
+from engram_server.store import decisions as decision_store
 from engram_server.store import erasure as erasure_store
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
@@ -835,7 +836,9 @@ class LifecycleService:
                         target.status,
                         target.status,
                         principal.actor,
-                        f"reinforced by a near-duplicate proposal: {p.content[:120]}",
+                        # No quote of the proposal: the audit log is append-only
+                        # and outlives a purge of the space.
+                        "reinforced by a near-duplicate proposal",
                         key.request_id if key else "",
                         {"importance": repr(importance), "source": p.source},
                     )
@@ -1349,6 +1352,22 @@ class LifecycleService:
                 await erase_buffers()
             revised = await store.revision_contents(conn, space, session)
             deleted = await store.delete_memories(conn, space, session)
+            # Decisions mined from the purged sessions or quoting purged memories
+            # live in their repository's space: their backing memories go too (and
+            # so, in turn, do decisions quoting those).
+            derived = await decision_store.memories_derived_from(
+                conn, space, session, {p.id for p in deleted}
+            )
+            while derived:
+                taken = await store.delete_memories_by_id(conn, derived)
+                deleted = [*deleted, *taken]
+                derived = (
+                    await decision_store.memories_derived_from(
+                        conn, space, session, {p.id for p in taken}
+                    )
+                    if taken
+                    else []
+                )
             live = sum(1 for p in deleted if p.status in LIVE_STATUSES)
             await store.enqueue_outbox(conn, tenant, [p.id for p in deleted], "delete")
             # The vectors cached for indexing are derived from the content (and

@@ -474,6 +474,21 @@ async def save_anchors(
     rebase the same place is seen at a commit that still exists)."""
     if not anchors:
         return
+    # One row per key: ON CONFLICT DO UPDATE cannot touch a row twice in one
+    # statement, and a caller may name the same place twice (the later one wins).
+    unique = {
+        (
+            decision_id,
+            a.path,
+            a.lines.start if a.lines else 0,
+            a.lines.end if a.lines else 0,
+            a.symbol,
+        ): (
+            decision_id,
+            a,
+        )
+        for decision_id, a in anchors
+    }
     await conn.execute(
         "INSERT INTO decision_anchors (tenant_id, decision_id, repository, path, start_line,"
         " end_line, symbol, commit_sha)"
@@ -495,7 +510,7 @@ async def save_anchors(
                         "symbol": a.symbol,
                         "commit_sha": a.commit_sha,
                     }
-                    for decision_id, a in anchors
+                    for decision_id, a in unique.values()
                 ]
             ),
         ),
@@ -634,3 +649,33 @@ async def lock_decision(conn: Conn, decision_id: uuid.UUID) -> Decision | None:
         return None
     anchors = await _anchors_of(conn, [row["id"]])
     return _row_to_decision(row, anchors.get(row["id"], ()))
+
+
+async def memories_derived_from(
+    conn: Conn, space: str, session: str, purged: set[uuid.UUID]
+) -> list[uuid.UUID]:
+    """Backing memories of the decisions a purge of `space` (one `session` of it,
+    when given) must take along: mined from one of its sessions, or quoting one of
+    the `purged` memories (in their evidence or an outcome's)."""
+    cur = await conn.execute(
+        "SELECT d.memory_id, d.evidence, d.outcomes,"
+        " m.attributes->>'source_space' = %s"
+        " AND (%s = '' OR m.attributes->>'source_session' = %s) AS mined_there"
+        " FROM decisions d JOIN memories m ON m.tenant_id = d.tenant_id AND m.id = d.memory_id"
+        " WHERE m.attributes->>'source_space' = %s"
+        " OR d.evidence @? '$[*].memory' OR d.outcomes @? '$[*].evidence[*].memory'",
+        (space, session, session, space),
+    )
+    derived: list[uuid.UUID] = []
+    for row in await cur.fetchall():
+        quoted = [*row["evidence"], *(e for o in row["outcomes"] for e in o.get("evidence", []))]
+        if row["mined_there"] or any(_memory_id(e.get("memory", "")) in purged for e in quoted):
+            derived.append(row["memory_id"])
+    return derived
+
+
+def _memory_id(name: str) -> uuid.UUID | None:
+    try:
+        return uuid.UUID(name.partition("/")[2])
+    except ValueError:
+        return None

@@ -70,6 +70,11 @@ async def write_config(conn: Conn, tenant_id: str, config: LLMConfig | None) -> 
                 config.timeout_seconds,
             ),
         )
+    await notify_changed(conn, tenant_id)
+
+
+async def notify_changed(conn: Conn, tenant_id: str) -> None:
+    """Tells every replica (at commit) to forget the tenant's cached LLM choice."""
     await conn.execute("SELECT pg_notify(%s, %s)", (CHANGES_CHANNEL, tenant_id))
 
 

@@ -570,6 +570,14 @@ async def delete_memories(conn: Conn, space: str, session: str) -> list[Purged]:
     return [Purged(r["id"], Status(r["status"]), r["content"]) for r in await cur.fetchall()]
 
 
+async def delete_memories_by_id(conn: Conn, ids: Sequence[uuid.UUID]) -> list[Purged]:
+    """Hard-deletes the given memories (what a purge takes along from other spaces)."""
+    cur = await conn.execute(
+        "DELETE FROM memories WHERE id = ANY(%s) RETURNING id, status, content", (list(ids),)
+    )
+    return [Purged(r["id"], Status(r["status"]), r["content"]) for r in await cur.fetchall()]
+
+
 async def revision_contents(conn: Conn, space: str, session: str) -> list[str]:
     """Every content the revisions of a space (or one session of it) recorded:
     what a purge of that scope must also forget the derived data of."""

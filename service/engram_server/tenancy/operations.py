@@ -20,6 +20,7 @@ from engram_server.platform import auth
 from engram_server.platform.context import AppContext
 from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.principal import Principal
+from engram_server.services.policy_cache import POLICY_CHANNEL
 from engram_server.store import api_keys, llm_config, tenants
 from engram_server.store.postgres import Conn
 from engram_server.tenancy import paging, policy
@@ -112,13 +113,13 @@ class AdminOperations:
         return page, token
 
     async def delete_tenant(self, principal: Principal, tenant_id: str) -> TenantDeletion:
-        """Deletes every row of the tenant, then its Redis keys.
+        """Deletes every row of the tenant, then its index points and Redis keys.
 
         One tenant-wide notice `<tenant>/*` on `engram_keys` makes every replica
         drop all of the tenant's cached keys, including any minted while this ran.
-        Postgres goes first because it is the source of truth: if Redis then fails
-        the call answers UNAVAILABLE, and what is left in Redis belongs to no
-        tenant any more.
+        Postgres goes first because it is the source of truth: if the index or
+        Redis then fails the call answers UNAVAILABLE, and what is left there
+        belongs to no tenant any more.
         """
         policy.authorize_tenant_deletion(principal, tenant_id)
         async with self._ctx.db.platform_tx() as conn:
@@ -126,7 +127,19 @@ class AdminOperations:
             removed_keys = await api_keys.key_ids(conn, tenant_id)
             rows = await tenants.delete_tenant(conn, tenant_id)
             await api_keys.notify_tenant_keys_gone(conn, tenant_id)
+            # Its cached LLM choice (endpoint and key) and space policies must not
+            # serve a tenant created later under the same id.
+            await llm_config.notify_changed(conn, tenant_id)
+            await conn.execute("SELECT pg_notify(%s, %s)", (POLICY_CHANNEL, tenant_id))
         _forget_keys(tenant_id, removed_keys)
+        if self._ctx.llm is not None:
+            self._ctx.llm.invalidate(tenant_id)
+        if self._ctx.lifecycle is not None:
+            self._ctx.lifecycle.policies.invalidate_tenant(tenant_id)
+        # The points carry the tenant's vectors and payloads (derived from its
+        # content); a tenant created later under the same id must not inherit them.
+        if self._ctx.recall is not None:
+            await self._ctx.recall.index.drop_tenant(tenant_id)
         cache_keys = await self._ctx.redis.purge_tenant(tenant_id)
         return TenantDeletion(deleted_rows=rows, deleted_cache_keys=cache_keys)
 

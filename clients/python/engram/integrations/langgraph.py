@@ -146,9 +146,14 @@ class EngramStore(BaseStore):
                 key = dict(self._client._transport.metadata).get("authorization", "")
                 address: str | None = self._client.address
                 api_key = key.removeprefix("Bearer ") or None
+                # As securely as the given client: TLS and its credentials too.
+                secure, credentials = self._client._secure, self._client._credentials
             else:
                 address, api_key = self._address, self._api_key
-            self._aclient = engram.AsyncClient(address, api_key)
+                secure, credentials = False, None
+            self._aclient = engram.AsyncClient(
+                address, api_key, secure=secure, credentials=credentials
+            )
             self._aclient_loop = loop
         return self._aclient
 

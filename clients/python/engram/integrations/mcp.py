@@ -46,6 +46,8 @@ TOOL_NAMES = (
 )
 
 _T = TypeVar("_T")
+# Line numbers are int32 in the API.
+_MAX_LINE = 2**31 - 1
 
 Space = Annotated[
     str | None,
@@ -283,8 +285,8 @@ def build_server(tools: EngramTools | None = None) -> MCPServer:
         path: str,
         question: str = "",
         symbol: str = "",
-        start_line: Annotated[int, Field(ge=0)] = 0,
-        end_line: Annotated[int, Field(ge=0)] = 0,
+        start_line: Annotated[int, Field(ge=0, le=_MAX_LINE)] = 0,
+        end_line: Annotated[int, Field(ge=0, le=_MAX_LINE)] = 0,
         k: Annotated[int, Field(ge=0, le=50)] = 0,
     ) -> dict[str, Any]:
         request = c.fill(
