@@ -64,6 +64,26 @@ async def test_ingest_explain_search_and_a_bad_range(
     )
     assert code == 0, err
     assert "Cap the pool at four connections" in out and "anchored on these lines" in out
+    # A tag or HEAD~N is resolved in the checkout (the server takes shas); an
+    # unknown name is refused before anything is sent.
+    git(repo, "tag", "v1")
+    for named in ("v1", "HEAD~1"):
+        explain = ("decisions", "explain", "pool.py", "--lines", "4", "--revision", named)
+        code, out, err = await run(capsys, *explain, "--repo-path", str(repo), *conn)
+        assert code == 0, err
+        assert "Cap the pool at four connections" in out
+    code, out, err = await run(
+        capsys,
+        "decisions",
+        "explain",
+        "pool.py",
+        "--revision",
+        "v9",
+        "--repo-path",
+        str(repo),
+        *conn,
+    )
+    assert code == 2 and "unknown revision 'v9'" in err
 
     assert server.ctx.recall is not None
     await server.ctx.recall.worker.wait_until_indexed(tenant.tenant_id, 20)

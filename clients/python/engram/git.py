@@ -89,6 +89,17 @@ def head(path: str) -> str:
     return _git(path, "rev-parse", "HEAD").strip()
 
 
+def resolve(path: str, revision: str) -> str:
+    """The full sha of the commit `revision` names at `path` (a tag, a branch,
+    `HEAD~2`, a short sha); GitError if git cannot resolve it to a commit."""
+    if not revision.strip() or revision.startswith("-"):
+        raise GitError(f"{revision!r} is not a revision")
+    try:
+        return _git(path, "rev-parse", "--verify", "--quiet", f"{revision}^{{commit}}").strip()
+    except GitError as exc:
+        raise GitError(f"unknown revision {revision!r}") from exc
+
+
 def repository_name(path: str) -> str:
     """A stable name from the origin remote (`github.com/acme/api`), else the
     directory's name."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import re
 import sys
 import time
 from pathlib import Path
@@ -75,7 +76,10 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--lines", help="line or range: 40 or 40-52")
     p.add_argument("--symbol", default="", help="function or class")
     p.add_argument(
-        "--revision", default="", help="commit the lines refer to (default: HEAD of --repo-path)"
+        "--revision",
+        default="",
+        help="commit the lines refer to: a sha, or a tag, branch or HEAD~N of --repo-path"
+        " (default: its HEAD)",
     )
     p.add_argument("--repo-path", default=".", help="local checkout for the defaults")
     p.add_argument("--question", default="")
@@ -222,6 +226,9 @@ def _lines(text: str | None) -> tuple[int, int] | None:
         raise UsageError(f"--lines must look like 40 or 40-52, not {text!r}") from exc
 
 
+_SHA = re.compile(r"[0-9a-f]{4,64}")
+
+
 def explain(args: argparse.Namespace) -> int:
     repository = _default_repository(args)
     revision = args.revision
@@ -231,6 +238,14 @@ def explain(args: argparse.Namespace) -> int:
             revision = git.head(args.repo_path)
         except git.GitError:
             revision = ""
+    else:
+        # The server takes commit shas: a tag, branch or HEAD~2 is resolved here;
+        # a sha (or its prefix) goes as it is when no checkout knows it.
+        try:
+            revision = git.resolve(args.repo_path, revision)
+        except git.GitError as error:
+            if not _SHA.fullmatch(revision):
+                raise UsageError(f"--revision {revision!r} in {args.repo_path}: {error}") from error
     with common.make_client(args) as client:
         response = client.explain_code(
             repository,
