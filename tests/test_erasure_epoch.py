@@ -241,3 +241,32 @@ async def test_dream_stores_no_pattern_of_decisions_purged_meanwhile(
     # The pattern was planned from the decisions, and not stored once they were erased.
     assert not [a for a in outcome.actions if a.action == "pattern"]
     assert await count_rows(raw_pg, "memories", t.tenant_id) == 0
+
+
+async def test_decisions_mined_from_a_buffer_purged_meanwhile_are_not_stored(
+    make_tenant: Any, server: Any, raw_pg: Any
+) -> None:
+    from engram_server.services.decisions import DecisionsService
+
+    t = await make_tenant()
+    await buffer(
+        t,
+        "team/chat",
+        "s1",
+        [("assistant", "We decided to run migrations before the rollout because they take 9 min.")],
+    )
+    wm = server.ctx.working_memory
+    assert wm is not None
+    service = DecisionsService(server.ctx.lifecycle)
+    with pytest.raises(PurgedMeanwhile):
+        await service.ingest_session(
+            Principal(t.tenant_id, "k", SCOPES),
+            PurgeAfterReading(wm, _purge(t, "team/chat", "s1")),
+            "team/chat",
+            "s1",
+            "github.com/acme/api",
+            "",
+            None,
+        )
+    assert await count_rows(raw_pg, "memories", t.tenant_id) == 0
+    assert await count_rows(raw_pg, "decisions", t.tenant_id) == 0

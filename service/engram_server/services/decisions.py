@@ -71,10 +71,18 @@ from engram_server.platform.principal import Principal
 from engram_server.privacy import PrivacyFinding, Screened, default_boundary
 from engram_server.recall.tokens import count_tokens
 from engram_server.services import paging
-from engram_server.services.lifecycle import LifecycleService, RequestKey
+from engram_server.services.lifecycle import (
+    InTransaction,
+    LifecycleService,
+    RequestKey,
+    guarded,
+    hold_erasure_epoch,
+)
 from engram_server.services.privacy_gate import screen_text
 from engram_server.store import decisions as store
+from engram_server.store import erasure as erasure_store
 from engram_server.store import memories as memory_store
+from engram_server.store.erasure import ErasureGuard
 from engram_server.store.postgres import Conn
 
 DECISION = "decision"
@@ -711,6 +719,7 @@ class DecisionsService:
         *,
         screened: bool = False,
         source_space: str = "",
+        within: InTransaction | None = None,
     ) -> tuple[dict[str, Memory | None], dict[str, str]]:
         """Backing memories for new decisions, one batch proposal; and why each
         refused one was refused.
@@ -782,6 +791,7 @@ class DecisionsService:
             field_prefix="decisions",
             batch=True,
             prescreened=frozenset(prescreened),
+            within=within,
         )
         out: dict[str, Memory | None] = {}
         refusals: dict[str, str] = {}
@@ -915,20 +925,34 @@ class DecisionsService:
         drafts: Sequence[Draft],
         session: str = "",
         source_space: str = "",
+        guard: ErasureGuard | None = None,
     ) -> tuple[list[uuid.UUID], int]:
         """Stored decisions for stated drafts (found again by identity, or created
-        with their backing memories); the ids in order, and how many are new."""
+        with their backing memories); the ids in order, and how many are new.
+
+        `guard`: the erasure epoch of the space the drafts were read from, taken
+        before they were; both writes refuse (ABORTED) once a purge of it ran."""
         tenant = principal.tenant_id
         by_identity = {d.identity: d for d in drafts}
         async with self.db.tenant_tx(tenant) as conn:
             held = await store.by_identity(conn, repository, list(by_identity))
         new = [i for i in by_identity if i not in held]
         memories, refusals = await self._propose(
-            principal, repository, space, by_identity, new, session, source_space=source_space
+            principal,
+            repository,
+            space,
+            by_identity,
+            new,
+            session,
+            source_space=source_space,
+            within=guarded(tenant, guard) if guard is not None else None,
         )
         ids = {i: d.id for i, d in held.items()}
         created = 0
         async with self.db.tenant_tx(tenant) as conn:
+            if guard is not None:
+                # A purge since the memories were written took them along.
+                await hold_erasure_epoch(conn, tenant, guard)
             linked = await store.by_memories(
                 conn, [m.id for m in memories.values() if m is not None]
             )
@@ -1009,6 +1033,10 @@ class DecisionsService:
                 ids = [uuid.UUID(i) for i in replay["decisions"]]
                 found = await store.get_decisions(conn, ids)
             return [found[i] for i in ids if i in found], int(replay["created"]), 0, []
+        # Before the buffer: a purge of its space after this point makes the
+        # writes refuse what was mined from the purged messages (`store.erasure`).
+        async with self.db.tenant_tx(tenant) as conn:
+            guard = ErasureGuard(space, await erasure_store.current(conn, tenant, space))
         window = await working_memory.window(tenant, space, session)
         findings: list[PrivacyFinding] = []
         turns = []
@@ -1021,7 +1049,9 @@ class DecisionsService:
                 turns.append(Turn(m.role, screened.text, m.time))
         drafts = mine_turns(turns, session)
         ids, created = (
-            await self._store_drafts(principal, repository, target, drafts, session, space)
+            await self._store_drafts(
+                principal, repository, target, drafts, session, space, guard=guard
+            )
             if drafts
             else ([], 0)
         )
