@@ -764,6 +764,38 @@ async def test_removing_a_malformed_group_member_is_invalid(make_tenant: Any) ->
     )
 
 
+async def test_delete_tenant_forgets_its_query_vectors(
+    root: Any, make_tenant: Any, server: RunningServer, raw_pg: Any
+) -> None:
+    """A remembered query answers faster than the model: a tenant created later
+    under a deleted one's id must not find the deleted tenant's questions."""
+    from engram.v1 import recall_pb2, recall_pb2_grpc
+
+    recall = server.ctx.recall
+    assert recall is not None
+    doomed, kept = await make_tenant(), await make_tenant()
+    question = "when is the staging database restored?"
+    for tenant in (doomed, kept):
+        await recall_pb2_grpc.RecallServiceStub(tenant.channel).Recall(
+            recall_pb2.RecallRequest(query=question, spaces=["notes"])
+        )
+    remembered = recall.embedder._queries
+    assert (doomed.tenant_id, question) in remembered
+
+    await root.DeleteTenant(admin_pb2.DeleteTenantRequest(name=doomed.name))
+
+    assert (doomed.tenant_id, question) not in remembered
+    assert (kept.tenant_id, question) in remembered
+    # Every replica forgets on the tenant-wide keys notice a deletion sends (sent
+    # here for the kept tenant, which only makes its keys be read again).
+    await raw_pg.execute("SELECT pg_notify('engram_keys', %s)", (f"{kept.tenant_id}/*",))
+    for _ in range(200):
+        if (kept.tenant_id, question) not in remembered:
+            break
+        await asyncio.sleep(0.05)
+    assert (kept.tenant_id, question) not in remembered
+
+
 # -- scopes of administrators ------------------------------------------------------------
 
 

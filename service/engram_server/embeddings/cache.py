@@ -117,6 +117,15 @@ class CachedEmbedder:
         if len(self._queries) > self.query_cache_size:
             self._queries.popitem(last=False)
 
+    def forget_tenant(self, tenant_id: str) -> int:
+        """Drops the tenant's remembered query vectors (a deleted tenant: one
+        created later under the same id must not find them by their speed);
+        returns how many."""
+        gone = [key for key in self._queries if key[0] == tenant_id]
+        for key in gone:
+            del self._queries[key]
+        return len(gone)
+
     async def close(self) -> None:
         self._queries.clear()
         await self.inner.close()

@@ -16,6 +16,7 @@ from engram_server.recall.neighbours import ContextParams
 from engram_server.recall.scoring import FusionMode, RankingParams
 from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker
 from engram_server.services.recall import AccessRecorder, RecallService
+from engram_server.store.api_keys import KEY_CHANNEL
 from engram_server.store.embedding_cache import PostgresEmbeddingCache
 from engram_server.store.postgres import Database
 from engram_server.store.vectors import LayoutOutdated, VectorIndex
@@ -118,6 +119,7 @@ class RecallRuntime:
         if self.settings.index_worker:
             notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
             self.worker.start()
+        notifier.add_listener(KEY_CHANNEL, self._on_key_notice)
         self.access.start()
         self._warming.start()
 
@@ -143,7 +145,15 @@ class RecallRuntime:
             if built:
                 log.info("vector index: search state prepared for %d tenant(s)", built)
 
+    def _on_key_notice(self, payload: str) -> None:
+        """`<tenant>/*` on the keys channel: the tenant was deleted, on this replica
+        or another; its remembered query vectors go with it."""
+        tenant_id, _, key_id = payload.partition("/")
+        if tenant_id and key_id == "*":
+            self.embedder.forget_tenant(tenant_id)
+
     async def stop(self, notifier: Notifier) -> None:
+        notifier.remove_listener(KEY_CHANNEL, self._on_key_notice)
         await self._warming.stop()
         if self.settings.index_worker:
             notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)

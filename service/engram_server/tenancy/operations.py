@@ -139,6 +139,9 @@ class AdminOperations:
         # The points carry the tenant's vectors and payloads (derived from its
         # content); a tenant created later under the same id must not inherit them.
         if self._ctx.recall is not None:
+            # Its query vectors too: a hit answers faster than the model (every
+            # replica drops them on the `<tenant>/*` notice; this one at once).
+            self._ctx.recall.embedder.forget_tenant(tenant_id)
             await self._ctx.recall.index.drop_tenant(tenant_id)
         cache_keys = await self._ctx.redis.purge_tenant(tenant_id)
         return TenantDeletion(deleted_rows=rows, deleted_cache_keys=cache_keys)
