@@ -333,6 +333,9 @@ async def test_edges_bad_input_and_other_tenants(make_tenant: Any, raw_pg: Any) 
         (_edge(a, foreign, 0), "edge.kind"),
         (_edge(a, foreign, 42), "edge.kind"),
         (_edge(a, foreign, RELATED, weight=1.5), "edge.weight"),
+        (_edge(a, foreign, RELATED, attributes={"": "empty key"}), "edge.attributes[]"),
+        (_edge(a, foreign, RELATED, attributes={"k" * 65: "v"}), f"edge.attributes[{'k' * 64}]"),
+        (_edge(a, foreign, RELATED, attributes={"note": "v" * 1025}), "edge.attributes[note]"),
         (
             evidence_pb2.CreateEdgeRequest(
                 edge=types_pb2.Edge(source_memory="x", target_memory=a.name, kind=RELATED)

@@ -248,6 +248,10 @@ class EvidenceService:
             v.add("edge.reason", "at most 1024 characters")
         if len(attributes) > 32:
             v.add("edge.attributes", "at most 32 attributes")
+        for name, value in attributes.items():
+            # As a memory's attributes: stored whole in the edge row.
+            if not 1 <= len(name) <= 64 or len(value) > 1024:
+                v.add(f"edge.attributes[{name[:64]}]", "keys 1-64 characters, values at most 1024")
         self._check_key(v, key)
         v.raise_if_any()
         tenant = principal.tenant_id
