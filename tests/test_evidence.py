@@ -1109,3 +1109,26 @@ def test_eval_llm_path_against_a_local_model(
     assert main(["--no-llm", "--out", str(out)]) == 0
     assert "llm" not in capsys.readouterr().out
     assert "The LLM path (`use_llm` on AssessMemory) has no figures here" in out.read_text()
+
+
+async def test_a_purge_leaves_no_quote_of_a_conflict_in_the_audit_log(
+    make_tenant: Any, raw_pg: Any
+) -> None:
+    """The assessor's reason for a conflict quotes the memories ("500 against
+    100"): it stays on the conflict, which a purge deletes, not in the audit log."""
+    t = await make_tenant()
+    ev = evidence_stub(t)
+    claim = await _memory(t, "The API rate limit is 500 requests per minute", source="wiki")
+    await _memory(t, "The API rate limit is 100 requests per minute", source="runbook")
+    await ev.AssessMemory(_assess(claim.name, apply=True))
+    (conflict,) = (await ev.ListConflicts(evidence_pb2.ListConflictsRequest())).conflicts
+    assert "500" in conflict.reason and "100" in conflict.reason
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=claim.space, reason="erasure request")
+    )
+    cur = await raw_pg.execute(
+        "SELECT action, reason FROM audit_log WHERE tenant_id = %s", (t.tenant_id,)
+    )
+    audited = await cur.fetchall()
+    assert any(action == "CONFLICT" for action, _ in audited)
+    assert not [reason for _, reason in audited if "500" in reason or "100" in reason]

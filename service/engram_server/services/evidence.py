@@ -102,6 +102,9 @@ class Assessment:
     contradicting: list[EvidenceLink]
     reasoning: str
     distinct_sources: int
+    # The reasoning without the judgements' quotes of the memories: what the
+    # append-only audit log records.
+    audit_reasoning: str = ""
     applied: bool = False
     created_edges: list[evidence_store.Edge] = field(default_factory=list)
     conflict: evidence_store.Conflict | None = None
@@ -391,7 +394,10 @@ class EvidenceService:
                     AuditAction.CONFLICT,
                     memories[0],
                     actor,
-                    f"conflict opened ({detector}): {reason}",
+                    # The reason stays on the conflict, which a purge deletes: it can
+                    # quote the memories (a slot key, "100 against 500"), and the
+                    # audit log is append-only.
+                    f"conflict opened ({detector})",
                     key,
                     {
                         "conflict": opened.name,
@@ -711,8 +717,11 @@ class EvidenceService:
             len(independent),
             needed,
         )
+        _, unquoted = decide_grade(
+            claim, [c.memory for c in contradicting], (), len(independent), needed
+        )
         result = Assessment(
-            claim, suggested, supporting, contradicting, reasoning, len(independent)
+            claim, suggested, supporting, contradicting, reasoning, len(independent), unquoted
         )
         if apply:
             await self._apply_assessment(principal, result, key)
@@ -780,7 +789,7 @@ class EvidenceService:
                     claim,
                     result.suggested,
                     principal.actor,
-                    f"{ASSESSOR}: {result.reasoning}",
+                    f"{ASSESSOR}: {result.audit_reasoning}",
                     key,
                 )
                 result.applied = True
@@ -861,20 +870,26 @@ def decide_grade(
     """The assessor's rules: a claim contradicting an OFFICIAL memory is UNVERIFIED
     (the official one is never revised); CORROBORATED needs `needed` independent
     agreeing sources and no contradiction; a claim with a source is SINGLE_SOURCE;
-    anything else UNVERIFIED. Never OFFICIAL."""
+    anything else UNVERIFIED. Never OFFICIAL.
+
+    `why` holds the judgements' explanations, which quote the memories ("500
+    against 100"); without them (empty) the reasoning says the same without
+    quotes, as the append-only audit log records it."""
     official = [
         i for i, m in enumerate(contradicting) if m.evidence_level == EvidenceLevel.OFFICIAL
     ]
     if official:
         first = official[0]
+        detail = f" ({why[first]})" if why else ""
         return EvidenceLevel.UNVERIFIED, (
-            f"contradicts the OFFICIAL {contradicting[first].name} ({why[first]}); the official"
+            f"contradicts the OFFICIAL {contradicting[first].name}{detail}; the official"
             " memory is not revised"
         )
     if contradicting:
         level = EvidenceLevel.SINGLE_SOURCE if claim.source else EvidenceLevel.UNVERIFIED
         noun = "memory" if len(contradicting) == 1 else "memories"
-        return level, f"{len(contradicting)} contradicting {noun} ({why[0]}): not corroborated"
+        detail = f" ({why[0]})" if why else ""
+        return level, f"{len(contradicting)} contradicting {noun}{detail}: not corroborated"
     if independent >= needed:
         return EvidenceLevel.CORROBORATED, (
             f"{independent} agreeing memories from distinct sources (needs {needed}),"

@@ -1539,7 +1539,10 @@ async def _open_conflict(
                 None,
                 None,
                 principal.actor,
-                f"conflict opened ({detector}): {reason}",
+                # The reason stays on the conflict, which a purge deletes: it can
+                # quote the memories (a slot key, "100 against 500"), and the
+                # audit log is append-only.
+                f"conflict opened ({detector})",
                 details={"conflict": opened.name, "memories": ",".join(str(i) for i in ids)},
             )
         ],
