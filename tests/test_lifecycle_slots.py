@@ -34,6 +34,9 @@ async def test_new_slot_value_supersedes_the_old(make_tenant: Any, raw_pg: Any) 
         lifecycle_pb2.ListAuditEntriesRequest(memory=old.name)
     )
     assert audit.entries[-1].to_status == SUPERSEDED
+    assert new.name in audit.entries[-1].reason
+    # The audit log outlives a purge: it names the slot's new holder, never the key.
+    assert "alice" not in audit.entries[-1].reason
     cur = await raw_pg.execute(
         "SELECT kind FROM edges WHERE tenant_id = %s AND source_id = %s AND target_id = %s",
         (t.tenant_id, new.name.split("/")[1], old.name.split("/")[1]),

@@ -581,7 +581,6 @@ class LifecycleService:
                         n.status,
                         n.validation_notes,
                         n.superseded_by,
-                        n.proposal.slot_key,
                     )
                     for n in to_insert
                 ],
@@ -639,7 +638,7 @@ class LifecycleService:
                 principal,
                 displaced,
                 [
-                    (m.id, m.space, m.status, m.validation_notes, m.superseded_by, m.slot_key)
+                    (m.id, m.space, m.status, m.validation_notes, m.superseded_by)
                     for m in inserted.values()
                 ],
                 request_id,
@@ -708,17 +707,19 @@ class LifecycleService:
         self,
         principal: Principal,
         displaced: Sequence[tuple[Memory, uuid.UUID]],
-        written: Sequence[tuple[uuid.UUID, str, Status, tuple[str, ...], uuid.UUID | None, str]],
+        written: Sequence[tuple[uuid.UUID, str, Status, tuple[str, ...], uuid.UUID | None]],
         request_id: str,
     ) -> tuple[list[store.AuditDraft], list[store.NewEdge], int]:
         """Audit rows, SUPERSEDES edges and the live-count change of a proposal
         write: `displaced` slot holders and their winners, and each written memory
-        as (id, space, status, validation notes, superseded_by, slot key)."""
+        as (id, space, status, validation notes, superseded_by)."""
         drafts: list[store.AuditDraft] = []
         edges: list[store.NewEdge] = []
         live_delta = -len(displaced)
         for holder, winner in displaced:
-            reason = f"slot {holder.slot_key} taken by {memory_name(winner)}"
+            # No slot key: it can name a person ("dana::role"), and the audit log
+            # outlives a purge; the memories themselves carry it.
+            reason = f"its slot was taken by {memory_name(winner)}"
             drafts.append(
                 store.AuditDraft(
                     AuditAction.TRANSITION,
@@ -732,7 +733,7 @@ class LifecycleService:
                 )
             )
             edges.append(store.NewEdge(winner, holder.id, "SUPERSEDES", reason, "supersession"))
-        for memory_id, space, status, notes, superseded_by, slot_key in written:
+        for memory_id, space, status, notes, superseded_by in written:
             reason = "; ".join(notes)
             drafts.append(
                 store.AuditDraft(
@@ -760,7 +761,7 @@ class LifecycleService:
                 )
             )
             if status == Status.SUPERSEDED and superseded_by is not None:
-                note = f"slot {slot_key} taken by {memory_name(superseded_by)} in the same batch"
+                note = f"its slot was taken by {memory_name(superseded_by)} in the same batch"
                 drafts.append(
                     store.AuditDraft(
                         AuditAction.TRANSITION,
