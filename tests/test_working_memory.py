@@ -549,3 +549,50 @@ async def test_a_connection_closed_under_a_write_is_unavailable() -> None:
 
     with pytest.raises(RuntimeError):
         await _guard(bug())
+
+
+async def _stored_text(server: RunningServer, tenant: str) -> str:
+    """Every string value under the tenant's Redis prefix, concatenated."""
+    client = server.ctx.redis.client
+    found: list[bytes] = []
+    async for key in client.scan_iter(match=tenant_prefix(tenant) + "*"):
+        if await client.type(key) == b"string":
+            found.append(await client.get(key) or b"")
+        elif await client.type(key) == b"list":
+            found.extend(await client.lrange(key, 0, -1))
+    return b"\n".join(found).decode()
+
+
+async def test_purge_erases_what_request_id_replays_would_answer(
+    make_tenant: MakeTenant, server: RunningServer
+) -> None:
+    """An append's idempotency record keeps the message, to answer a retry with: an
+    erasure of its session (or space) takes the record too, so the erased text
+    neither stays in Redis nor comes back as the answer to a retry."""
+    t = await make_tenant()
+    other = await make_tenant()
+
+    def append(content: str, session: str, request_id: str) -> lifecycle_pb2.AppendMessageRequest:
+        return lifecycle_pb2.AppendMessageRequest(
+            space=SPACE, session=session, message=msg(content), request_id=request_id
+        )
+
+    secret = "My passport number is X1234567."
+    await t.lifecycle.AppendMessage(append(secret, "s1", "r-1"))
+    await t.lifecycle.AppendMessage(append("Kept in another session.", "s2", "r-2"))
+    await other.lifecycle.AppendMessage(append(secret, "s1", "r-1"))
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=SPACE, session="s1", reason="erasure")
+    )
+    assert "passport" not in await _stored_text(server, t.tenant_id)
+    # A retry after the erasure is a new append, not a replay of the erased one.
+    retried = await t.lifecycle.AppendMessage(append("A new turn.", "s1", "r-1"))
+    assert (retried.message.content, retried.buffered_messages) == ("A new turn.", 1)
+    # Only the purged session's records went: s2's retry still replays.
+    replayed = await t.lifecycle.AppendMessage(append("Kept in another session.", "s2", "r-2"))
+    assert (replayed.message.index, replayed.buffered_messages) == (0, 1)
+
+    await t.lifecycle.PurgeMemories(lifecycle_pb2.PurgeMemoriesRequest(space=SPACE, reason="all"))
+    assert await _stored_text(server, t.tenant_id) == ""
+    # The other tenant's record of the same space, session and request id stays.
+    assert "passport" in await _stored_text(server, other.tenant_id)

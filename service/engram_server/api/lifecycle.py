@@ -322,9 +322,7 @@ class LifecycleServicer(
             # transaction: if Redis is unreachable the call answers UNAVAILABLE and
             # nothing is purged; a retry does all of it.
             assert wm is not None
-            if request.session:
-                return await wm.clear(principal.tenant_id, request.space, request.session)
-            return await wm.clear_space(principal.tenant_id, request.space)
+            return await wm.erase(principal.tenant_id, request.space, request.session)
 
         count, tombstone = await self.service.purge(
             principal,

@@ -326,6 +326,18 @@ class WorkingMemory:
             for s in sessions:
                 removed += await self.store.clear(tenant_id, space, s.session)
 
+    async def erase(self, tenant_id: str, space: str, session: str) -> int:
+        """An erasure's part in Redis: the session's buffer (every session's of the
+        space when `session` is empty), Engage's sent sets, and the idempotency
+        records that keep a message to answer a retry with. Returns the messages
+        removed."""
+        if session:
+            removed = await self.clear(tenant_id, space, session)
+        else:
+            removed = await self.clear_space(tenant_id, space)
+        await self.store.forget_requests(tenant_id, space, session)
+        return removed
+
     async def mark_consolidated(
         self, tenant_id: str, space: str, session: str, summary_name: str
     ) -> None:

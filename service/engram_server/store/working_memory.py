@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Awaitable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import quote
@@ -247,6 +247,20 @@ async def _guard(op: Awaitable[T]) -> T:
         ) from exc
 
 
+async def _guard_iter(keys: AsyncIterator[T]) -> AsyncIterator[T]:
+    """`_guard` for an async iteration (a SCAN)."""
+    try:
+        async for key in keys:
+            yield key
+    except Exception as exc:
+        if not is_unreachable(exc):
+            raise
+        raise Unavailable(
+            "working memory unavailable: Redis cannot be reached; "
+            "nothing was buffered or changed, retry with the same request_id"
+        ) from exc
+
+
 class WorkingMemoryStore:
     """Session buffers in Redis; every method takes the tenant and builds its keys."""
 
@@ -411,6 +425,30 @@ class WorkingMemoryStore:
             self.index_key(tenant, space),
         ]
         return int(await _guard(self._clear(keys=keys, args=[session])))
+
+    async def forget_requests(self, tenant: str, space: str, session: str) -> int:
+        """Deletes the idempotency records of a session's appends and Engage calls
+        (of every session of the space when `session` is empty); returns how many.
+
+        An append's record holds the message it answers a retry with, so an
+        erasure must take it with the buffer. Records are keyed by request id, so
+        they are found by their `<space>:<session>:` prefix (`_enc` leaves no `:`
+        inside a part, and `quote` no glob character in the pattern).
+        """
+        scope = f"{_enc(space)}:{_enc(session)}:" if session else f"{_enc(space)}:"
+        client = self.redis.client
+        deleted = 0
+        for kind in ("req", "sent-req"):
+            pattern = self.request_key(tenant, kind, scope) + "*"
+            batch: list[bytes] = []
+            async for key in _guard_iter(client.scan_iter(match=pattern, count=1000)):
+                batch.append(key)
+                if len(batch) >= 500:
+                    deleted += int(await _guard(client.unlink(*batch)))
+                    batch.clear()
+            if batch:
+                deleted += int(await _guard(client.unlink(*batch)))
+        return deleted
 
     async def mark_consolidated(
         self, tenant: str, space: str, session: str, summary_name: str
