@@ -145,3 +145,59 @@ async def test_other_tenants_memories_on_the_named_day_stay_out(make_tenant: Any
         )
     )
     assert [h.memory.name for h in found.hits] == [mine.results[0].memory.name]
+
+
+def _ts(moment: datetime) -> timestamp_pb2.Timestamp:
+    out = timestamp_pb2.Timestamp()
+    out.FromDatetime(moment)
+    return out
+
+
+FIRST_DAY = datetime(1, 1, 1, tzinfo=UTC)
+LAST_DAY = datetime(9999, 12, 31, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("query", "now"),
+    [
+        ("what happened 10000 years ago", None),
+        ("what did we do 99999999 days ago", None),
+        ("what did we do 999999 weeks ago", None),
+        ("what happens next year", LAST_DAY),
+        ("anything planned for tomorrow", LAST_DAY),
+        ("what did we decide next month", LAST_DAY),
+        ("next Tuesday", LAST_DAY),
+        ("this weekend", LAST_DAY),
+        ("what happened yesterday", FIRST_DAY),
+        ("last year", FIRST_DAY),
+        ("two years ago", FIRST_DAY),
+        ("last Monday", FIRST_DAY),
+        ("last month", FIRST_DAY),
+        ("three days before tomorrow", LAST_DAY),
+        ("trips in May", None),  # any year: said in year 1 and in 9999
+        ("the week after the Lisbon trip", None),  # the event was told in 9999
+    ],
+)
+async def test_times_past_the_calendar_name_no_window(
+    make_tenant: Any, query: str, now: datetime | None
+) -> None:
+    """A time a query names (or a `now` it is resolved against) that falls outside
+    the calendar Engram stores, years 1 to 9999, names no window: the recall ranks
+    as if no time was named, instead of failing on date arithmetic. Memories said
+    on the first and last days of that calendar take part in the ranking."""
+    t = await make_tenant()
+    await t.lifecycle.BatchProposeMemories(
+        lifecycle_pb2.BatchProposeMemoriesRequest(
+            proposals=[
+                proposal("chat", "The Lisbon trip in May was lovely", valid_from=_ts(FIRST_DAY)),
+                proposal("chat", "The Lisbon trip was booked", valid_from=_ts(LAST_DAY)),
+            ]
+        )
+    )
+    request = recall_pb2.RecallRequest(
+        query=query, spaces=["chat"], k=5, consistency=RYW, skip_access_tracking=True
+    )
+    if now is not None:
+        request.now.CopyFrom(_ts(now))
+    found = await recall_pb2_grpc.RecallServiceStub(t.channel).Recall(request)
+    assert all(h.breakdown.base_score >= 0 for h in found.hits)

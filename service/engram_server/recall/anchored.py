@@ -107,8 +107,12 @@ class Anchored:
     anchor: str
     weekday: int | None = None
 
-    def window_from(self, anchor: when.Window) -> when.Window:
-        """The target window, given the anchor's own window."""
+    def window_from(self, anchor: when.Window) -> when.Window | None:
+        """The target window, given the anchor's own window (None when it falls
+        outside the calendar)."""
+        return when.in_calendar(self._window_from, anchor)
+
+    def _window_from(self, anchor: when.Window) -> when.Window:
         if self.weekday is not None:
             if self.after:
                 ahead = (self.weekday - anchor.last.weekday()) % 7 or 7
@@ -162,7 +166,7 @@ def resolve(
     own = when.resolve(anchored.anchor, now)
     if not own or anchored.terms():
         return anchored, named  # an event (maybe with a time of its own), or nothing known
-    windows = tuple(anchored.window_from(w) for w in own.windows)
+    windows = tuple(w for a in own.windows if (w := anchored.window_from(a)) is not None)
     return None, _replace_inside(named, anchored.span, windows)
 
 
@@ -172,7 +176,8 @@ def with_anchor_days(
     """`named` with the target windows of an event anchor said on `days`."""
     if not days:
         return named
-    windows = tuple(anchored.window_from(when.Window(d, d)) for d in days)
+    targets = (anchored.window_from(when.Window(d, d)) for d in days)
+    windows = tuple(w for w in targets if w is not None)
     return _replace_inside(named, anchored.span, windows)
 
 

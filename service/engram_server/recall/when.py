@@ -28,9 +28,12 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import MAXYEAR, MINYEAR, date, datetime, timedelta
+from typing import ParamSpec
+
+P = ParamSpec("P")
 
 MONTHS = {
     name: number
@@ -148,7 +151,8 @@ class Window:
         """Days from `day` to the window (0 inside, negative before it)."""
         if self.any_year:
             best: int | None = None
-            for year in (day.year - 1, day.year, day.year + 1):
+            # The neighbouring years only where the calendar has them.
+            for year in range(max(MINYEAR, day.year - 1), min(MAXYEAR, day.year + 1) + 1):
                 shifted = _in_year(self, year)
                 d = shifted.distance(day)
                 if best is None or abs(d) < abs(best):
@@ -209,20 +213,32 @@ def resolve(text: str, now: datetime | date) -> Resolved:
             add(m, _week_of(m))
     for m in _MONTH_ALONE.finditer(text):
         if not taken(m):
-            add(m, _month(m, today))
+            add(m, in_calendar(_month, m, today))
     for m in _AGO.finditer(text):
         if not taken(m):
-            add(m, _ago(m, today))
+            add(m, in_calendar(_ago, m, today))
     for m in _RELATIVE_PERIOD.finditer(text):
         if not taken(m):
-            add(m, _period(m, today))
+            add(m, in_calendar(_period, m, today))
     for m in _RELATIVE_WEEKDAY.finditer(text):
         if not taken(m):
-            add(m, _weekday(m, today))
+            add(m, in_calendar(_weekday, m, today))
     for m in _DAY_WORDS.finditer(text):
         if not taken(m):
-            add(m, _day_word(m.group("word"), today))
+            add(m, in_calendar(_day_word, m.group("word"), today))
     return Resolved(tuple(windows), tuple(spans)) if windows else NOTHING
+
+
+def in_calendar(
+    build: Callable[P, Window | None], *args: P.args, **kwargs: P.kwargs
+) -> Window | None:
+    """The window `build(*args)` makes, or None when it would fall outside years 1..9999
+    ("10000 years ago", "tomorrow" on 9999-12-31): such a time names no window,
+    so the query ranks as if it named none."""
+    try:
+        return build(*args, **kwargs)
+    except (OverflowError, ValueError):
+        return None
 
 
 def time_match(windows: Iterable[Window], said: date, before: int, after: int) -> float:
