@@ -301,3 +301,23 @@ async def test_cli_dry_run_then_apply(
         lifecycle_pb2.ListMemoriesRequest(space=SPACE, statuses=[SUPERSEDED])
     )
     assert len(listed.memories) == 3
+
+
+async def test_a_word_that_cannot_be_a_tag_is_never_proposed_as_one(make_tenant: Any) -> None:
+    """A recurring word longer than a tag may be (64 characters: a pasted hash or
+    identifier) is not a keyword tag: Dream used to plan it, and applying the plan
+    then failed half-way with INVALID_ARGUMENT on `memory.tags[...]`, after the
+    actions before it were applied."""
+    t = await make_tenant()
+    stored = await seed(t)
+    word = "Zq" + "x" * 70
+    for content in (f"The vault token {word} rotates weekly.", f"Rotate {word} after deploys."):
+        await propose(t.lifecycle, SPACE, content)
+    planned = await dream(t, dry_run=True, max_deprecation_ratio=0.5)
+    tags = [tag for a in planned.actions if a.action == "tag" for tag in a.detail["tags_added"]]
+    assert tags and all(len(tag) <= 64 for tag in tags)
+    applied = await dream(t, max_deprecation_ratio=0.5)
+    assert applied.applied
+    loser = stored["dana owns the apollo ingestion pipeline"].name
+    got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=loser))
+    assert got.status == SUPERSEDED

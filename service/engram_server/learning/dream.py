@@ -26,6 +26,7 @@ from typing import Any
 
 from engram_server.learning.text import entity_names, jaccard, known_names, term_set, terms
 from engram_server.lifecycle.model import EvidenceLevel, Memory
+from engram_server.lifecycle.validation import TAG_PATTERN
 
 PINNED_TAG = "pinned"
 PINNED_ATTRIBUTE = "pinned"
@@ -148,7 +149,14 @@ def keyword_tags(memories: Sequence[Memory]) -> dict[Any, tuple[str, ...]]:
         seen: set[str] = set()
         for word in _WORD.findall(m.content):
             stems = terms(word)
-            if len(stems) == 1 and stems[0].isalpha() and word.lower() not in _GENERIC_WORDS:
+            # A word longer than a tag may be (a pasted identifier) is no keyword:
+            # revising a memory with it as a tag would be refused.
+            if (
+                len(stems) == 1
+                and stems[0].isalpha()
+                and word.lower() not in _GENERIC_WORDS
+                and TAG_PATTERN.match(word)
+            ):
                 surface[stems[0]][word.lower()] += 1
                 seen.add(stems[0])
         doc_terms.append(seen)
