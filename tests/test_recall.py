@@ -13,7 +13,7 @@ from engram.v1 import lifecycle_pb2, recall_pb2, recall_pb2_grpc, types_pb2
 from google.protobuf.struct_pb2 import Struct
 from google.protobuf.timestamp_pb2 import Timestamp
 
-from tests.lifecycle_helpers import SUPERSEDED, proposal
+from tests.lifecycle_helpers import SUPERSEDED, field_violations, proposal
 
 RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
 
@@ -292,6 +292,35 @@ async def test_build_context_from_named_memories(make_tenant: Any) -> None:
     with pytest.raises(grpc.aio.AioRpcError) as err:
         await _recall_stub(t).BuildContext(recall_pb2.BuildContextRequest(query="x"))
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+async def test_build_context_skips_named_memories_that_were_retracted(make_tenant: Any) -> None:
+    """A retracted memory named in `memories` is skipped and reported in
+    `skipped_memories`, never put into the prompt (it used to be rendered); a memory
+    named twice is rendered once; more than 200 names are INVALID_ARGUMENT on
+    `memories`."""
+    t = await make_tenant()
+    retracted, live = await _load(t, "kb", ["Zed's door code is 4512", "Zed likes tea"])
+    await t.lifecycle.RetractMemory(
+        lifecycle_pb2.RetractMemoryRequest(name=retracted.name, reason="wrong")
+    )
+    built = await _recall_stub(t).BuildContext(
+        recall_pb2.BuildContextRequest(
+            memories=[retracted.name, live.name, live.name],
+            options=recall_pb2.ContextOptions(token_budget=200),
+        )
+    )
+    assert "4512" not in built.text and built.text.count("Zed likes tea") == 1
+    assert list(built.cited_memories) == [live.name]
+    assert list(built.skipped_memories) == [retracted.name]
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await _recall_stub(t).BuildContext(
+            recall_pb2.BuildContextRequest(
+                memories=[live.name] * 201, options=recall_pb2.ContextOptions(token_budget=200)
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field_violations(err.value) == ["memories"]
 
 
 async def test_near_duplicate_reinforces_instead_of_storing(make_tenant: Any, raw_pg: Any) -> None:

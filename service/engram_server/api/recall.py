@@ -19,7 +19,7 @@ from engram_server.api.recall_filters import CONTEXT_FORMATS, bitemporal_times, 
 from engram_server.api.snapshots import SnapshotMethods
 from engram_server.api.timestamps import optional_time
 from engram_server.errors import InvalidArgument, Violations
-from engram_server.lifecycle.model import Memory, memory_name
+from engram_server.lifecycle.model import Memory, Status, memory_name
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.pools import recall as pool_recall
@@ -40,6 +40,12 @@ from engram_server.services.recall_runtime import RecallRuntime
 Ctx = grpc.aio.ServicerContext[Any, Any]
 _SERVICE = "engram.v1.RecallService"
 MAX_TOKEN_BUDGET = 200_000
+# BuildContext's explicit `memories` (protos: at most 200).
+MAX_CONTEXT_MEMORIES = 200
+# Named memories BuildContext skips (reported in `skipped_memories`): withdrawn,
+# refused or forgotten ones. A superseded memory is still rendered when named:
+# it is history, dated with the range in which it held.
+_NOT_RENDERED = frozenset({Status.RETRACTED, Status.REJECTED, Status.EXPIRED})
 
 
 def _query(
@@ -175,15 +181,24 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
             v.add("query", "required (or memories)")
         tenant = current_principal().tenant_id
         ranked: list[Memory] = []
+        skipped: list[str] = []
         if request.memories:
+            if len(request.memories) > MAX_CONTEXT_MEMORIES:
+                v.add("memories", f"at most {MAX_CONTEXT_MEMORIES} memories")
             ids = []
-            for i, name in enumerate(request.memories):
+            for i, name in enumerate(request.memories[: MAX_CONTEXT_MEMORIES + 1]):
                 try:
                     ids.append(parse_memory_name(name, f"memories[{i}]"))
                 except InvalidArgument as exc:
                     v.items.extend(exc.violations)
             v.raise_if_any()
-            ranked = [await self.reads.get(tenant, memory_id) for memory_id in ids]
+            # A memory named twice is rendered once.
+            for memory_id in dict.fromkeys(ids):
+                memory = await self.reads.get(tenant, memory_id)
+                if memory.status in _NOT_RENDERED:
+                    skipped.append(memory.name)
+                else:
+                    ranked.append(memory)
         else:
             q = _query(request, request.k, v)
             v.raise_if_any()
@@ -205,7 +220,7 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
             cited_memories=built.cited,
             token_count=built.token_count,
             omitted_count=len(built.omitted),
-            skipped_memories=built.omitted,
+            skipped_memories=skipped,
             tokenizer=TOKENIZER_NAME,
         )
 
