@@ -653,8 +653,9 @@ class BuildContextRequest(_message.Message):
     """How hard the recall behind `query` searches (see RecallRequest.depth)."""
     @_builtins.property
     def memories(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-        are not live are skipped and reported in `skipped_memories`.
+        """Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+        rejected and expired ones are skipped and reported in `skipped_memories`; a
+        superseded one is rendered with the time it held.
         """
 
     @_builtins.property
@@ -741,7 +742,7 @@ class BuildContextResponse(_message.Message):
 
     @_builtins.property
     def skipped_memories(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
-        """Named memories that were skipped because they are not live."""
+        """Named memories that were skipped: retracted, rejected or expired."""
 
     def __init__(
         self,

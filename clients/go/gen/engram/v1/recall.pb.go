@@ -1084,8 +1084,9 @@ type BuildContextRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// The question to recall context for.
 	Query string `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
-	// Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-	// are not live are skipped and reported in `skipped_memories`.
+	// Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+	// rejected and expired ones are skipped and reported in `skipped_memories`; a
+	// superseded one is rendered with the time it held.
 	Memories []string `protobuf:"bytes,2,rep,name=memories,proto3" json:"memories,omitempty"`
 	// With `query`: spaces to search (see RecallRequest.spaces).
 	Spaces []string `protobuf:"bytes,3,rep,name=spaces,proto3" json:"spaces,omitempty"`
@@ -1257,7 +1258,7 @@ type BuildContextResponse struct {
 	TokenCount int32 `protobuf:"varint,3,opt,name=token_count,json=tokenCount,proto3" json:"token_count,omitempty"`
 	// Memories that qualified but did not fit the budget.
 	OmittedCount int32 `protobuf:"varint,4,opt,name=omitted_count,json=omittedCount,proto3" json:"omitted_count,omitempty"`
-	// Named memories that were skipped because they are not live.
+	// Named memories that were skipped: retracted, rejected or expired.
 	SkippedMemories []string `protobuf:"bytes,5,rep,name=skipped_memories,json=skippedMemories,proto3" json:"skipped_memories,omitempty"`
 	// The tokenizer the budget was counted with.
 	Tokenizer     string `protobuf:"bytes,6,opt,name=tokenizer,proto3" json:"tokenizer,omitempty"`

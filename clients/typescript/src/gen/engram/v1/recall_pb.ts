@@ -577,8 +577,9 @@ export type BuildContextRequest = Message<"engram.v1.BuildContextRequest"> & {
   query: string;
 
   /**
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    *
    * @generated from field: repeated string memories = 2;
    */
@@ -714,7 +715,7 @@ export type BuildContextResponse = Message<"engram.v1.BuildContextResponse"> & {
   omittedCount: number;
 
   /**
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    *
    * @generated from field: repeated string skipped_memories = 5;
    */

@@ -107,8 +107,9 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -120,8 +121,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -132,8 +134,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -145,8 +148,9 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1418,8 +1422,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1432,8 +1437,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1444,8 +1450,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1457,8 +1464,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1471,8 +1479,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1491,8 +1500,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1510,8 +1520,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1529,8 +1540,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -1545,8 +1557,9 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-     * are not live are skipped and reported in `skipped_memories`.
+     * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+     * rejected and expired ones are skipped and reported in `skipped_memories`; a
+     * superseded one is rendered with the time it held.
      * </pre>
      *
      * <code>repeated string memories = 2 [json_name = "memories"];</code>

@@ -30,8 +30,9 @@ public interface BuildContextRequestOrBuilder extends
 
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -41,8 +42,9 @@ public interface BuildContextRequestOrBuilder extends
       getMemoriesList();
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -51,8 +53,9 @@ public interface BuildContextRequestOrBuilder extends
   int getMemoriesCount();
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>
@@ -62,8 +65,9 @@ public interface BuildContextRequestOrBuilder extends
   java.lang.String getMemories(int index);
   /**
    * <pre>
-   * Explicit memories to render (`memories/{memory}`), at most 200. Memories that
-   * are not live are skipped and reported in `skipped_memories`.
+   * Explicit memories to render (`memories/{memory}`), at most 200. Retracted,
+   * rejected and expired ones are skipped and reported in `skipped_memories`; a
+   * superseded one is rendered with the time it held.
    * </pre>
    *
    * <code>repeated string memories = 2 [json_name = "memories"];</code>

@@ -189,7 +189,7 @@ private static final long serialVersionUID = 0L;
       com.google.protobuf.LazyStringArrayList.emptyList();
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -201,7 +201,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -212,7 +212,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -224,7 +224,7 @@ private static final long serialVersionUID = 0L;
   }
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1107,7 +1107,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1120,7 +1120,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1131,7 +1131,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1143,7 +1143,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1156,7 +1156,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1175,7 +1175,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1193,7 +1193,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1211,7 +1211,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -1226,7 +1226,7 @@ private static final long serialVersionUID = 0L;
     }
     /**
      * <pre>
-     * Named memories that were skipped because they are not live.
+     * Named memories that were skipped: retracted, rejected or expired.
      * </pre>
      *
      * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>

@@ -95,7 +95,7 @@ public interface BuildContextResponseOrBuilder extends
 
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -105,7 +105,7 @@ public interface BuildContextResponseOrBuilder extends
       getSkippedMemoriesList();
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -114,7 +114,7 @@ public interface BuildContextResponseOrBuilder extends
   int getSkippedMemoriesCount();
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
@@ -124,7 +124,7 @@ public interface BuildContextResponseOrBuilder extends
   java.lang.String getSkippedMemories(int index);
   /**
    * <pre>
-   * Named memories that were skipped because they are not live.
+   * Named memories that were skipped: retracted, rejected or expired.
    * </pre>
    *
    * <code>repeated string skipped_memories = 5 [json_name = "skippedMemories"];</code>
