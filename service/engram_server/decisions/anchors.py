@@ -27,7 +27,9 @@ _SYMBOL_PATTERNS = [
         r"\bimpl(?:<[^>]*>)?\s+(?:[\w:<>, ]+\s+for\s+)?([A-Za-z_]\w*)",  # Rust impl
         r"\bfunction\s*\*?\s*([A-Za-z_$][\w$]*)",  # JS
         r"\b([A-Za-z_$][\w$]*)\s*[:=]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*=>)",  # JS
-        r"([A-Za-z_]\w*)\s*\(",  # C-like: the name before the parameters
+        # C-like: the name before the parameters; from a word's start only (from
+        # every letter, a long word was re-read once per letter).
+        r"(?<!\w)([A-Za-z_]\w*)\s*\(",
     )
 ]
 _HEADING = re.compile(r"^#+\s+(.+)$")

@@ -116,8 +116,13 @@ _TIME_WORDS = (
     r"friday|saturday|sunday)|recently)"
 )
 _NAME = r"([A-Z][a-z]+(?: [A-Z][a-z]+)?)"
-_PLACE = r"([A-Z][\w'-]+(?:[ ,]+[A-Z][\w'-]+)*)"
-_ORG = r"([A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*)*)"
+# Names of at most six words. Unbounded, a run of capitalised words that is not
+# followed by the rule's phrase was re-tried from each of its words: quadratic in
+# the run, so one long message ("Bob Bob Bob ...") held the server for seconds.
+# A name also starts where a word does, never inside one: with IGNORECASE, `\b`
+# let every letter after a '-' or '.' of "a-a-a-..." start one more attempt.
+_PLACE = r"(?<![\w'-])([A-Z][\w'-]+(?:[ ,]+[A-Z][\w'-]+){0,5})"
+_ORG = r"(?<![\w&.'-])([A-Z][\w&.'-]*(?: [A-Z][\w&.'-]*){0,5})"
 _THING = r"([a-z]+(?: [a-z]+)?)"
 
 # Ordered: the first rule that matches a sentence decides kind and slot.
@@ -469,7 +474,9 @@ def _slot_for(rule: _Rule, match: re.Match[str]) -> str:
 # Clause boundaries inside a sentence: a conjunction that starts a new statement by
 # the speaker ("I'm from Porto but I live in Berlin").
 _CLAUSE = re.compile(
-    r"(?:,\s*|\s+)(?:but|and|so|because|while|though)\s+(?=(?:i|i'm|i'll|we|we're|my|please)\b)",
+    # `(?<!\s)`: a run of blanks is read from its start only (not once per blank).
+    r"(?:,\s*|(?<!\s)\s+)(?:but|and|so|because|while|though)\s+"
+    r"(?=(?:i|i'm|i'll|we|we're|my|please)\b)",
     _FLAGS,
 )
 

@@ -56,7 +56,14 @@ _LEADING_GREETED = re.compile(
     rf"^\s*(?:{_GREETING}[ \t]*,?[ \t]+){{1,3}}{_NAME}[ \t]*(?=,|$|{_EMOJI})", re.IGNORECASE
 )
 _LEADING_BARE = re.compile(rf"^\s*{_NAME}[ \t]*,[ \t]*(?P<next>\S*)")
-_TRAILING = re.compile(rf"(?P<before>\w*)[ \t]*,[ \t]*{_NAME}[ \t]*(?:{_EMOJI}|[\s:;)(])*$")
+# A match starts at a word's (or a gap's) start, never inside either: searched from
+# every position, a long word or run of blanks was re-read from each of its
+# characters, which is quadratic (one 60 KB memory held indexing for a minute).
+# After the name, blanks are read once: `[ \t]*` and `\s` could split a run of
+# them every which way before failing.
+_TRAILING = re.compile(
+    rf"(?<!\w)(?P<before>\w*)(?<![ \t])[ \t]*,[ \t]*{_NAME}(?:{_EMOJI}|[\s:;)(])*$"
+)
 _PRONOUN_I = re.compile(r"I(?:['\u2019](?:m|ve|ll|d))?\b")
 # A sentence opened by a bare name speaks to its listener: it says "you" or asks.
 _SECOND_PERSON = re.compile(r"\b(?:you|your|yours|you're|youre|ya|u)\b", re.IGNORECASE)
