@@ -84,6 +84,13 @@ async def test_pending_memory_supersedes_when_confirmed(make_tenant: Any) -> Non
     assert confirmed.status == ACTIVE
     got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=old.name))
     assert got.status == SUPERSEDED and got.superseded_by == doubt.name
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(memory=old.name)
+    )
+    assert audit.entries[-1].to_status == SUPERSEDED
+    assert doubt.name in audit.entries[-1].reason
+    # The audit log outlives a purge: it names the slot's new holder, never the key.
+    assert "carol" not in audit.entries[-1].reason
 
 
 async def test_concurrent_writers_leave_one_active_and_a_chain(make_tenant: Any) -> None:

@@ -992,7 +992,9 @@ class LifecycleService:
                 # Becoming ACTIVE takes the slot from its current holder first.
                 holder = await store.lock_slot_holder(conn, m.space, m.slot_key)
                 if holder is not None and holder.id != m.id:
-                    note = f"slot {m.slot_key} taken by {m.name}"
+                    # No slot key: it can name a person, and the audit log outlives
+                    # a purge (as in a proposal's supersession).
+                    note = f"its slot was taken by {m.name}"
                     plan.append((holder, Status.SUPERSEDED, {"superseded_by": m.id}, note))
             plan.append((m, Status.ACTIVE, {}, reason or "confirmed"))
             return plan
