@@ -168,6 +168,63 @@ async def test_request_id_makes_retries_safe(make_tenant: Any, raw_pg: Any) -> N
     assert field_violations(err.value) == ["request_id"]
 
 
+async def test_a_retry_after_a_purge_took_the_memory_is_not_found(make_tenant: Any) -> None:
+    """A write's retry after a purge erased the memory it named answers NOT_FOUND,
+    as a read of it would, and never another memory of the first answer."""
+    t = await make_tenant()
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/gone/policy", min_confidence=0.5)
+        )
+    )
+    pending = (await propose(t.lifecycle, "gone", "held for review", confidence=0.2)).memory
+    assert pending.status == PENDING
+    raised = (await propose(t.lifecycle, "gone", "its confidence rises", confidence=0.6)).memory
+    revised = (await propose(t.lifecycle, "gone", "its words change")).memory
+    retracted = (await propose(t.lifecycle, "gone", "retracted with its dependent")).memory
+    # The dependent lives in a space the purge leaves alone.
+    dependent = (
+        await propose(t.lifecycle, "kept", "depends on it", depends_on=[retracted.name])
+    ).memory
+    writes: list[tuple[Any, Any]] = [
+        (
+            t.lifecycle.ConfirmMemory,
+            lifecycle_pb2.ConfirmMemoryRequest(name=pending.name, request_id="again-1"),
+        ),
+        (
+            t.lifecycle.UpdateMemoryConfidence,
+            lifecycle_pb2.UpdateMemoryConfidenceRequest(
+                name=raised.name, confidence=0.7, request_id="again-2"
+            ),
+        ),
+        (
+            t.lifecycle.ReviseMemory,
+            lifecycle_pb2.ReviseMemoryRequest(
+                memory=types_pb2.Memory(name=revised.name, etag=revised.etag, content="new"),
+                update_mask=FieldMask(paths=["content"]),
+                request_id="again-3",
+            ),
+        ),
+        (
+            t.lifecycle.RetractMemory,
+            lifecycle_pb2.RetractMemoryRequest(
+                name=retracted.name, reason="wrong", cascade=True, request_id="again-4"
+            ),
+        ),
+    ]
+    for method, request in writes:
+        await method(request)
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="gone", reason="erasure request")
+    )
+    for method, request in writes:
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await method(request)
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND, type(request).__name__
+    kept = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=dependent.name))
+    assert kept.status == RETRACTED
+
+
 async def test_confidence_only_rises(make_tenant: Any) -> None:
     t = await make_tenant()
     m = (await propose(t.lifecycle, "c", "confidence test", confidence=0.4)).memory

@@ -258,6 +258,15 @@ class LifecycleService:
                 found[raw] = memory
         return found
 
+    async def _replayed_memories(self, conn: Conn, ids: Sequence[str]) -> list[Memory]:
+        """The memories a replayed write answers with, the one it named first: a
+        retry after a purge took that one is NOT_FOUND, as a read of it would be
+        (the others a purge took are left out)."""
+        by_id = await self._memories_by_id(conn, ids)
+        if ids[0] not in by_id:
+            raise NotFound(MEMORY, memory_name(uuid.UUID(ids[0])))
+        return [by_id[i] for i in ids if i in by_id]
+
     async def _results_from_record(
         self, conn: Conn, record: dict[str, Any]
     ) -> list[ProposalResult]:
@@ -968,8 +977,7 @@ class LifecycleService:
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
             if replay is not None:
-                by_id = await self._memories_by_id(conn, replay["memory_ids"])
-                return [by_id[i] for i in replay["memory_ids"] if i in by_id]
+                return await self._replayed_memories(conn, replay["memory_ids"])
             memory = await self._locked(conn, memory_id)
             plan = await decide(conn, memory)
             changed = await move_in_tx(conn, principal, plan, key)
@@ -1099,9 +1107,7 @@ class LifecycleService:
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
             if replay is not None:
-                return (await self._memories_by_id(conn, replay["memory_ids"]))[
-                    replay["memory_ids"][0]
-                ]
+                return (await self._replayed_memories(conn, replay["memory_ids"]))[0]
             memory = await self._locked(conn, memory_id)
             if memory.status not in LIVE_STATUSES:
                 raise FailedPrecondition(
@@ -1168,9 +1174,7 @@ class LifecycleService:
         replay = await self._peek(tenant, key)
         if replay is not None:
             async with self.db.tenant_tx(tenant) as conn:
-                return (await self._memories_by_id(conn, replay["memory_ids"]))[
-                    replay["memory_ids"][0]
-                ]
+                return (await self._replayed_memories(conn, replay["memory_ids"]))[0]
 
         async with self.db.tenant_tx(tenant) as conn:
             current = await store.get_memory(conn, memory_id)
@@ -1194,9 +1198,7 @@ class LifecycleService:
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
             if replay is not None:
-                return (await self._memories_by_id(conn, replay["memory_ids"]))[
-                    replay["memory_ids"][0]
-                ]
+                return (await self._replayed_memories(conn, replay["memory_ids"]))[0]
             memory = await self._locked(conn, memory_id)
             if memory.etag != etag:
                 raise Aborted(
