@@ -7,7 +7,8 @@ from typing import Any
 
 import grpc
 import pytest
-from engram.v1 import lifecycle_pb2
+from engram.v1 import lifecycle_pb2, types_pb2
+from google.protobuf.field_mask_pb2 import FieldMask
 
 from tests.lifecycle_helpers import ACTIVE, PENDING, SUPERSEDED, proposal, propose
 
@@ -145,3 +146,31 @@ async def test_compare_and_set_refuses_a_stale_writer(make_tenant: Any) -> None:
         )
     assert err.value.code() == grpc.StatusCode.ABORTED
     assert [m.name for m in await _active_in_slot(t, "cas", "eve::team")] == [second.name]
+
+
+async def test_revising_into_a_held_slot_is_refused(make_tenant: Any) -> None:
+    t = await make_tenant()
+    holder = (
+        await propose(t.lifecycle, "rv", "Fay works at Acme", slot_key="fay::employer")
+    ).memory
+    other = (await propose(t.lifecycle, "rv", "Fay works at Globex")).memory
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.ReviseMemory(
+            lifecycle_pb2.ReviseMemoryRequest(
+                memory=types_pb2.Memory(name=other.name, etag=other.etag, slot_key="fay::employer"),
+                update_mask=FieldMask(paths=["slot_key"]),
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert holder.name in (err.value.details() or "")
+    assert [m.name for m in await _active_in_slot(t, "rv", "fay::employer")] == [holder.name]
+    unchanged = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=other.name))
+    assert unchanged.slot_key == "" and unchanged.revision == other.revision
+    # An empty slot, or the memory's own, can still be named.
+    moved = await t.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(name=other.name, etag=other.etag, slot_key="fay::city"),
+            update_mask=FieldMask(paths=["slot_key"]),
+        )
+    )
+    assert moved.slot_key == "fay::city" and moved.status == ACTIVE

@@ -1211,6 +1211,20 @@ class LifecycleService:
                     [PreconditionViolation("STATUS", memory.name, "memory is not revisable")],
                 )
             revised = _apply(memory, changes)
+            if (
+                memory.status == Status.ACTIVE
+                and revised.slot_key
+                and revised.slot_key != memory.slot_key
+            ):
+                # One ACTIVE memory per slot: a revision does not take a held slot
+                # (the unique index would refuse it); a proposal of the new value does.
+                holder = await store.lock_slot_holder(conn, memory.space, revised.slot_key)
+                if holder is not None:
+                    raise FailedPrecondition(
+                        f"the slot memory.slot_key names is held by {holder.name}; propose"
+                        " the new value to supersede it, or retract it first",
+                        [PreconditionViolation("SLOT", holder.name, "slot is held")],
+                    )
             column_changes = _columns(revised, changes)
             new_hash = content_hash(revised.content)
             stored_key = await store.dedup_key_of(conn, memory.id)
