@@ -846,11 +846,12 @@ class LifecycleService:
                         target.status,
                         target.status,
                         principal.actor,
-                        # No quote of the proposal: the audit log is append-only
-                        # and outlives a purge of the space.
+                        # No quote of the proposal, nor its source (which can name a
+                        # person; the memory's `sources` attribute keeps it): the
+                        # audit log is append-only and outlives a purge of the space.
                         "reinforced by a near-duplicate proposal",
                         key.request_id if key else "",
-                        {"importance": repr(importance), "source": p.source},
+                        {"importance": repr(importance)},
                     )
                 ],
             )
