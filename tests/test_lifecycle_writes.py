@@ -368,6 +368,34 @@ def _usage_request(tenant_id: str) -> Any:
     return admin_pb2.GetUsageRequest(name=f"tenants/{tenant_id}")
 
 
+async def test_the_audit_log_names_failed_validators_without_their_messages(
+    make_tenant: Any,
+) -> None:
+    """A JSON Schema's message quotes the value it refuses; the audit log, which
+    outlives a purge, names the validator only (the memory, purged, keeps the note)."""
+    t = await make_tenant()
+    policy = lifecycle_pb2.Policy(name="spaces/people/policy", json_schema_critical=False)
+    policy.json_schema.update({"type": "object", "properties": {"age": {"type": "integer"}}})
+    await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=policy))
+    held = proposal("people", "a person record")
+    held.structured_content.update({"age": "Zebulon Quartermaine"})
+    r = await t.lifecycle.ProposeMemory(lifecycle_pb2.ProposeMemoryRequest(proposal=held))
+    assert r.result.memory.status == PENDING
+    assert "Zebulon" in r.result.failures[0].message  # the caller is told why
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(memory=r.result.memory.name)
+    )
+    assert audit.entries[-1].reason == "failed validators: json_schema"
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="people", reason="erasure request")
+    )
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(space="people")
+    )
+    assert audit.entries
+    assert not [e for e in audit.entries if "Zebulon" in str(e)]
+
+
 async def test_audit_log_is_append_only(make_tenant: Any, raw_pg: Any) -> None:
     t = await make_tenant()
     await propose(t.lifecycle, "a", "audited")

@@ -743,7 +743,7 @@ class LifecycleService:
             )
             edges.append(store.NewEdge(winner, holder.id, "SUPERSEDES", reason, "supersession"))
         for memory_id, space, status, notes, superseded_by in written:
-            reason = "; ".join(notes)
+            reason = _failed_validators(notes)
             drafts.append(
                 store.AuditDraft(
                     AuditAction.TRANSITION,
@@ -765,7 +765,7 @@ class LifecycleService:
                     Status.PROPOSED,
                     first,
                     principal.actor,
-                    reason or "all validators passed",
+                    reason,
                     request_id,
                 )
             )
@@ -1568,6 +1568,17 @@ async def _open_conflict(
         ],
         entries=False,
     )
+
+
+def _failed_validators(notes: Sequence[str]) -> str:
+    """An audit reason for a proposal's validation notes ("validator: message"):
+    the validators' names only. Their messages can quote the content (a JSON
+    Schema's "'Ann Lee' is not of type 'integer'", a webhook's or a review's
+    words) and the audit log outlives a purge; the memory keeps the notes."""
+    if not notes:
+        return "all validators passed"
+    names = dict.fromkeys(note.split(": ", 1)[0] for note in notes)
+    return "failed validators: " + ", ".join(names)
 
 
 # Revisable fields the privacy boundary screens (and may redact).
