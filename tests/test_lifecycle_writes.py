@@ -369,17 +369,19 @@ def _usage_request(tenant_id: str) -> Any:
 
 
 async def test_the_audit_log_names_failed_validators_without_their_messages(
-    make_tenant: Any,
+    make_tenant: Any, raw_pg: Any
 ) -> None:
     """A JSON Schema's message quotes the value it refuses; the audit log, which
-    outlives a purge, names the validator only (the memory, purged, keeps the note)."""
+    outlives a purge, names the validator only (the memory, purged, keeps the note),
+    and a purge empties the failures kept for the proposal's retries."""
     t = await make_tenant()
     policy = lifecycle_pb2.Policy(name="spaces/people/policy", json_schema_critical=False)
     policy.json_schema.update({"type": "object", "properties": {"age": {"type": "integer"}}})
     await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=policy))
     held = proposal("people", "a person record")
     held.structured_content.update({"age": "Zebulon Quartermaine"})
-    r = await t.lifecycle.ProposeMemory(lifecycle_pb2.ProposeMemoryRequest(proposal=held))
+    request = lifecycle_pb2.ProposeMemoryRequest(proposal=held, request_id="held-1")
+    r = await t.lifecycle.ProposeMemory(request)
     assert r.result.memory.status == PENDING
     assert "Zebulon" in r.result.failures[0].message  # the caller is told why
     audit = await t.lifecycle.ListAuditEntries(
@@ -394,6 +396,14 @@ async def test_the_audit_log_names_failed_validators_without_their_messages(
     )
     assert audit.entries
     assert not [e for e in audit.entries if "Zebulon" in str(e)]
+    cur = await raw_pg.execute(
+        "SELECT result::text FROM idempotency WHERE tenant_id = %s", (t.tenant_id,)
+    )
+    kept = [row[0] for row in await cur.fetchall()]
+    assert kept and not [k for k in kept if "Zebulon" in k]
+    with pytest.raises(grpc.aio.AioRpcError) as err:  # a retry finds its memory gone
+        await t.lifecycle.ProposeMemory(request)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
 
 
 async def test_audit_log_is_append_only(make_tenant: Any, raw_pg: Any) -> None:

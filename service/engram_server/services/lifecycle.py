@@ -1390,6 +1390,7 @@ class LifecycleService:
                 )
             live = sum(1 for p in deleted if p.status in LIVE_STATUSES)
             await store.enqueue_outbox(conn, tenant, [p.id for p in deleted], "delete")
+            await store.forget_proposal_failures(conn, [p.id for p in deleted])
             # The vectors cached for indexing are derived from the content (and
             # from every earlier revision's): an erasure takes them in the same
             # commit. Indexing forgets what it caches for them meanwhile.
