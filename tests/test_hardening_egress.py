@@ -126,6 +126,28 @@ async def test_schema_with_local_references_works(make_tenant: Any) -> None:
     assert "does not resolve" in (err.value.details() or "")
 
 
+async def test_a_schema_that_refers_to_itself_without_end_fails_its_validator(
+    make_tenant: Any,
+) -> None:
+    """A reference that loops without reading further into the instance never ends
+    (jsonschema recurses until Python stops it): the proposal fails the validator,
+    instead of the write failing with INTERNAL."""
+    t = await make_tenant()
+    looping = {
+        "type": "object",
+        "properties": {"who": {"type": "string"}},
+        "if": {"properties": {"who": {"const": "loop"}}, "required": ["who"]},
+        "then": {"$ref": "#"},
+    }
+    await t.lifecycle.SetPolicy(_schema_policy("s", looping))
+    good = await propose(t.lifecycle, "s", "fine", structured_content=_struct({"who": "Al"}))
+    assert good.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    loops = await propose(t.lifecycle, "s", "loops", structured_content=_struct({"who": "loop"}))
+    assert loops.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_PENDING_CONFIRMATION
+    assert loops.failures[0].validator == "json_schema"
+    assert "refers to itself" in loops.failures[0].message
+
+
 def _struct(data: dict[str, Any]) -> struct_pb2.Struct:
     struct = struct_pb2.Struct()
     struct.update(data)
