@@ -827,7 +827,7 @@ class LifecycleService:
             if p.source and p.source not in sources:
                 sources.append(p.source)
             attributes = dict(target.attributes)
-            attributes["reinforcements"] = str(int(attributes.get("reinforcements", "0")) + 1)
+            attributes["reinforcements"] = str(_count(attributes.get("reinforcements")) + 1)
             if sources:
                 attributes["sources"] = "; ".join(sources)[:MAX_SOURCES_CHARS]
             importance = min(1.0, target.importance + REINFORCEMENT_STEP)
@@ -1569,6 +1569,15 @@ async def _open_conflict(
         ],
         entries=False,
     )
+
+
+def _count(recorded: str | None) -> int:
+    """A count kept in an attribute; a proposal may have set the attribute to
+    anything, which counts as none yet."""
+    try:
+        return max(0, int(recorded or "0"))
+    except ValueError:
+        return 0
 
 
 def _failed_validators(notes: Sequence[str]) -> str:
