@@ -63,6 +63,7 @@ from engram_server.store import decisions as decision_store
 from engram_server.store import erasure as erasure_store
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
+from engram_server.store import snapshots as snapshot_store
 from engram_server.store.embedding_cache import forget_in
 from engram_server.store.erasure import ErasureGuard
 from engram_server.store.postgres import Conn, Database
@@ -1415,6 +1416,11 @@ class LifecycleService:
                 ],
                 -live,
             )
+            # The audit counter is now held until commit. A snapshot holding it
+            # before copied the memories as they were before this transaction's
+            # delete (which its trigger could not see); committed since, its copies
+            # are visible now. No snapshot can copy anything until the purge commits.
+            await snapshot_store.forget_copies(conn, [p.id for p in deleted])
             if key is not None:
                 await store.save_request_result(
                     conn, key.request_id, {"count": len(deleted), "sequence": entries[0].sequence}
