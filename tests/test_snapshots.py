@@ -714,3 +714,38 @@ async def test_a_snapshot_taken_while_a_purge_runs_keeps_no_copy_of_it(
     assert (await cur.fetchone())[0] == 0
     now = await recall(t).GetSnapshot(recall_pb2.GetSnapshotRequest(name=taken.name))
     assert now.memory_count == 0
+
+
+async def test_a_memory_restored_while_a_purge_runs_is_purged_too(
+    make_tenant: Any, raw_pg: Any, database_url: str
+) -> None:
+    """The restore holds the audit counter and brings a retracted memory back from
+    its snapshot while the purge, having deleted the space (uncommitted), waits:
+    the memory it brought back must not outlive the purge."""
+    t = await make_tenant()
+    m = (await propose(t.lifecycle, "race", "Ines lives at 9 Oak Street")).memory
+    taken = await snapshot(t, "race", "before")
+    await retract(t, m.name)
+    counter = await psycopg.AsyncConnection.connect(database_url)
+    try:
+        await counter.execute(
+            "SELECT audit_seq FROM tenant_state WHERE tenant_id = %s FOR UPDATE",
+            (t.tenant_id,),
+        )
+        restoring = asyncio.ensure_future(
+            recall(t).RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=taken.name))
+        )
+        await _waiting_on_locks(raw_pg, 1)  # the restore, first in line
+        purging = asyncio.ensure_future(
+            t.lifecycle.PurgeMemories(
+                lifecycle_pb2.PurgeMemoriesRequest(space="race", reason="erasure request")
+            )
+        )
+        await _waiting_on_locks(raw_pg, 2)  # the purge, its delete done
+        await counter.commit()
+    finally:
+        await counter.close()
+    assert (await restoring).recreated_count == 1
+    await purging
+    cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
+    assert (await cur.fetchone())[0] == 0

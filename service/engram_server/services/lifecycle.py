@@ -1371,24 +1371,16 @@ class LifecycleService:
             await erasure_store.advance(conn, tenant, space)
             if erase_buffers is not None:
                 await erase_buffers()
-            revised = await store.revision_contents(conn, space, session)
-            deleted = await store.delete_memories(conn, space, session)
-            # Decisions mined from the purged sessions or quoting purged memories
-            # live in their repository's space: their backing memories go too (and
-            # so, in turn, do decisions quoting those).
-            derived = await decision_store.memories_derived_from(
-                conn, space, session, {p.id for p in deleted}
-            )
-            while derived:
-                taken = await store.delete_memories_by_id(conn, derived)
-                deleted = [*deleted, *taken]
-                derived = (
-                    await decision_store.memories_derived_from(
-                        conn, space, session, {p.id for p in taken}
-                    )
-                    if taken
-                    else []
-                )
+            revised, deleted = await _delete_scope(conn, space, session)
+            # The scope's rows, then the tenant's audit counter: the order of every
+            # audited write. Held from here until commit, nothing else commits; what
+            # committed while the delete above waited for it is visible now and goes
+            # too: a memory a restore brought back, or a snapshot's copies of what
+            # was deleted (taken before this delete committed, unseen by its trigger).
+            await snapshot_store.lock_audit_head(conn)
+            late_revised, late = await _delete_scope(conn, space, session)
+            revised, deleted = [*revised, *late_revised], [*deleted, *late]
+            await snapshot_store.forget_copies(conn, [p.id for p in deleted])
             live = sum(1 for p in deleted if p.status in LIVE_STATUSES)
             await store.enqueue_outbox(conn, tenant, [p.id for p in deleted], "delete")
             await store.forget_proposal_failures(conn, [p.id for p in deleted])
@@ -1416,11 +1408,6 @@ class LifecycleService:
                 ],
                 -live,
             )
-            # The audit counter is now held until commit. A snapshot holding it
-            # before copied the memories as they were before this transaction's
-            # delete (which its trigger could not see); committed since, its copies
-            # are visible now. No snapshot can copy anything until the purge commits.
-            await snapshot_store.forget_copies(conn, [p.id for p in deleted])
             if key is not None:
                 await store.save_request_result(
                     conn, key.request_id, {"count": len(deleted), "sequence": entries[0].sequence}
@@ -1470,6 +1457,31 @@ class LifecycleService:
                 await store.save_request_result(conn, key.request_id, {"etag": saved.etag})
         self.policies.invalidate_tenant(tenant)
         return saved
+
+
+async def _delete_scope(
+    conn: Conn, space: str, session: str
+) -> tuple[list[str], list[store.Purged]]:
+    """Deletes a space's (or one session's) memories and what was derived from
+    them in other spaces; returns every content their revisions recorded and the
+    deleted memories."""
+    revised = await store.revision_contents(conn, space, session)
+    deleted = await store.delete_memories(conn, space, session)
+    # Decisions mined from the purged sessions or quoting purged memories live in
+    # their repository's space: their backing memories go too (and so, in turn,
+    # do decisions quoting those).
+    derived = await decision_store.memories_derived_from(
+        conn, space, session, {p.id for p in deleted}
+    )
+    while derived:
+        taken = await store.delete_memories_by_id(conn, derived)
+        deleted = [*deleted, *taken]
+        derived = (
+            await decision_store.memories_derived_from(conn, space, session, {p.id for p in taken})
+            if taken
+            else []
+        )
+    return revised, deleted
 
 
 Move = tuple[Memory, Status, dict[str, Any], str]
