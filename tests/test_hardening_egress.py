@@ -166,6 +166,22 @@ def test_a_stored_schema_with_a_remote_reference_never_fetches(
     assert handler.hits == []
 
 
+@pytest.mark.parametrize("target", ["http://[::1/hook", "http://[not-an-address]/hook"])
+async def test_a_webhook_url_no_parser_accepts_is_refused_at_set_policy(
+    make_tenant: Any, target: str
+) -> None:
+    t = await make_tenant()
+    hook = lifecycle_pb2.WebhookValidator(name="h", url=target, timeout_ms=1000)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.SetPolicy(
+            lifecycle_pb2.SetPolicyRequest(
+                policy=lifecycle_pb2.Policy(name="spaces/s/policy", webhooks=[hook])
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field_violations(err.value) == ["policy.webhooks[0].url"]
+
+
 @pytest.mark.parametrize(
     "target",
     [
@@ -259,6 +275,7 @@ async def test_tenant_llm_endpoint_follows_the_same_rule(make_tenant: Any) -> No
     for base_url, refused in (
         ("http://169.254.169.254/v1", True),
         ("http://127.0.0.2:9/v1", True),
+        ("http://[::1/v1", True),  # no parser accepts it
         ("http://127.0.0.1:9/v1", False),  # allowed by the suite's outbound_allow
     ):
         request = admin_pb2.UpdateTenantRequest(
