@@ -126,6 +126,28 @@ async def test_schema_with_local_references_works(make_tenant: Any) -> None:
     assert "does not resolve" in (err.value.details() or "")
 
 
+async def test_a_schema_that_refers_to_itself_without_end_fails_its_validator(
+    make_tenant: Any,
+) -> None:
+    """A reference that loops without reading further into the instance never ends
+    (jsonschema recurses until Python stops it): the proposal fails the validator,
+    instead of the write failing with INTERNAL."""
+    t = await make_tenant()
+    looping = {
+        "type": "object",
+        "properties": {"who": {"type": "string"}},
+        "if": {"properties": {"who": {"const": "loop"}}, "required": ["who"]},
+        "then": {"$ref": "#"},
+    }
+    await t.lifecycle.SetPolicy(_schema_policy("s", looping))
+    good = await propose(t.lifecycle, "s", "fine", structured_content=_struct({"who": "Al"}))
+    assert good.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+    loops = await propose(t.lifecycle, "s", "loops", structured_content=_struct({"who": "loop"}))
+    assert loops.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_PENDING_CONFIRMATION
+    assert loops.failures[0].validator == "json_schema"
+    assert "refers to itself" in loops.failures[0].message
+
+
 def _struct(data: dict[str, Any]) -> struct_pb2.Struct:
     struct = struct_pb2.Struct()
     struct.update(data)
@@ -142,6 +164,22 @@ def test_a_stored_schema_with_a_remote_reference_never_fetches(
     error = first_schema_error(schema, {"a": 1})
     assert error is not None and "does not resolve" in error
     assert handler.hits == []
+
+
+@pytest.mark.parametrize("target", ["http://[::1/hook", "http://[not-an-address]/hook"])
+async def test_a_webhook_url_no_parser_accepts_is_refused_at_set_policy(
+    make_tenant: Any, target: str
+) -> None:
+    t = await make_tenant()
+    hook = lifecycle_pb2.WebhookValidator(name="h", url=target, timeout_ms=1000)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.SetPolicy(
+            lifecycle_pb2.SetPolicyRequest(
+                policy=lifecycle_pb2.Policy(name="spaces/s/policy", webhooks=[hook])
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field_violations(err.value) == ["policy.webhooks[0].url"]
 
 
 @pytest.mark.parametrize(
@@ -237,6 +275,7 @@ async def test_tenant_llm_endpoint_follows_the_same_rule(make_tenant: Any) -> No
     for base_url, refused in (
         ("http://169.254.169.254/v1", True),
         ("http://127.0.0.2:9/v1", True),
+        ("http://[::1/v1", True),  # no parser accepts it
         ("http://127.0.0.1:9/v1", False),  # allowed by the suite's outbound_allow
     ):
         request = admin_pb2.UpdateTenantRequest(

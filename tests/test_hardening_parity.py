@@ -251,6 +251,29 @@ async def test_near_duplicate_reinforcement_follows_the_dedup_scope(make_tenant:
     assert across.outcome == reinforced and across.memory.name == base.name
 
 
+async def test_reinforcing_a_memory_whose_count_attribute_is_not_a_number(
+    make_tenant: Any,
+) -> None:
+    """`reinforcements` is an ordinary attribute a proposal may set to anything: a
+    near-duplicate of such a memory reinforces it (counting from scratch) instead
+    of failing with INTERNAL."""
+    t = await make_tenant()
+    await _set_policy(t, "nd-odd", near_duplicate_threshold=0.8)
+    first = (
+        await propose(
+            t.lifecycle,
+            "nd-odd",
+            "Frank prefers dark roast coffee",
+            attributes={"reinforcements": "many"},
+        )
+    ).memory
+    await _searchable(t, "nd-odd")
+    near = await propose(t.lifecycle, "nd-odd", "Frank prefers dark-roast coffee!")
+    assert near.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_REINFORCED
+    assert near.memory.name == first.name
+    assert near.memory.attributes["reinforcements"] == "1"
+
+
 async def _revise_session(t: Any, memory: Any, session: str) -> Any:
     return await t.lifecycle.ReviseMemory(
         lifecycle_pb2.ReviseMemoryRequest(

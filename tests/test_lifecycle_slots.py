@@ -7,7 +7,8 @@ from typing import Any
 
 import grpc
 import pytest
-from engram.v1 import lifecycle_pb2
+from engram.v1 import lifecycle_pb2, types_pb2
+from google.protobuf.field_mask_pb2 import FieldMask
 
 from tests.lifecycle_helpers import ACTIVE, PENDING, SUPERSEDED, proposal, propose
 
@@ -84,6 +85,13 @@ async def test_pending_memory_supersedes_when_confirmed(make_tenant: Any) -> Non
     assert confirmed.status == ACTIVE
     got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=old.name))
     assert got.status == SUPERSEDED and got.superseded_by == doubt.name
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(memory=old.name)
+    )
+    assert audit.entries[-1].to_status == SUPERSEDED
+    assert doubt.name in audit.entries[-1].reason
+    # The audit log outlives a purge: it names the slot's new holder, never the key.
+    assert "carol" not in audit.entries[-1].reason
 
 
 async def test_concurrent_writers_leave_one_active_and_a_chain(make_tenant: Any) -> None:
@@ -138,3 +146,31 @@ async def test_compare_and_set_refuses_a_stale_writer(make_tenant: Any) -> None:
         )
     assert err.value.code() == grpc.StatusCode.ABORTED
     assert [m.name for m in await _active_in_slot(t, "cas", "eve::team")] == [second.name]
+
+
+async def test_revising_into_a_held_slot_is_refused(make_tenant: Any) -> None:
+    t = await make_tenant()
+    holder = (
+        await propose(t.lifecycle, "rv", "Fay works at Acme", slot_key="fay::employer")
+    ).memory
+    other = (await propose(t.lifecycle, "rv", "Fay works at Globex")).memory
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.ReviseMemory(
+            lifecycle_pb2.ReviseMemoryRequest(
+                memory=types_pb2.Memory(name=other.name, etag=other.etag, slot_key="fay::employer"),
+                update_mask=FieldMask(paths=["slot_key"]),
+            )
+        )
+    assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION
+    assert holder.name in (err.value.details() or "")
+    assert [m.name for m in await _active_in_slot(t, "rv", "fay::employer")] == [holder.name]
+    unchanged = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=other.name))
+    assert unchanged.slot_key == "" and unchanged.revision == other.revision
+    # An empty slot, or the memory's own, can still be named.
+    moved = await t.lifecycle.ReviseMemory(
+        lifecycle_pb2.ReviseMemoryRequest(
+            memory=types_pb2.Memory(name=other.name, etag=other.etag, slot_key="fay::city"),
+            update_mask=FieldMask(paths=["slot_key"]),
+        )
+    )
+    assert moved.slot_key == "fay::city" and moved.status == ACTIVE

@@ -14,6 +14,14 @@ from engram.v1 import lifecycle_pb2
 
 from tests.lifecycle_helpers import ACTIVE, PENDING, REJECTED, propose
 
+# Words a webhook may answer with that PostgreSQL text cannot hold (a NUL, a lone
+# surrogate, which JSON can spell as escapes) or that have no bound.
+_ODD_MESSAGES = {
+    "/nul": "held\u0000back",
+    "/surrogate": "held \ud800 back",
+    "/long": "held back " + "x" * 100_000,
+}
+
 
 class _Validator(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
@@ -22,6 +30,8 @@ class _Validator(BaseHTTPRequestHandler):
         if self.path == "/slow":
             time.sleep(1.0)
         verdict = {"valid": "forbidden" not in content, "message": "mentions a forbidden word"}
+        if self.path in _ODD_MESSAGES:
+            verdict = {"valid": False, "message": _ODD_MESSAGES[self.path]}
         if self.path == "/broken":
             self.send_response(500)
             self.end_headers()
@@ -102,3 +112,24 @@ async def test_webhook_timeout_and_errors_count_as_failures(
     assert slow.memory.status == REJECTED and "timed out" in slow.failures[0].message
     broken = await propose(t.lifecycle, "broken", "anything")
     assert broken.memory.status == PENDING and "HTTP 500" in broken.failures[0].message
+
+
+@pytest.mark.parametrize("path", sorted(_ODD_MESSAGES))
+async def test_a_webhook_message_is_stored_as_text_postgresql_holds(
+    make_tenant: Any, validator_url: str, path: str
+) -> None:
+    t = await make_tenant()
+    await _policy(
+        t,
+        "odd",
+        lifecycle_pb2.WebhookValidator(
+            name="odd", url=f"{validator_url}{path}", timeout_ms=2000, critical=False
+        ),
+    )
+    held = await propose(t.lifecycle, "odd", "anything")
+    assert held.memory.status == PENDING
+    message = held.failures[0].message
+    assert message.startswith("held") and "\x00" not in message
+    assert len(message) <= 1024
+    got = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=held.memory.name))
+    assert got.status == PENDING

@@ -168,6 +168,63 @@ async def test_request_id_makes_retries_safe(make_tenant: Any, raw_pg: Any) -> N
     assert field_violations(err.value) == ["request_id"]
 
 
+async def test_a_retry_after_a_purge_took_the_memory_is_not_found(make_tenant: Any) -> None:
+    """A write's retry after a purge erased the memory it named answers NOT_FOUND,
+    as a read of it would, and never another memory of the first answer."""
+    t = await make_tenant()
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/gone/policy", min_confidence=0.5)
+        )
+    )
+    pending = (await propose(t.lifecycle, "gone", "held for review", confidence=0.2)).memory
+    assert pending.status == PENDING
+    raised = (await propose(t.lifecycle, "gone", "its confidence rises", confidence=0.6)).memory
+    revised = (await propose(t.lifecycle, "gone", "its words change")).memory
+    retracted = (await propose(t.lifecycle, "gone", "retracted with its dependent")).memory
+    # The dependent lives in a space the purge leaves alone.
+    dependent = (
+        await propose(t.lifecycle, "kept", "depends on it", depends_on=[retracted.name])
+    ).memory
+    writes: list[tuple[Any, Any]] = [
+        (
+            t.lifecycle.ConfirmMemory,
+            lifecycle_pb2.ConfirmMemoryRequest(name=pending.name, request_id="again-1"),
+        ),
+        (
+            t.lifecycle.UpdateMemoryConfidence,
+            lifecycle_pb2.UpdateMemoryConfidenceRequest(
+                name=raised.name, confidence=0.7, request_id="again-2"
+            ),
+        ),
+        (
+            t.lifecycle.ReviseMemory,
+            lifecycle_pb2.ReviseMemoryRequest(
+                memory=types_pb2.Memory(name=revised.name, etag=revised.etag, content="new"),
+                update_mask=FieldMask(paths=["content"]),
+                request_id="again-3",
+            ),
+        ),
+        (
+            t.lifecycle.RetractMemory,
+            lifecycle_pb2.RetractMemoryRequest(
+                name=retracted.name, reason="wrong", cascade=True, request_id="again-4"
+            ),
+        ),
+    ]
+    for method, request in writes:
+        await method(request)
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="gone", reason="erasure request")
+    )
+    for method, request in writes:
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await method(request)
+        assert err.value.code() == grpc.StatusCode.NOT_FOUND, type(request).__name__
+    kept = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=dependent.name))
+    assert kept.status == RETRACTED
+
+
 async def test_confidence_only_rises(make_tenant: Any) -> None:
     t = await make_tenant()
     m = (await propose(t.lifecycle, "c", "confidence test", confidence=0.4)).memory
@@ -309,6 +366,44 @@ def _usage_request(tenant_id: str) -> Any:
     from engram.v1 import admin_pb2
 
     return admin_pb2.GetUsageRequest(name=f"tenants/{tenant_id}")
+
+
+async def test_the_audit_log_names_failed_validators_without_their_messages(
+    make_tenant: Any, raw_pg: Any
+) -> None:
+    """A JSON Schema's message quotes the value it refuses; the audit log, which
+    outlives a purge, names the validator only (the memory, purged, keeps the note),
+    and a purge empties the failures kept for the proposal's retries."""
+    t = await make_tenant()
+    policy = lifecycle_pb2.Policy(name="spaces/people/policy", json_schema_critical=False)
+    policy.json_schema.update({"type": "object", "properties": {"age": {"type": "integer"}}})
+    await t.lifecycle.SetPolicy(lifecycle_pb2.SetPolicyRequest(policy=policy))
+    held = proposal("people", "a person record")
+    held.structured_content.update({"age": "Zebulon Quartermaine"})
+    request = lifecycle_pb2.ProposeMemoryRequest(proposal=held, request_id="held-1")
+    r = await t.lifecycle.ProposeMemory(request)
+    assert r.result.memory.status == PENDING
+    assert "Zebulon" in r.result.failures[0].message  # the caller is told why
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(memory=r.result.memory.name)
+    )
+    assert audit.entries[-1].reason == "failed validators: json_schema"
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="people", reason="erasure request")
+    )
+    audit = await t.lifecycle.ListAuditEntries(
+        lifecycle_pb2.ListAuditEntriesRequest(space="people")
+    )
+    assert audit.entries
+    assert not [e for e in audit.entries if "Zebulon" in str(e)]
+    cur = await raw_pg.execute(
+        "SELECT result::text FROM idempotency WHERE tenant_id = %s", (t.tenant_id,)
+    )
+    kept = [row[0] for row in await cur.fetchall()]
+    assert kept and not [k for k in kept if "Zebulon" in k]
+    with pytest.raises(grpc.aio.AioRpcError) as err:  # a retry finds its memory gone
+        await t.lifecycle.ProposeMemory(request)
+    assert err.value.code() == grpc.StatusCode.NOT_FOUND
 
 
 async def test_audit_log_is_append_only(make_tenant: Any, raw_pg: Any) -> None:

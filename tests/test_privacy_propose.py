@@ -70,6 +70,8 @@ async def test_credential_in_tags_attributes_or_structure_drops_the_proposal(
 
     structured = Struct()
     structured.update({"config": {"db": "postgres://app:Zq8vPm3kLw@db.internal:5432/app"}})
+    keyed = Struct()  # a key can be a pasted secret too, as an attribute's can
+    keyed.update({"config": {"tokens": {GITHUB_TOKEN: "ci"}}})
     cases = [
         ("tags", {"tags": [GITHUB_TOKEN]}, "proposal.tags[0]", "github_token"),
         ("attributes", {"attributes": {"note": GITHUB_TOKEN}}, "proposal.attributes[note]", None),
@@ -80,6 +82,12 @@ async def test_credential_in_tags_attributes_or_structure_drops_the_proposal(
             "proposal.structured_content.config.db",
             "url_credentials",
         ),
+        (
+            "structured key",
+            {"structured_content": keyed},
+            "proposal.structured_content.config.tokens",
+            "github_token",
+        ),
     ]
     for _, extra, field, type_ in cases:
         result = await propose(t.lifecycle, "ops", "A harmless fact about deploys", **extra)
@@ -89,6 +97,7 @@ async def test_credential_in_tags_attributes_or_structure_drops_the_proposal(
             assert result.privacy_findings[0].type == type_
     assert await count_rows(raw_pg, "memories", t.tenant_id) == 0
     assert "Zq8vPm3kLw" not in await _rows_text(raw_pg, t.tenant_id)
+    assert GITHUB_TOKEN not in await _rows_text(raw_pg, t.tenant_id)
 
 
 async def test_batch_drops_only_the_atom_with_the_credential(make_tenant: Any, raw_pg: Any) -> None:

@@ -162,7 +162,10 @@ async def test_a_purged_near_duplicate_leaves_none_of_its_text_in_the_audit_log(
     )
     await propose(t.lifecycle, "s", "Grace takes her coffee with oat milk")
     assert await server.ctx.recall.worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS) == 0
-    near = await propose(t.lifecycle, "s", "Grace takes her coffee with oat milk!")
+    # Its source (a memory's field like any other: it can name a person) too.
+    near = await propose(
+        t.lifecycle, "s", "Grace takes her coffee with oat milk!", source="call with Grace Okafor"
+    )
     assert near.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_REINFORCED
 
     await t.lifecycle.PurgeMemories(
@@ -172,4 +175,4 @@ async def test_a_purged_near_duplicate_leaves_none_of_its_text_in_the_audit_log(
     # The audit log is append-only and outlives the purge: it must not quote content.
     audit = await t.lifecycle.ListAuditEntries(lifecycle_pb2.ListAuditEntriesRequest(space="s"))
     assert audit.entries
-    assert not [e for e in audit.entries if "oat milk" in str(e)]
+    assert not [e for e in audit.entries if "oat milk" in str(e) or "Okafor" in str(e)]

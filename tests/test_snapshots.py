@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import grpc
+import psycopg
 import pytest
 from engram.v1 import admin_pb2, lifecycle_pb2, recall_pb2, recall_pb2_grpc, types_pb2
 from engram_server.lifecycle.model import EvidenceLevel, Kind, Memory, Status, content_hash
@@ -663,3 +665,87 @@ def test_plan_never_moves_active_back_to_pending() -> None:
     assert plan.unchanged == 1 and not plan.revert
     plan = model.plan_restore(model.capture([confirmed]), [pending], datetime.now(UTC))
     assert [(r.current.id, r.confirm, r.changes) for r in plan.revert] == [(pending.id, True, {})]
+
+
+async def _waiting_on_locks(raw_pg: Any, n: int) -> None:
+    """Returns once `n` sessions of the test database wait on a lock."""
+    for _ in range(1200):  # a minute for a loaded machine
+        cur = await raw_pg.execute(
+            "SELECT count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND wait_event_type = 'Lock'"
+        )
+        row = await cur.fetchone()
+        if row is not None and row[0] >= n:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{n} sessions never waited on a lock")
+
+
+async def test_a_snapshot_taken_while_a_purge_runs_keeps_no_copy_of_it(
+    make_tenant: Any, raw_pg: Any, database_url: str
+) -> None:
+    """The snapshot holds the audit counter and copies the space while the purge,
+    having deleted it (uncommitted), waits for the counter: the copy must go too."""
+    t = await make_tenant()
+    await propose(t.lifecycle, "race", "Hana lives at 5 Elm Street")
+    counter = await psycopg.AsyncConnection.connect(database_url)
+    try:
+        await counter.execute(
+            "SELECT audit_seq FROM tenant_state WHERE tenant_id = %s FOR UPDATE",
+            (t.tenant_id,),
+        )
+        taking = asyncio.ensure_future(snapshot(t, "race", "during"))
+        await _waiting_on_locks(raw_pg, 1)  # the snapshot, first in line
+        purging = asyncio.ensure_future(
+            t.lifecycle.PurgeMemories(
+                lifecycle_pb2.PurgeMemoriesRequest(space="race", reason="erasure request")
+            )
+        )
+        await _waiting_on_locks(raw_pg, 2)  # the purge, its delete done
+        await counter.commit()
+    finally:
+        await counter.close()
+    taken = await taking
+    assert taken.memory_count == 1  # it copied the memory before the purge committed
+    assert (await purging).purged_count == 1
+    cur = await raw_pg.execute(
+        "SELECT count(*) FROM snapshot_memories WHERE tenant_id = %s", (t.tenant_id,)
+    )
+    assert (await cur.fetchone())[0] == 0
+    now = await recall(t).GetSnapshot(recall_pb2.GetSnapshotRequest(name=taken.name))
+    assert now.memory_count == 0
+
+
+async def test_a_memory_restored_while_a_purge_runs_is_purged_too(
+    make_tenant: Any, raw_pg: Any, database_url: str
+) -> None:
+    """The restore holds the audit counter and brings a retracted memory back from
+    its snapshot while the purge, having deleted the space (uncommitted), waits:
+    the memory it brought back must not outlive the purge."""
+    t = await make_tenant()
+    m = (await propose(t.lifecycle, "race", "Ines lives at 9 Oak Street")).memory
+    taken = await snapshot(t, "race", "before")
+    await retract(t, m.name)
+    counter = await psycopg.AsyncConnection.connect(database_url)
+    try:
+        await counter.execute(
+            "SELECT audit_seq FROM tenant_state WHERE tenant_id = %s FOR UPDATE",
+            (t.tenant_id,),
+        )
+        restoring = asyncio.ensure_future(
+            recall(t).RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=taken.name))
+        )
+        await _waiting_on_locks(raw_pg, 1)  # the restore, first in line
+        purging = asyncio.ensure_future(
+            t.lifecycle.PurgeMemories(
+                lifecycle_pb2.PurgeMemoriesRequest(space="race", reason="erasure request")
+            )
+        )
+        await _waiting_on_locks(raw_pg, 2)  # the purge, its delete done
+        await counter.commit()
+    finally:
+        await counter.close()
+    assert (await restoring).recreated_count == 1
+    await purging
+    cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
+    assert (await cur.fetchone())[0] == 0

@@ -74,6 +74,10 @@ def first_schema_error(schema: Any, instance: Any) -> str | None:
         error = best_match(validator.iter_errors(instance))
     except referencing.exceptions.Unresolvable as exc:
         return f"the schema has a reference that does not resolve inside it: {exc}"
+    except RecursionError:
+        # A reference that comes back to itself without reading further into the
+        # instance ({"$ref": "#"}, perhaps behind an "if") never ends.
+        return "the schema refers to itself without end for this instance"
     if error is None:
         return None
     where = "/".join(str(part) for part in error.absolute_path) or "(root)"

@@ -161,7 +161,19 @@ async def _run_webhook(
         ]
     if verdict.valid:
         return []
-    return [ValidationFailure(hook.name, hook.critical, verdict.message or "rejected by webhook")]
+    message = _storable(verdict.message)
+    return [ValidationFailure(hook.name, hook.critical, message or "rejected by webhook")]
+
+
+# A webhook's message is kept on the memory and in its answer, like a reason.
+MAX_WEBHOOK_MESSAGE_CHARS = 1024
+
+
+def _storable(message: str) -> str:
+    """A webhook's words as text PostgreSQL can store: JSON can spell a NUL or a
+    lone surrogate, which its text columns (and UTF-8) cannot hold; bounded."""
+    cleaned = message.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
+    return cleaned[:MAX_WEBHOOK_MESSAGE_CHARS]
 
 
 def needs_async(policy: Policy) -> bool:

@@ -75,10 +75,14 @@ class EgressPolicy:
     def refusal(self, url: str) -> str | None:
         """Why `url` can never be called (scheme, or a forbidden literal address);
         None when it may be, subject to what its host name resolves to."""
-        parts = urlsplit(url)
+        try:
+            parts = urlsplit(url)
+            hostname = parts.hostname
+        except ValueError:  # "[::1" or "[not-an-address]": no request could be made
+            return "not a valid URL"
         if parts.scheme.lower() not in self.schemes:
             return f"scheme must be one of {', '.join(sorted(self.schemes))}"
-        host = (parts.hostname or "").lower().rstrip(".")
+        host = (hostname or "").lower().rstrip(".")
         if not host:
             return "the URL has no host"
         if host in self.allowed_hosts:

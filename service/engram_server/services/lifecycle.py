@@ -63,6 +63,7 @@ from engram_server.store import decisions as decision_store
 from engram_server.store import erasure as erasure_store
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
+from engram_server.store import snapshots as snapshot_store
 from engram_server.store.embedding_cache import forget_in
 from engram_server.store.erasure import ErasureGuard
 from engram_server.store.postgres import Conn, Database
@@ -257,6 +258,15 @@ class LifecycleService:
             if memory is not None:
                 found[raw] = memory
         return found
+
+    async def _replayed_memories(self, conn: Conn, ids: Sequence[str]) -> list[Memory]:
+        """The memories a replayed write answers with, the one it named first: a
+        retry after a purge took that one is NOT_FOUND, as a read of it would be
+        (the others a purge took are left out)."""
+        by_id = await self._memories_by_id(conn, ids)
+        if ids[0] not in by_id:
+            raise NotFound(MEMORY, memory_name(uuid.UUID(ids[0])))
+        return [by_id[i] for i in ids if i in by_id]
 
     async def _results_from_record(
         self, conn: Conn, record: dict[str, Any]
@@ -734,7 +744,7 @@ class LifecycleService:
             )
             edges.append(store.NewEdge(winner, holder.id, "SUPERSEDES", reason, "supersession"))
         for memory_id, space, status, notes, superseded_by in written:
-            reason = "; ".join(notes)
+            reason = _failed_validators(notes)
             drafts.append(
                 store.AuditDraft(
                     AuditAction.TRANSITION,
@@ -756,7 +766,7 @@ class LifecycleService:
                     Status.PROPOSED,
                     first,
                     principal.actor,
-                    reason or "all validators passed",
+                    reason,
                     request_id,
                 )
             )
@@ -818,7 +828,7 @@ class LifecycleService:
             if p.source and p.source not in sources:
                 sources.append(p.source)
             attributes = dict(target.attributes)
-            attributes["reinforcements"] = str(int(attributes.get("reinforcements", "0")) + 1)
+            attributes["reinforcements"] = str(_count(attributes.get("reinforcements")) + 1)
             if sources:
                 attributes["sources"] = "; ".join(sources)[:MAX_SOURCES_CHARS]
             importance = min(1.0, target.importance + REINFORCEMENT_STEP)
@@ -837,11 +847,12 @@ class LifecycleService:
                         target.status,
                         target.status,
                         principal.actor,
-                        # No quote of the proposal: the audit log is append-only
-                        # and outlives a purge of the space.
+                        # No quote of the proposal, nor its source (which can name a
+                        # person; the memory's `sources` attribute keeps it): the
+                        # audit log is append-only and outlives a purge of the space.
                         "reinforced by a near-duplicate proposal",
                         key.request_id if key else "",
-                        {"importance": repr(importance), "source": p.source},
+                        {"importance": repr(importance)},
                     )
                 ],
             )
@@ -968,8 +979,7 @@ class LifecycleService:
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
             if replay is not None:
-                by_id = await self._memories_by_id(conn, replay["memory_ids"])
-                return [by_id[i] for i in replay["memory_ids"] if i in by_id]
+                return await self._replayed_memories(conn, replay["memory_ids"])
             memory = await self._locked(conn, memory_id)
             plan = await decide(conn, memory)
             changed = await move_in_tx(conn, principal, plan, key)
@@ -992,7 +1002,9 @@ class LifecycleService:
                 # Becoming ACTIVE takes the slot from its current holder first.
                 holder = await store.lock_slot_holder(conn, m.space, m.slot_key)
                 if holder is not None and holder.id != m.id:
-                    note = f"slot {m.slot_key} taken by {m.name}"
+                    # No slot key: it can name a person, and the audit log outlives
+                    # a purge (as in a proposal's supersession).
+                    note = f"its slot was taken by {m.name}"
                     plan.append((holder, Status.SUPERSEDED, {"superseded_by": m.id}, note))
             plan.append((m, Status.ACTIVE, {}, reason or "confirmed"))
             return plan
@@ -1097,9 +1109,7 @@ class LifecycleService:
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
             if replay is not None:
-                return (await self._memories_by_id(conn, replay["memory_ids"]))[
-                    replay["memory_ids"][0]
-                ]
+                return (await self._replayed_memories(conn, replay["memory_ids"]))[0]
             memory = await self._locked(conn, memory_id)
             if memory.status not in LIVE_STATUSES:
                 raise FailedPrecondition(
@@ -1166,9 +1176,7 @@ class LifecycleService:
         replay = await self._peek(tenant, key)
         if replay is not None:
             async with self.db.tenant_tx(tenant) as conn:
-                return (await self._memories_by_id(conn, replay["memory_ids"]))[
-                    replay["memory_ids"][0]
-                ]
+                return (await self._replayed_memories(conn, replay["memory_ids"]))[0]
 
         async with self.db.tenant_tx(tenant) as conn:
             current = await store.get_memory(conn, memory_id)
@@ -1192,9 +1200,7 @@ class LifecycleService:
         async with self.db.tenant_tx(tenant) as conn:
             replay = await self._replay(conn, tenant, key)
             if replay is not None:
-                return (await self._memories_by_id(conn, replay["memory_ids"]))[
-                    replay["memory_ids"][0]
-                ]
+                return (await self._replayed_memories(conn, replay["memory_ids"]))[0]
             memory = await self._locked(conn, memory_id)
             if memory.etag != etag:
                 raise Aborted(
@@ -1207,6 +1213,20 @@ class LifecycleService:
                     [PreconditionViolation("STATUS", memory.name, "memory is not revisable")],
                 )
             revised = _apply(memory, changes)
+            if (
+                memory.status == Status.ACTIVE
+                and revised.slot_key
+                and revised.slot_key != memory.slot_key
+            ):
+                # One ACTIVE memory per slot: a revision does not take a held slot
+                # (the unique index would refuse it); a proposal of the new value does.
+                holder = await store.lock_slot_holder(conn, memory.space, revised.slot_key)
+                if holder is not None:
+                    raise FailedPrecondition(
+                        f"the slot memory.slot_key names is held by {holder.name}; propose"
+                        " the new value to supersede it, or retract it first",
+                        [PreconditionViolation("SLOT", holder.name, "slot is held")],
+                    )
             column_changes = _columns(revised, changes)
             new_hash = content_hash(revised.content)
             stored_key = await store.dedup_key_of(conn, memory.id)
@@ -1351,26 +1371,19 @@ class LifecycleService:
             await erasure_store.advance(conn, tenant, space)
             if erase_buffers is not None:
                 await erase_buffers()
-            revised = await store.revision_contents(conn, space, session)
-            deleted = await store.delete_memories(conn, space, session)
-            # Decisions mined from the purged sessions or quoting purged memories
-            # live in their repository's space: their backing memories go too (and
-            # so, in turn, do decisions quoting those).
-            derived = await decision_store.memories_derived_from(
-                conn, space, session, {p.id for p in deleted}
-            )
-            while derived:
-                taken = await store.delete_memories_by_id(conn, derived)
-                deleted = [*deleted, *taken]
-                derived = (
-                    await decision_store.memories_derived_from(
-                        conn, space, session, {p.id for p in taken}
-                    )
-                    if taken
-                    else []
-                )
+            revised, deleted = await _delete_scope(conn, space, session)
+            # The scope's rows, then the tenant's audit counter: the order of every
+            # audited write. Held from here until commit, nothing else commits; what
+            # committed while the delete above waited for it is visible now and goes
+            # too: a memory a restore brought back, or a snapshot's copies of what
+            # was deleted (taken before this delete committed, unseen by its trigger).
+            await snapshot_store.lock_audit_head(conn)
+            late_revised, late = await _delete_scope(conn, space, session)
+            revised, deleted = [*revised, *late_revised], [*deleted, *late]
+            await snapshot_store.forget_copies(conn, [p.id for p in deleted])
             live = sum(1 for p in deleted if p.status in LIVE_STATUSES)
             await store.enqueue_outbox(conn, tenant, [p.id for p in deleted], "delete")
+            await store.forget_proposal_failures(conn, [p.id for p in deleted])
             # The vectors cached for indexing are derived from the content (and
             # from every earlier revision's): an erasure takes them in the same
             # commit. Indexing forgets what it caches for them meanwhile.
@@ -1444,6 +1457,31 @@ class LifecycleService:
                 await store.save_request_result(conn, key.request_id, {"etag": saved.etag})
         self.policies.invalidate_tenant(tenant)
         return saved
+
+
+async def _delete_scope(
+    conn: Conn, space: str, session: str
+) -> tuple[list[str], list[store.Purged]]:
+    """Deletes a space's (or one session's) memories and what was derived from
+    them in other spaces; returns every content their revisions recorded and the
+    deleted memories."""
+    revised = await store.revision_contents(conn, space, session)
+    deleted = await store.delete_memories(conn, space, session)
+    # Decisions mined from the purged sessions or quoting purged memories live in
+    # their repository's space: their backing memories go too (and so, in turn,
+    # do decisions quoting those).
+    derived = await decision_store.memories_derived_from(
+        conn, space, session, {p.id for p in deleted}
+    )
+    while derived:
+        taken = await store.delete_memories_by_id(conn, derived)
+        deleted = [*deleted, *taken]
+        derived = (
+            await decision_store.memories_derived_from(conn, space, session, {p.id for p in taken})
+            if taken
+            else []
+        )
+    return revised, deleted
 
 
 Move = tuple[Memory, Status, dict[str, Any], str]
@@ -1549,6 +1587,26 @@ async def _open_conflict(
         ],
         entries=False,
     )
+
+
+def _count(recorded: str | None) -> int:
+    """A count kept in an attribute; a proposal may have set the attribute to
+    anything, which counts as none yet."""
+    try:
+        return max(0, int(recorded or "0"))
+    except ValueError:
+        return 0
+
+
+def _failed_validators(notes: Sequence[str]) -> str:
+    """An audit reason for a proposal's validation notes ("validator: message"):
+    the validators' names only. Their messages can quote the content (a JSON
+    Schema's "'Ann Lee' is not of type 'integer'", a webhook's or a review's
+    words) and the audit log outlives a purge; the memory keeps the notes."""
+    if not notes:
+        return "all validators passed"
+    names = dict.fromkeys(note.split(": ", 1)[0] for note in notes)
+    return "failed validators: " + ", ".join(names)
 
 
 # Revisable fields the privacy boundary screens (and may redact).

@@ -84,6 +84,17 @@ def _struct_strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
             yield from _struct_strings(v, f"{path}[{i}]")
 
 
+def _struct_keys(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """(path of the object, key) for every key inside structured content."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield path, k
+            yield from _struct_keys(v, f"{path}.{k}")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _struct_keys(v, f"{path}[{i}]")
+
+
 def _rebuild_struct(value: Any, path: str, texts: dict[str, str]) -> Any:
     if isinstance(value, str):
         return texts.get(path, value)
@@ -121,14 +132,16 @@ def _screen_one(
             dropped = True
         elif screened.text != text:
             changed[field_path] = screened.text
-    # Attribute keys are names, not content, but a key can still be a pasted secret.
-    for key in p.attributes:
+    # Attribute and structured-content keys are names, not content, but a key can
+    # still be a pasted secret. The finding names the object holding it, not the key.
+    keys = [(f"{path}.attributes", key) for key in p.attributes]
+    if p.structured_content:
+        keys.extend(_struct_keys(p.structured_content, f"{path}.structured_content"))
+    for holder, key in keys:
         key_types = boundary.credentials.types(key)
         if key_types:
             dropped = True
-            findings.extend(
-                PrivacyFinding(CREDENTIAL, t, DROPPED, f"{path}.attributes") for t in key_types
-            )
+            findings.extend(PrivacyFinding(CREDENTIAL, t, DROPPED, holder) for t in key_types)
     if dropped:
         return None, tuple(f for f in findings if f.category == CREDENTIAL)
     if not changed:

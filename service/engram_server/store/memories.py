@@ -918,3 +918,22 @@ async def save_request_result(conn: Conn, request_id: str, result: dict[str, Any
         "UPDATE idempotency SET result = %s WHERE request_id = %s",
         (Jsonb(json.loads(json.dumps(result, default=str))), request_id),
     )
+
+
+async def forget_proposal_failures(conn: Conn, memory_ids: Sequence[uuid.UUID]) -> None:
+    """Empties the validation failures kept in the first outcomes of proposals that
+    stored one of `memory_ids`. A failure's message can quote the content (a JSON
+    Schema's "'Ann Lee' is not of type 'integer'"), so an erasure takes it; a retry
+    of such a proposal answers NOT_FOUND (its memory is gone) and never reads them.
+    """
+    if not memory_ids:
+        return
+    await conn.execute(
+        "UPDATE idempotency SET result = jsonb_set(result, '{results}', ("
+        "  SELECT jsonb_agg(jsonb_set(r, '{failures}', '[]'::jsonb) ORDER BY n)"
+        "  FROM jsonb_array_elements(result->'results') WITH ORDINALITY AS e(r, n)))"
+        " WHERE jsonb_typeof(result->'results') = 'array'"
+        " AND EXISTS (SELECT 1 FROM jsonb_array_elements(result->'results') AS f(r)"
+        "  WHERE r->>'memory_id' = ANY(%s) AND jsonb_array_length(r->'failures') > 0)",
+        ([str(i) for i in memory_ids],),
+    )

@@ -57,6 +57,21 @@ def _scope_clause(space: str, include_subspaces: bool) -> tuple[str, list[Any]]:
 # --- the state of a space ---------------------------------------------------------
 
 
+async def forget_copies(conn: Conn, memory_ids: Sequence[uuid.UUID]) -> None:
+    """Deletes the snapshot copies of `memory_ids` (and counts them out of their
+    snapshots), as the trigger on deleting memories does for the copies it sees."""
+    if not memory_ids:
+        return
+    await conn.execute(
+        "WITH gone AS (DELETE FROM snapshot_memories WHERE memory_id = ANY(%s)"
+        " RETURNING snapshot_id)"
+        " UPDATE snapshots sn SET memory_count = sn.memory_count - g.n"
+        " FROM (SELECT snapshot_id, count(*) AS n FROM gone GROUP BY 1) g"
+        " WHERE sn.id = g.snapshot_id",
+        (list(memory_ids),),
+    )
+
+
 async def lock_audit_head(conn: Conn) -> int:
     """Locks the tenant's audit counter until commit and returns its value.
 
