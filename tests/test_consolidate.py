@@ -182,3 +182,41 @@ async def test_tenant_b_cannot_consolidate_a_session_of_a(make_tenant: Any, raw_
         lifecycle_pb2.GetSessionWindowRequest(space="s", session="s1")
     )
     assert not window.consolidated and len(window.messages) == len(CONVERSATION)
+
+
+async def test_a_session_purge_takes_the_entities_only_it_mentioned(
+    make_tenant: Any, raw_pg: Any
+) -> None:
+    """Consolidate keeps a session's names as ENTITY memories shared by the
+    space's sessions: a purge of the session takes those no other memory points
+    at, and keeps those another session mentions or a caller stored."""
+    t = await make_tenant()
+    await t.lifecycle.ProposeMemory(
+        lifecycle_pb2.ProposeMemoryRequest(
+            proposal=lifecycle_pb2.MemoryProposal(
+                space="team/a", content="Acme", kind=types_pb2.MEMORY_KIND_ENTITY
+            )
+        )
+    )
+    await buffer(t, "team/a", "s1", CONVERSATION)
+    await consolidate(t, "team/a", "s1")
+    await buffer(t, "team/a", "s2", [("user", "We decided to use Kafka for the Xanoril ledger.")])
+    await consolidate(t, "team/a", "s2")
+
+    async def entities() -> set[str]:
+        listed = await t.lifecycle.ListMemories(
+            lifecycle_pb2.ListMemoriesRequest(space="team/a", kinds=[types_pb2.MEMORY_KIND_ENTITY])
+        )
+        return {m.content for m in listed.memories}
+
+    assert {"Apollo", "Dana", "Acme", "Kafka", "Xanoril"} <= await entities()
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="team/a", session="s1", reason="erasure")
+    )
+    left = await entities()
+    assert "Apollo" not in left and "Dana" not in left  # s1's alone
+    assert {"Kafka", "Xanoril", "Acme"} <= left  # s2 mentions them; Acme is a caller's
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="team/a", session="s2", reason="erasure")
+    )
+    assert await entities() == {"Acme"}

@@ -61,6 +61,7 @@ from engram_server.services.indexing import cache_keys
 from engram_server.services.policy_cache import POLICY_CHANNEL, PolicyCache
 from engram_server.store import decisions as decision_store
 from engram_server.store import erasure as erasure_store
+from engram_server.store import learning as learning_store
 from engram_server.store import memories as store
 from engram_server.store import policies as policy_store
 from engram_server.store import snapshots as snapshot_store
@@ -1465,8 +1466,14 @@ async def _delete_scope(
     """Deletes a space's (or one session's) memories and what was derived from
     them in other spaces; returns every content their revisions recorded and the
     deleted memories."""
+    # Consolidate keeps the names a session mentions as ENTITY memories without a
+    # session (other sessions share them): those only purged memories pointed at go.
+    mentioned = await learning_store.entities_mentioned_in(conn, space, session) if session else []
     revised = await store.revision_contents(conn, space, session)
     deleted = await store.delete_memories(conn, space, session)
+    orphans = await learning_store.unmentioned_consolidated_entities(conn, space, mentioned)
+    if orphans:
+        deleted = [*deleted, *await store.delete_memories_by_id(conn, orphans)]
     # Decisions mined from the purged sessions or quoting purged memories live in
     # their repository's space: their backing memories go too (and so, in turn,
     # do decisions quoting those).

@@ -112,6 +112,34 @@ async def edges_from(
     return [(r["source_id"], r["target_id"]) for r in await cur.fetchall()]
 
 
+async def entities_mentioned_in(conn: Conn, space: str, session: str) -> list[uuid.UUID]:
+    """The ENTITY memories the session's memories point at (ABOUT edges)."""
+    cur = await conn.execute(
+        "SELECT DISTINCT e.target_id FROM edges e"
+        " JOIN memories m ON m.tenant_id = e.tenant_id AND m.id = e.source_id"
+        " WHERE m.space = %s AND m.session = %s AND e.kind = 'ABOUT'",
+        (space, session),
+    )
+    return [r["target_id"] for r in await cur.fetchall()]
+
+
+async def unmentioned_consolidated_entities(
+    conn: Conn, space: str, candidates: Sequence[uuid.UUID]
+) -> list[uuid.UUID]:
+    """Those of `candidates` that Consolidate created (not a caller) and that no
+    memory points at any more: derived from purged sessions alone."""
+    if not candidates:
+        return []
+    cur = await conn.execute(
+        "SELECT m.id FROM memories m WHERE m.id = ANY(%s) AND m.space = %s"
+        " AND m.kind = 'ENTITY' AND m.source LIKE 'consolidate:%%'"
+        " AND NOT EXISTS (SELECT 1 FROM edges e WHERE e.tenant_id = m.tenant_id"
+        " AND e.target_id = m.id AND e.kind = 'ABOUT')",
+        (list(candidates), space),
+    )
+    return [r["id"] for r in await cur.fetchall()]
+
+
 async def entity_names(conn: Conn, space: str, limit: int = 5000) -> set[str]:
     """Contents of the space's live ENTITY memories (names already known there)."""
     cur = await conn.execute(
