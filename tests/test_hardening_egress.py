@@ -166,22 +166,6 @@ def test_a_stored_schema_with_a_remote_reference_never_fetches(
     assert handler.hits == []
 
 
-@pytest.mark.parametrize("target", ["http://[::1/hook", "http://[not-an-address]/hook"])
-async def test_a_webhook_url_no_parser_accepts_is_refused_at_set_policy(
-    make_tenant: Any, target: str
-) -> None:
-    t = await make_tenant()
-    hook = lifecycle_pb2.WebhookValidator(name="h", url=target, timeout_ms=1000)
-    with pytest.raises(grpc.aio.AioRpcError) as err:
-        await t.lifecycle.SetPolicy(
-            lifecycle_pb2.SetPolicyRequest(
-                policy=lifecycle_pb2.Policy(name="spaces/s/policy", webhooks=[hook])
-            )
-        )
-    assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert field_violations(err.value) == ["policy.webhooks[0].url"]
-
-
 @pytest.mark.parametrize(
     "target",
     [
@@ -192,6 +176,9 @@ async def test_a_webhook_url_no_parser_accepts_is_refused_at_set_policy(
         "http://192.168.1.1/hook",
         "http://[::ffff:127.0.0.2]/hook",
         "ftp://example.com/hook",
+        # No URL parser accepts these.
+        "http://[::1/hook",
+        "http://[not-an-address]/hook",
     ],
 )
 async def test_webhook_to_a_forbidden_address_is_refused_at_set_policy(

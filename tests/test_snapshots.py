@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
+from collections.abc import Awaitable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -681,21 +682,20 @@ async def _waiting_on_locks(raw_pg: Any, n: int) -> None:
     raise AssertionError(f"{n} sessions never waited on a lock")
 
 
-async def test_a_snapshot_taken_while_a_purge_runs_keeps_no_copy_of_it(
-    make_tenant: Any, raw_pg: Any, database_url: str
-) -> None:
-    """The snapshot holds the audit counter and copies the space while the purge,
-    having deleted it (uncommitted), waits for the counter: the copy must go too."""
-    t = await make_tenant()
-    await propose(t.lifecycle, "race", "Hana lives at 5 Elm Street")
+async def _first_then_a_purge(
+    t: Any, raw_pg: Any, database_url: str, first: Awaitable[Any]
+) -> tuple[Any, Any]:
+    """Holds the tenant's audit counter while `first` queues on it, then a purge of
+    space "race" behind it (its delete done, uncommitted), then lets both go;
+    their answers."""
     counter = await psycopg.AsyncConnection.connect(database_url)
     try:
         await counter.execute(
             "SELECT audit_seq FROM tenant_state WHERE tenant_id = %s FOR UPDATE",
             (t.tenant_id,),
         )
-        taking = asyncio.ensure_future(snapshot(t, "race", "during"))
-        await _waiting_on_locks(raw_pg, 1)  # the snapshot, first in line
+        going = asyncio.ensure_future(first)
+        await _waiting_on_locks(raw_pg, 1)  # `first`, first in line
         purging = asyncio.ensure_future(
             t.lifecycle.PurgeMemories(
                 lifecycle_pb2.PurgeMemoriesRequest(space="race", reason="erasure request")
@@ -705,9 +705,21 @@ async def test_a_snapshot_taken_while_a_purge_runs_keeps_no_copy_of_it(
         await counter.commit()
     finally:
         await counter.close()
-    taken = await taking
+    return await going, await purging
+
+
+async def test_a_snapshot_taken_while_a_purge_runs_keeps_no_copy_of_it(
+    make_tenant: Any, raw_pg: Any, database_url: str
+) -> None:
+    """The snapshot holds the audit counter and copies the space while the purge,
+    having deleted it (uncommitted), waits for the counter: the copy must go too."""
+    t = await make_tenant()
+    await propose(t.lifecycle, "race", "Hana lives at 5 Elm Street")
+    taken, purged = await _first_then_a_purge(
+        t, raw_pg, database_url, snapshot(t, "race", "during")
+    )
     assert taken.memory_count == 1  # it copied the memory before the purge committed
-    assert (await purging).purged_count == 1
+    assert purged.purged_count == 1
     cur = await raw_pg.execute(
         "SELECT count(*) FROM snapshot_memories WHERE tenant_id = %s", (t.tenant_id,)
     )
@@ -726,26 +738,12 @@ async def test_a_memory_restored_while_a_purge_runs_is_purged_too(
     m = (await propose(t.lifecycle, "race", "Ines lives at 9 Oak Street")).memory
     taken = await snapshot(t, "race", "before")
     await retract(t, m.name)
-    counter = await psycopg.AsyncConnection.connect(database_url)
-    try:
-        await counter.execute(
-            "SELECT audit_seq FROM tenant_state WHERE tenant_id = %s FOR UPDATE",
-            (t.tenant_id,),
-        )
-        restoring = asyncio.ensure_future(
-            recall(t).RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=taken.name))
-        )
-        await _waiting_on_locks(raw_pg, 1)  # the restore, first in line
-        purging = asyncio.ensure_future(
-            t.lifecycle.PurgeMemories(
-                lifecycle_pb2.PurgeMemoriesRequest(space="race", reason="erasure request")
-            )
-        )
-        await _waiting_on_locks(raw_pg, 2)  # the purge, its delete done
-        await counter.commit()
-    finally:
-        await counter.close()
-    assert (await restoring).recreated_count == 1
-    await purging
+    restored, _ = await _first_then_a_purge(
+        t,
+        raw_pg,
+        database_url,
+        recall(t).RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=taken.name)),
+    )
+    assert restored.recreated_count == 1
     cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
     assert (await cur.fetchone())[0] == 0

@@ -234,6 +234,12 @@ def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
+_UNREACHABLE = (
+    "working memory unavailable: Redis cannot be reached; "
+    "nothing was buffered or changed, retry with the same request_id"
+)
+
+
 async def _guard(op: Awaitable[T]) -> T:
     """Turns a lost Redis connection into UNAVAILABLE with a message a caller can act on."""
     try:
@@ -241,10 +247,7 @@ async def _guard(op: Awaitable[T]) -> T:
     except Exception as exc:
         if not is_unreachable(exc):
             raise
-        raise Unavailable(
-            "working memory unavailable: Redis cannot be reached; "
-            "nothing was buffered or changed, retry with the same request_id"
-        ) from exc
+        raise Unavailable(_UNREACHABLE) from exc
 
 
 async def _guard_iter(keys: AsyncIterator[T]) -> AsyncIterator[T]:
@@ -255,10 +258,7 @@ async def _guard_iter(keys: AsyncIterator[T]) -> AsyncIterator[T]:
     except Exception as exc:
         if not is_unreachable(exc):
             raise
-        raise Unavailable(
-            "working memory unavailable: Redis cannot be reached; "
-            "nothing was buffered or changed, retry with the same request_id"
-        ) from exc
+        raise Unavailable(_UNREACHABLE) from exc
 
 
 class WorkingMemoryStore:
