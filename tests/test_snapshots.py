@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -683,18 +683,19 @@ async def _waiting_on_locks(raw_pg: Any, n: int) -> None:
 
 
 async def _first_then_a_purge(
-    t: Any, raw_pg: Any, database_url: str, first: Awaitable[Any]
+    t: Any, raw_pg: Any, database_url: str, first: Callable[[], Awaitable[Any]]
 ) -> tuple[Any, Any]:
-    """Holds the tenant's audit counter while `first` queues on it, then a purge of
-    space "race" behind it (its delete done, uncommitted), then lets both go;
-    their answers."""
+    """Holds the tenant's audit counter while the call `first()` starts queues on
+    it, then a purge of space "race" behind it (its delete done, uncommitted),
+    then lets both go; their answers. (`first` is called only once the counter is
+    held: a gRPC call starts when it is made.)"""
     counter = await psycopg.AsyncConnection.connect(database_url)
     try:
         await counter.execute(
             "SELECT audit_seq FROM tenant_state WHERE tenant_id = %s FOR UPDATE",
             (t.tenant_id,),
         )
-        going = asyncio.ensure_future(first)
+        going = asyncio.ensure_future(first())
         await _waiting_on_locks(raw_pg, 1)  # `first`, first in line
         purging = asyncio.ensure_future(
             t.lifecycle.PurgeMemories(
@@ -716,7 +717,7 @@ async def test_a_snapshot_taken_while_a_purge_runs_keeps_no_copy_of_it(
     t = await make_tenant()
     await propose(t.lifecycle, "race", "Hana lives at 5 Elm Street")
     taken, purged = await _first_then_a_purge(
-        t, raw_pg, database_url, snapshot(t, "race", "during")
+        t, raw_pg, database_url, lambda: snapshot(t, "race", "during")
     )
     assert taken.memory_count == 1  # it copied the memory before the purge committed
     assert purged.purged_count == 1
@@ -742,7 +743,7 @@ async def test_a_memory_restored_while_a_purge_runs_is_purged_too(
         t,
         raw_pg,
         database_url,
-        recall(t).RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=taken.name)),
+        lambda: recall(t).RestoreSnapshot(recall_pb2.RestoreSnapshotRequest(name=taken.name)),
     )
     assert restored.recreated_count == 1
     cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
