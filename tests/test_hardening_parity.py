@@ -49,6 +49,31 @@ async def test_revise_records_its_reason_in_the_audit_log(make_tenant: Any) -> N
     assert "reason" in field_violations(err.value)
 
 
+async def test_expire_due_is_not_kept_from_a_row_a_reader_holds_a_share_of(
+    make_tenant: Any, database_url: str
+) -> None:
+    """The indexing worker checks that the memories it embedded still exist under
+    a share lock (FOR KEY SHARE): a due memory it is checking is expired all the
+    same (an expiry skips only rows another write holds)."""
+    import psycopg
+
+    t = await make_tenant()
+    soon = datetime.now(UTC) + timedelta(hours=1)
+    due = (await propose(t.lifecycle, "kb", "the demo is on friday", expire_time=_ts(soon))).memory
+    reader = await psycopg.AsyncConnection.connect(database_url)
+    try:
+        await reader.execute(
+            "SELECT id FROM memories WHERE id = %s FOR KEY SHARE",
+            (due.name.rpartition("/")[2],),
+        )
+        response = await t.lifecycle.ExpireDueMemories(
+            lifecycle_pb2.ExpireDueMemoriesRequest(as_of=_ts(soon + timedelta(hours=1)))
+        )
+    finally:
+        await reader.close()
+    assert list(response.names) == [due.name]
+
+
 async def test_expire_due_can_be_limited_to_one_space(make_tenant: Any) -> None:
     t = await make_tenant()
     soon = datetime.now(UTC) + timedelta(hours=1)

@@ -592,13 +592,18 @@ async def revision_contents(conn: Conn, space: str, session: str) -> list[str]:
 
 
 async def expire_due(conn: Conn, as_of: datetime, limit: int, space: str = "") -> list[Memory]:
-    """Expires ACTIVE memories due by `as_of` (of one space when `space` is given)."""
+    """Expires ACTIVE memories due by `as_of` (of one space when `space` is given).
+
+    A row another write holds is skipped (replicas sweep at once and never wait
+    on each other); it goes at the next sweep. The lock is the one the update
+    needs (NO KEY UPDATE), so the share locks of readers that only need the row
+    to exist (the indexing worker's check after embedding) never make it skip."""
     cur = await conn.execute(
         f"""
         UPDATE memories SET status = 'EXPIRED', update_time = clock_timestamp()
          WHERE id IN (SELECT id FROM memories WHERE status = 'ACTIVE' AND expire_time <= %s
                          AND (%s = '' OR space = %s)
-                       ORDER BY expire_time, id LIMIT %s FOR UPDATE SKIP LOCKED)
+                       ORDER BY expire_time, id LIMIT %s FOR NO KEY UPDATE SKIP LOCKED)
         RETURNING {MEMORY_COLUMNS}
         """,
         (as_of, space, space, limit),
