@@ -197,6 +197,21 @@ class _Contents:
         return self.then.get((r["old_memory"], r["old_revision"])) or self.now.get(r["old_memory"])
 
 
+async def _topic_names(conn: Conn, pool_id: str, topic: str) -> list[str]:
+    """The names a topic channel's entries go by in the pool's log: the topic, and
+    the label it is renamed to once its publications' memories are all purged
+    (migration 0064), which only the server can compute. Empty for no topic."""
+    if not topic:
+        return []
+    row = await fetch_one(
+        conn,
+        "SELECT engram_pool_erased_label(engram_current_tenant(), %s, %s) AS label",
+        (pool_id, topic),
+    )
+    label = row["label"] if row else None
+    return [topic, label] if label else [topic]
+
+
 def _seq_cursor(cursor: str, fingerprint: str, *, zero_ok: bool) -> int | None:
     return _cursor(cursor, fingerprint, zero_ok=zero_ok)[0]
 
@@ -258,6 +273,7 @@ class PoolStreams:
                 head_row = await fetch_one(
                     conn, "SELECT seq FROM pool_state WHERE pool_id = %s", (pool_id,)
                 )
+                topics = await _topic_names(conn, pool_id, topic)
             head = int(head_row["seq"]) if head_row else 0
             if (resume or 0) > head:
                 raise InvalidArgument.field("cursor", "is ahead of this pool's log")
@@ -277,7 +293,7 @@ class PoolStreams:
                             "after": after,
                             "head": head,
                             "from": position,
-                            "topic": topic,
+                            "topics": topics,
                             "n": PAGE,
                         },
                     )
@@ -313,7 +329,6 @@ class PoolStreams:
                             "pool": pool_id,
                             "aud": aud,
                             "after": position,
-                            "topic": topic,
                             "n": PAGE,
                         },
                     )
@@ -322,7 +337,7 @@ class PoolStreams:
                         for r in rows
                         if r["kind"] == "slot"
                         and r["audience"] == aud
-                        and (not topic or r["topic"] == topic)
+                        and (not topic or r["topic"] in topics)
                     ]
                     contents = await _Contents.read(conn, mine)
                 for r in rows:
@@ -330,7 +345,7 @@ class PoolStreams:
                     position = r["seq"]
                     if r["kind"] != "slot" or r["audience"] != aud:
                         continue
-                    if topic and r["topic"] != topic:
+                    if topic and r["topic"] not in topics:
                         continue
                     yield pool_pb2.SyncPoolResponse(
                         cursor=encode_token({"s": position}, fingerprint),
@@ -366,6 +381,10 @@ class PoolStreams:
                 status=old.status,
                 etag=old.etag,
             )
+        if old is None and op != "ADD" and r["old_memory"] is not None:
+            # Purged: the follower deletes the slot holding this memory (its slot
+            # key is erased, the delta carries the slot's label instead).
+            old = types_pb2.Memory(name=memory_name(r["old_memory"]))
         if old is not None:
             delta.old_memory.CopyFrom(old)
         new = contents.new(r) if op != "REMOVE" else None
@@ -391,6 +410,7 @@ class PoolStreams:
                 head_row = await fetch_one(
                     conn, "SELECT seq FROM pool_state WHERE pool_id = %s", (pool_id,)
                 )
+                topics = await _topic_names(conn, pool_id, topic)
             head = int(head_row["seq"]) if head_row else 0
             if start is not None and start > head:
                 raise InvalidArgument.field("cursor", "is ahead of this pool's log")
@@ -404,9 +424,10 @@ class PoolStreams:
                         "SELECT e.*, p.id AS pub_id FROM pool_events e"
                         " LEFT JOIN publications p"
                         " ON p.pool_id = e.pool_id AND p.id = e.publication_id"
-                        " WHERE e.pool_id = %(pool)s AND e.kind = 'topic' AND e.topic = %(topic)s"
+                        " WHERE e.pool_id = %(pool)s AND e.kind = 'topic'"
+                        " AND e.topic = ANY(%(topics)s)"
                         " AND e.seq > %(after)s ORDER BY e.seq LIMIT %(n)s",
-                        {"pool": pool_id, "topic": topic, "after": position, "n": PAGE},
+                        {"pool": pool_id, "topics": topics, "after": position, "n": PAGE},
                     )
                     pubs = (
                         {
@@ -464,7 +485,8 @@ SELECT c.seq, c.slot, c.version, c.topic, c.publication_id, c.create_time, c.new
      WHERE e.pool_id = %(pool)s AND e.kind = 'slot' AND e.audience = %(aud)s
        AND e.slot = c.slot AND e.seq <= %(after)s
      ORDER BY e.seq DESC LIMIT 1) b ON true
- WHERE c.seq > %(from)s AND (%(topic)s = '' OR c.topic = %(topic)s)
+ WHERE c.seq > %(from)s
+   AND (cardinality(%(topics)s::text[]) = 0 OR c.topic = ANY(%(topics)s))
  ORDER BY c.seq
  LIMIT %(n)s
 """
