@@ -13,6 +13,8 @@ from typing import Any
 import grpc
 import pytest
 from engram.v1 import lifecycle_pb2, types_pb2
+from google.protobuf.json_format import MessageToDict
+from google.protobuf.struct_pb2 import Struct
 
 from tests.lifecycle_helpers import count_rows, field_violations, proposal, propose
 
@@ -257,3 +259,66 @@ async def test_revision_passes_the_boundary_too(make_tenant: Any, raw_pg: Any) -
     assert revised.content == "Send deploy notes to [EMAIL]"
     assert revised.revision == stored.revision + 1
     assert "ana.lopez" not in await _rows_text(raw_pg, t.tenant_id)
+
+
+async def test_keys_holding_personal_data_are_redacted(make_tenant: Any, raw_pg: Any) -> None:
+    t = await make_tenant()
+    structured = Struct()
+    structured.update({"contacts": {"ana.lopez@acme-corp.com": "owner", "team": "red"}})
+    result = await propose(
+        t.lifecycle,
+        "crm",
+        "Who owns the account",
+        attributes={"+44 20 7946 0958": "desk phone"},
+        structured_content=structured,
+    )
+    assert result.outcome == OUTCOME.Value("PROPOSAL_OUTCOME_ACCEPTED")
+    assert dict(result.memory.attributes) == {"[PHONE]": "desk phone"}
+    assert MessageToDict(result.memory.structured_content) == {
+        "contacts": {"[EMAIL]": "owner", "team": "red"}
+    }
+    # The finding names the object holding the key, never the key.
+    assert {(f.type, f.field) for f in result.privacy_findings} == {
+        ("phone", "proposal.attributes"),
+        ("email", "proposal.structured_content.contacts"),
+    }
+    stored = await _rows_text(raw_pg, t.tenant_id)
+    assert "ana.lopez" not in stored and "7946" not in stored
+
+
+async def test_keys_that_collide_once_redacted_refuse_the_proposal(
+    make_tenant: Any, raw_pg: Any
+) -> None:
+    t = await make_tenant()
+    structured = Struct()
+    structured.update({"owners": {"ana@acme-corp.com": "billing", "bob@acme-corp.com": "legal"}})
+    result = await propose(t.lifecycle, "crm", "Account owners", structured_content=structured)
+    assert result.outcome == OUTCOME.Value("PROPOSAL_OUTCOME_REJECTED")
+    assert not result.HasField("memory")
+    [failure] = result.failures
+    assert failure.validator == "privacy" and failure.critical
+    assert failure.field == "proposal.structured_content.owners"
+    assert "same placeholder" in failure.message
+    stored = await _rows_text(raw_pg, t.tenant_id)
+    assert "Account owners" not in stored and "acme-corp" not in stored
+    # Where the space lets emails through, nothing collides.
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/crm/policy", allowed_personal_data=["email"])
+        )
+    )
+    allowed = await propose(t.lifecycle, "crm", "Account owners", structured_content=structured)
+    assert allowed.outcome == OUTCOME.Value("PROPOSAL_OUTCOME_ACCEPTED")
+
+
+async def test_a_dotted_key_beside_a_nested_one_keeps_both_values(make_tenant: Any) -> None:
+    """`"a.b"` and `{"a": {"b": ...}}` print as the same path; each keeps its own
+    redacted value."""
+    t = await make_tenant()
+    structured = Struct()
+    structured.update({"a.b": "call +44 20 7946 0958", "a": {"b": "write to ana@acme-corp.com"}})
+    result = await propose(t.lifecycle, "crm", "Two contacts", structured_content=structured)
+    assert MessageToDict(result.memory.structured_content) == {
+        "a.b": "call [PHONE]",
+        "a": {"b": "write to [EMAIL]"},
+    }

@@ -13,14 +13,13 @@ when personal data was actually found, so clean proposals never wait on it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from engram_server.lifecycle.model import Outcome, Proposal, ProposalResult, ValidationFailure
 from engram_server.privacy import (
     CREDENTIAL,
-    DROPPED,
     PERSONAL_DATA,
     PrivacyBoundary,
     PrivacyFinding,
@@ -72,97 +71,111 @@ def _has_personal_data(findings: Sequence[PrivacyFinding]) -> bool:
     return any(f.category == PERSONAL_DATA for f in findings)
 
 
-def _struct_strings(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    """(field path, string) for every string inside structured content."""
-    if isinstance(value, str):
-        yield path, value
-    elif isinstance(value, dict):
-        for k, v in value.items():
-            yield from _struct_strings(v, f"{path}.{k}")
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _struct_strings(v, f"{path}[{i}]")
+class _ProposalScreen:
+    """Screens every string and every key of one proposal, building the screened
+    values as it goes (never through a map keyed by printed paths, where a key
+    `"a.b"` beside `{"a": {"b": ...}}` names the same field twice)."""
 
+    def __init__(self, boundary: PrivacyBoundary, allow: frozenset[str]) -> None:
+        self.boundary = boundary
+        self.allow = allow
+        self.findings: list[PrivacyFinding] = []
+        self.dropped = False
+        self.collisions: list[str] = []
 
-def _struct_keys(value: Any, path: str) -> Iterator[tuple[str, str]]:
-    """(path of the object, key) for every key inside structured content."""
-    if isinstance(value, dict):
-        for k, v in value.items():
-            yield path, k
-            yield from _struct_keys(v, f"{path}.{k}")
-    elif isinstance(value, list):
-        for i, v in enumerate(value):
-            yield from _struct_keys(v, f"{path}[{i}]")
+    def text(self, text: str, field_path: str) -> str:
+        screened = self.boundary.screen(text, field_path, allow=self.allow)
+        self.findings.extend(screened.findings)
+        if screened.text is None:
+            self.dropped = True
+            return text
+        return screened.text
 
+    def key(self, key: str, holder: str) -> str:
+        """A key of attributes or structured content: a credential drops the
+        proposal, personal data is redacted. Findings name the object holding the
+        key, never the key."""
+        screened = self.boundary.screen(key, holder, allow=self.allow)
+        self.findings.extend(screened.findings)
+        if screened.text is None:
+            self.dropped = True
+            return key
+        return screened.text
 
-def _rebuild_struct(value: Any, path: str, texts: dict[str, str]) -> Any:
-    if isinstance(value, str):
-        return texts.get(path, value)
-    if isinstance(value, dict):
-        return {k: _rebuild_struct(v, f"{path}.{k}", texts) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_rebuild_struct(v, f"{path}[{i}]", texts) for i, v in enumerate(value)]
-    return value
+    def mapping(self, items: dict[str, Any], holder: str, value_path: str) -> dict[str, Any]:
+        """`value_path` formats the path of one value from its (screened) key."""
+        out: dict[str, Any] = {}
+        for k, v in items.items():
+            new_key = self.key(k, holder)
+            if new_key in out:
+                self.collisions.append(holder)
+            out[new_key] = self.value(v, value_path.format(new_key))
+        return out
 
-
-def _texts(p: Proposal, path: str) -> list[tuple[str, str]]:
-    """Every screened string of a proposal with its field path."""
-    out = [(f"{path}.content", p.content)]
-    if p.source:
-        out.append((f"{path}.source", p.source))
-    out.extend((f"{path}.tags[{i}]", t) for i, t in enumerate(p.tags))
-    for k, val in p.attributes.items():
-        out.append((f"{path}.attributes[{k}]", val))
-    if p.structured_content:
-        out.extend(_struct_strings(p.structured_content, f"{path}.structured_content"))
-    return out
+    def value(self, value: Any, path: str) -> Any:
+        if isinstance(value, str):
+            return self.text(value, path)
+        if isinstance(value, dict):
+            return self.mapping(value, path, f"{path}.{{}}")
+        if isinstance(value, list):
+            return [self.value(v, f"{path}[{i}]") for i, v in enumerate(value)]
+        return value
 
 
 def _screen_one(
     boundary: PrivacyBoundary, p: Proposal, path: str, allow: frozenset[str]
-) -> tuple[Proposal | None, tuple[PrivacyFinding, ...]]:
-    """The screened proposal (None when dropped) and what was found."""
-    findings: list[PrivacyFinding] = []
-    changed: dict[str, str] = {}
-    dropped = False
-    for field_path, text in _texts(p, path):
-        screened = boundary.screen(text, field_path, allow=allow)
-        findings.extend(screened.findings)
-        if screened.text is None:
-            dropped = True
-        elif screened.text != text:
-            changed[field_path] = screened.text
-    # Attribute and structured-content keys are names, not content, but a key can
-    # still be a pasted secret. The finding names the object holding it, not the key.
-    keys = [(f"{path}.attributes", key) for key in p.attributes]
-    if p.structured_content:
-        keys.extend(_struct_keys(p.structured_content, f"{path}.structured_content"))
-    for holder, key in keys:
-        key_types = boundary.credentials.types(key)
-        if key_types:
-            dropped = True
-            findings.extend(PrivacyFinding(CREDENTIAL, t, DROPPED, holder) for t in key_types)
-    if dropped:
-        return None, tuple(f for f in findings if f.category == CREDENTIAL)
-    if not changed:
-        return p, tuple(findings)
+) -> tuple[Proposal | ProposalResult | None, tuple[PrivacyFinding, ...]]:
+    """The screened proposal (None when dropped, a REJECTED result when its keys
+    collide once redacted) and what was found."""
+    screen = _ProposalScreen(boundary, allow)
+    content = screen.text(p.content, f"{path}.content")
+    source = screen.text(p.source, f"{path}.source") if p.source else p.source
+    tags = tuple(screen.text(t, f"{path}.tags[{i}]") for i, t in enumerate(p.tags))
+    attributes = screen.mapping(p.attributes, f"{path}.attributes", f"{path}.attributes[{{}}]")
+    structured = (
+        screen.value(p.structured_content, f"{path}.structured_content")
+        if p.structured_content
+        else p.structured_content
+    )
+    if screen.dropped:
+        return None, tuple(f for f in screen.findings if f.category == CREDENTIAL)
+    findings = tuple(screen.findings)
+    if screen.collisions:
+        return _colliding_keys_result(screen.collisions, findings), findings
+    if not findings:
+        return p, findings
     return (
         replace(
             p,
-            content=changed.get(f"{path}.content", p.content),
-            source=changed.get(f"{path}.source", p.source),
-            tags=tuple(changed.get(f"{path}.tags[{i}]", t) for i, t in enumerate(p.tags)),
-            attributes={
-                k: changed.get(f"{path}.attributes[{k}]", v) for k, v in p.attributes.items()
-            },
-            structured_content=(
-                _rebuild_struct(p.structured_content, f"{path}.structured_content", changed)
-                if p.structured_content
-                else p.structured_content
-            ),
+            content=content,
+            source=source,
+            tags=tags,
+            attributes=attributes,
+            structured_content=structured,
         ),
-        tuple(findings),
+        findings,
     )
+
+
+def _colliding_keys_result(
+    holders: Sequence[str], findings: tuple[PrivacyFinding, ...]
+) -> ProposalResult:
+    """REJECTED, nothing stored: two keys of one object that become the same key
+    once personal data is redacted would otherwise overwrite each other."""
+    failures = tuple(
+        ValidationFailure(
+            validator=PRIVACY_VALIDATOR,
+            critical=True,
+            message=(
+                "two keys of this object hold personal data that redacts to the same"
+                " placeholder, so one value would overwrite the other; use keys that"
+                " do not hold personal data (nothing was stored)"
+            ),
+            field=holder,
+        )
+        for holder in dict.fromkeys(holders)
+    )
+    return ProposalResult(Outcome.REJECTED, None, failures, findings)
 
 
 def _dropped_result(findings: tuple[PrivacyFinding, ...]) -> ProposalResult:
@@ -246,6 +259,9 @@ async def screen_proposals(
                 screened, findings = _screen_one(boundary, p, path, allowed[p.space])
         if screened is None:
             out.dropped[i] = _dropped_result(findings)
+            continue
+        if isinstance(screened, ProposalResult):
+            out.dropped[i] = screened
             continue
         out.kept.append(screened)
         out.kept_index.append(i)
