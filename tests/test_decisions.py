@@ -883,6 +883,67 @@ async def test_purging_the_decision_space_forgets_its_decisions(make_tenant: Mak
     assert again.created_decisions == 1  # its commit record went with it: mined afresh
 
 
+async def test_purging_the_decision_space_forgets_its_commit_and_file_records(
+    make_tenant: MakeTenant, raw_pg: Any
+) -> None:
+    t = await make_tenant()
+    other = await make_tenant()
+    commits = [
+        proto_commit("ab" * 20, EXECUTOR, files=[file_change("src/rerank.py", (10, 30))]),
+        proto_commit(
+            "cd" * 20,
+            "Fix typo in zebulon_okafor.md\n",
+            minutes=5,
+            files=[file_change("docs/zebulon_okafor.md", (1, 2))],
+        ),
+    ]
+    (d,) = (await ingest(t, commits)).decisions
+    await ingest(other, commits)
+
+    async def records(tenant_id: str) -> int:
+        total = 0
+        for table in ("decision_commits", "decision_file_changes"):
+            cur = await raw_pg.execute(
+                f"SELECT count(*) FROM {table} WHERE tenant_id = %s", (tenant_id,)
+            )
+            row = await cur.fetchone()
+            total += row[0]
+        return total
+
+    assert await records(t.tenant_id) == 4  # two commits (one NO_DECISION), two files
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=d.space, reason="erasure request")
+    )
+    assert await records(t.tenant_id) == 0
+    assert await records(other.tenant_id) == 4  # another tenant's records stay
+    # Re-sent after the purge, both commits are read afresh.
+    again = await ingest(t, commits)
+    assert again.created_decisions == 1
+    assert await records(t.tenant_id) == 4
+
+
+async def test_commit_records_from_before_their_space_was_kept_go_with_the_default_space(
+    make_tenant: MakeTenant, raw_pg: Any
+) -> None:
+    t = await make_tenant()
+    commit = proto_commit(
+        "ef" * 20, "Fix typo in README\n", files=[file_change("README.md", (1, 1))]
+    )
+    await ingest(t, [commit])
+    for table in ("decision_commits", "decision_file_changes"):
+        await raw_pg.execute(
+            f"UPDATE {table} SET space = NULL WHERE tenant_id = %s", (t.tenant_id,)
+        )
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space=f"decisions/{REPO}", reason="erasure request")
+    )
+    for table in ("decision_commits", "decision_file_changes"):
+        cur = await raw_pg.execute(
+            f"SELECT count(*) FROM {table} WHERE tenant_id = %s", (t.tenant_id,)
+        )
+        assert await cur.fetchone() == (0,)
+
+
 async def test_purging_a_session_forgets_the_decisions_mined_from_it(
     make_tenant: MakeTenant,
 ) -> None:

@@ -591,8 +591,10 @@ class DecisionsService:
             for decision_id, changes in updates:
                 await store.update_decision(conn, decision_id, changes)
             await store.save_anchors(conn, tenant, repository, anchors)
-            await store.save_commits(conn, tenant, repository, commit_rows, replace=reprocess)
-            await store.save_file_changes(conn, tenant, repository, change_rows)
+            await store.save_commits(
+                conn, tenant, repository, commit_rows, replace=reprocess, space=space
+            )
+            await store.save_file_changes(conn, tenant, repository, change_rows, space)
 
         reversed_ids: set[uuid.UUID] = set()
         for identity, target_sha in replaced:

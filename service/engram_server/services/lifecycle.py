@@ -1372,6 +1372,9 @@ class LifecycleService:
             await erasure_store.advance(conn, tenant, space)
             if erase_buffers is not None:
                 await erase_buffers()
+            repositories = (
+                await decision_store.repositories_in(conn, space) if not session else set()
+            )
             revised, deleted = await _delete_scope(conn, space, session)
             # The scope's rows, then the tenant's audit counter: the order of every
             # audited write. Held from here until commit, nothing else commits; what
@@ -1382,6 +1385,10 @@ class LifecycleService:
             late_revised, late = await _delete_scope(conn, space, session)
             revised, deleted = [*revised, *late_revised], [*deleted, *late]
             await snapshot_store.forget_copies(conn, [p.id for p in deleted])
+            if not session:
+                # A decision space's commit and file-change records are kept per
+                # repository, beside its decisions: they go with the space.
+                await decision_store.forget_commit_records(conn, space, repositories)
             live = sum(1 for p in deleted if p.status in LIVE_STATUSES)
             await store.enqueue_outbox(conn, tenant, [p.id for p in deleted], "delete")
             await store.forget_proposal_failures(conn, [p.id for p in deleted])

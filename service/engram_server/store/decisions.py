@@ -212,8 +212,16 @@ async def decisions_of_commits(
 
 
 async def save_commits(
-    conn: Conn, tenant_id: str, repository: str, rows: Sequence[CommitRow], *, replace: bool
+    conn: Conn,
+    tenant_id: str,
+    repository: str,
+    rows: Sequence[CommitRow],
+    *,
+    replace: bool,
+    space: str | None = None,
 ) -> None:
+    """`space`: the decision space the commits were ingested for (a purge of it
+    deletes their records)."""
     if not rows:
         return
     conflict = (
@@ -224,14 +232,15 @@ async def save_commits(
     )
     await conn.execute(
         "INSERT INTO decision_commits (tenant_id, repository, sha, parents, author_time,"
-        " commit_time, disposition, decision_id, reason)"
+        " commit_time, disposition, decision_id, reason, space)"
         " SELECT %s, %s, r.sha, r.parents, r.author_time, r.commit_time, r.disposition,"
-        " r.decision_id, r.reason FROM jsonb_to_recordset(%s) AS r(sha text, parents text[],"
+        " r.decision_id, r.reason, %s FROM jsonb_to_recordset(%s) AS r(sha text, parents text[],"
         " author_time timestamptz, commit_time timestamptz, disposition text, decision_id uuid,"
         f" reason text) ON CONFLICT (tenant_id, repository, sha) {conflict}",
         (
             tenant_id,
             repository,
+            space,
             Jsonb(
                 [
                     {
@@ -251,20 +260,25 @@ async def save_commits(
 
 
 async def save_file_changes(
-    conn: Conn, tenant_id: str, repository: str, rows: Sequence[FileChangeRow]
+    conn: Conn,
+    tenant_id: str,
+    repository: str,
+    rows: Sequence[FileChangeRow],
+    space: str | None = None,
 ) -> None:
     if not rows:
         return
     await conn.execute(
         "INSERT INTO decision_file_changes (tenant_id, repository, sha, path, old_path,"
-        " change_type, commit_time, hunks)"
-        " SELECT %s, %s, r.sha, r.path, r.old_path, r.change_type, r.commit_time, r.hunks"
+        " change_type, commit_time, hunks, space)"
+        " SELECT %s, %s, r.sha, r.path, r.old_path, r.change_type, r.commit_time, r.hunks, %s"
         " FROM jsonb_to_recordset(%s) AS r(sha text, path text, old_path text,"
         " change_type text, commit_time timestamptz, hunks jsonb)"
         " ON CONFLICT (tenant_id, repository, sha, path) DO NOTHING",
         (
             tenant_id,
             repository,
+            space,
             Jsonb(
                 [
                     {
@@ -679,3 +693,41 @@ def _memory_id(name: str) -> uuid.UUID | None:
         return uuid.UUID(name.partition("/")[2])
     except ValueError:
         return None
+
+
+async def repositories_in(conn: Conn, space: str) -> set[str]:
+    """The repositories with decisions in `space`."""
+    cur = await conn.execute("SELECT DISTINCT repository FROM decisions WHERE space = %s", (space,))
+    return {r["repository"] for r in await cur.fetchall()}
+
+
+async def forget_commit_records(conn: Conn, space: str, emptied: set[str]) -> None:
+    """Deletes the commit records (NO_DECISION ones included) and file-change
+    records ingested for `space`, which a purge of it erases. Records that predate
+    the space column (migration 0065) go with the repository's default space, or
+    with a space in `emptied` (the repositories whose decisions it held) once the
+    repository has no decision left anywhere."""
+    from engram_server.decisions.identity import default_space
+
+    await conn.execute("DELETE FROM decision_commits WHERE space = %s", (space,))
+    await conn.execute("DELETE FROM decision_file_changes WHERE space = %s", (space,))
+    cur = await conn.execute(
+        "SELECT DISTINCT repository FROM decision_commits WHERE space IS NULL"
+        " UNION SELECT DISTINCT repository FROM decision_file_changes WHERE space IS NULL"
+    )
+    legacy = {r["repository"] for r in await cur.fetchall()}
+    if not legacy:
+        return
+    left = await conn.execute(
+        "SELECT DISTINCT repository FROM decisions WHERE repository = ANY(%s)", (list(emptied),)
+    )
+    still = {r["repository"] for r in await left.fetchall()}
+    gone = [r for r in legacy if default_space(r) == space or (r in emptied and r not in still)]
+    if gone:
+        await conn.execute(
+            "DELETE FROM decision_commits WHERE space IS NULL AND repository = ANY(%s)", (gone,)
+        )
+        await conn.execute(
+            "DELETE FROM decision_file_changes WHERE space IS NULL AND repository = ANY(%s)",
+            (gone,),
+        )
