@@ -9,6 +9,7 @@
     engram session ...               import a transcript, show / list / clear buffers
     engram index status              the tenant's indexing backlog and model
     engram reindex                   rebuild the vector index from PostgreSQL
+    engram maintenance ...           operator repairs (session-decisions)
     engram models fetch NAME         fetch an in-process embedding model (bge-small-en-v1.5)
     engram dream --space S [--apply]  curate a space (Dream State)
     engram pool ... / engram group ...  pools shared across agents and teams, groups
@@ -41,6 +42,7 @@ from engram_server.cli import (
     dream,
     evidence,
     index,
+    maintenance,
     mcp,
     memory,
     models,
@@ -60,6 +62,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"engram {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     ops.register(commands)
+    maintenance.register(commands)
     models.register(commands)
     parent = client_options()
     admin.register(commands, parent)
