@@ -175,6 +175,15 @@ def test_a_stored_schema_with_a_remote_reference_never_fetches(
         "http://10.0.0.1/hook",
         "http://192.168.1.1/hook",
         "http://[::ffff:127.0.0.2]/hook",
+        # IPv6 forms that carry a forbidden IPv4 address: NAT64 (the metadata
+        # endpoint, loopback), local-use NAT64, 6to4, IPv4-compatible, SIIT.
+        "http://[64:ff9b::a9fe:a9fe]/latest/meta-data",
+        "http://[64:ff9b::7f00:2]:8080/hook",
+        "http://[64:ff9b:1::7f00:2]/hook",
+        "http://[2002:7f00:2::1]/hook",
+        "http://[2002:a00:1::]/hook",
+        "http://[::127.0.0.2]/hook",
+        "http://[::ffff:0:7f00:2]/hook",
         "ftp://example.com/hook",
         # No URL parser accepts these.
         "http://[::1/hook",
@@ -279,3 +288,108 @@ async def test_tenant_llm_endpoint_follows_the_same_rule(make_tenant: Any) -> No
         else:
             updated = await t.admin.UpdateTenant(request)
             assert updated.llm.base_url == base_url
+
+
+# IPv6 forms of 127.0.0.2 (loopback, outside the suite's outbound_allow).
+_FORMS_OF_LOOPBACK = {
+    "nat64": "64:ff9b::7f00:2",
+    "nat64-local": "64:ff9b:1::7f00:2",
+    "6to4": "2002:7f00:2::1",
+    "compatible": "::127.0.0.2",
+    "siit": "::ffff:0:7f00:2",
+    "mapped": "::ffff:127.0.0.2",
+    "plain": "127.0.0.2",
+}
+
+
+@pytest.fixture
+async def dns(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Answers for host names under `.engram.test`, on the event loop the server
+    resolves with: each name maps to a list of answers (one per lookup, the last
+    repeated), each answer a list of addresses; `calls` counts lookups."""
+    import asyncio
+    import socket
+
+    loop = asyncio.get_running_loop()
+    real = loop.getaddrinfo
+    table: dict[str, Any] = {"calls": {}}
+
+    async def getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> Any:
+        name = host.decode() if isinstance(host, bytes) else str(host)
+        if not name.endswith(".engram.test"):
+            return await real(host, port, *args, **kwargs)
+        n = table["calls"].get(name, 0)
+        table["calls"][name] = n + 1
+        answers = table[name]
+        addresses = answers[min(n, len(answers) - 1)]
+        return [
+            (
+                socket.AF_INET6 if ":" in a else socket.AF_INET,
+                socket.SOCK_STREAM,
+                6,
+                "",
+                (a, int(port or 0), 0, 0) if ":" in a else (a, int(port or 0)),
+            )
+            for a in addresses
+        ]
+
+    monkeypatch.setattr(loop, "getaddrinfo", getaddrinfo)
+    return table
+
+
+async def _hook_verdict(t: Any, url: str) -> Any:
+    hook = lifecycle_pb2.WebhookValidator(name="h", url=url, timeout_ms=3000)
+    await t.lifecycle.SetPolicy(
+        lifecycle_pb2.SetPolicyRequest(
+            policy=lifecycle_pb2.Policy(name="spaces/s/policy", webhooks=[hook])
+        )
+    )
+    return await propose(t.lifecycle, "s", f"a fact for {url}")
+
+
+async def test_names_resolving_to_ipv6_forms_of_a_forbidden_address_are_never_called(
+    make_tenant: Any, forbidden_recorder: tuple[str, type[_Recorder]], dns: dict[str, Any]
+) -> None:
+    """A listener on 127.0.0.2: a webhook whose name resolves to any IPv6 form
+    carrying that address is refused before a connection is made."""
+    url, handler = forbidden_recorder
+    port = url.rsplit(":", 1)[1]
+    t = await make_tenant()
+    for form, address in _FORMS_OF_LOOPBACK.items():
+        name = f"{form}.engram.test"
+        dns[name] = [[address]]
+        held = await _hook_verdict(t, f"http://{name}:{port}/hook")
+        assert held.memory.status == PENDING, form
+        assert "not allowed" in held.failures[0].message, (form, held.failures[0].message)
+    assert handler.hits == []
+
+
+async def test_a_name_is_resolved_once_and_the_checked_address_is_called(
+    make_tenant: Any, dns: dict[str, Any]
+) -> None:
+    """DNS rebinding: the name answers an allowed address (127.0.0.1, in the
+    suite's outbound_allow) when checked and a forbidden one (127.0.0.2) at every
+    later lookup. The call goes to the checked address, on the same port."""
+    allowed, allowed_handler = _serve("127.0.0.1")
+    port = allowed.server_address[1]
+    forbidden = ThreadingHTTPServer(
+        ("127.0.0.2", port), type("Recorder", (_Recorder,), {"hits": []})
+    )
+    forbidden_handler: Any = forbidden.RequestHandlerClass
+    threading.Thread(target=forbidden.serve_forever, daemon=True).start()
+    try:
+        t = await make_tenant()
+        dns["rebind.engram.test"] = [["127.0.0.1"], ["127.0.0.2"]]
+        verdict = await _hook_verdict(t, f"http://rebind.engram.test:{port}/hook")
+        assert verdict.outcome == lifecycle_pb2.PROPOSAL_OUTCOME_ACCEPTED
+        assert allowed_handler.hits == ["/hook"]
+        assert forbidden_handler.hits == []
+        assert dns["calls"]["rebind.engram.test"] == 1
+        # Every address of an answer is checked: one forbidden address refuses it.
+        dns["mixed.engram.test"] = [["127.0.0.1", "64:ff9b::7f00:2"]]
+        held = await _hook_verdict(t, f"http://mixed.engram.test:{port}/hook")
+        assert "not allowed" in held.failures[0].message
+        assert allowed_handler.hits == ["/hook"]
+    finally:
+        allowed.shutdown()
+        forbidden.shutdown()

@@ -10,7 +10,10 @@ private network. The rule here, applied to every such request:
 - every address the host resolves to must be globally routable (no loopback,
   private, link-local, shared, multicast, reserved or unspecified addresses),
   unless the operator allows that host name, address or network
-  (`outbound_allow`: comma-separated host names, IP addresses and CIDRs);
+  (`outbound_allow`: comma-separated host names, IP addresses and CIDRs). An IPv6
+  address that carries an IPv4 address (IPv4-mapped, IPv4-compatible, SIIT,
+  NAT64 `64:ff9b::/96`, 6to4 `2002::/16`) is judged by that IPv4 address, and the
+  local-use NAT64 prefix `64:ff9b:1::/48` is never public;
 - the connection goes to the address that was checked (the URL's host is pinned
   to it, the original name kept for the Host header and TLS), so a DNS answer
   that changes between the check and the connection cannot slip past;
@@ -96,10 +99,20 @@ class EgressPolicy:
     def address_allowed(self, address: IPAddress) -> bool:
         if any(address in network for network in self.allowed_networks):
             return True
-        mapped = getattr(address, "ipv4_mapped", None)
-        if mapped is not None:
-            return self.address_allowed(mapped)
-        return address.is_global and not address.is_multicast
+        if isinstance(address, ipaddress.IPv6Address):
+            if address.ipv4_mapped is not None:
+                # A dual-stack socket connects to the IPv4 address itself.
+                return self.address_allowed(address.ipv4_mapped)
+            if address in _LOCAL_NAT64:
+                return False
+            embedded = embedded_ipv4(address)
+            if embedded is not None:
+                # Translated or tunnelled to that IPv4 address: public only if it
+                # is (Python's is_global counts these prefixes public whatever
+                # they carry). The operator's allowances name what is reached
+                # directly, so an allowed IPv4 network does not cover them.
+                return _public(embedded)
+        return _public(address)
 
     async def pinned_address(self, host: str, port: int) -> str | None:
         """The address to connect to for `host`, every resolved address checked;
@@ -124,6 +137,27 @@ class EgressPolicy:
         if not addresses or not all(self.address_allowed(a) for a in addresses):
             raise EgressRefused(_FORBIDDEN)
         return str(addresses[0])
+
+
+_NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052 well-known prefix
+_LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")  # RFC 8215, a network's own
+_SIX_TO_FOUR = ipaddress.IPv6Network("2002::/16")  # RFC 3056
+_TRANSLATED = ipaddress.IPv6Network("::ffff:0:0:0/96")  # RFC 2765 SIIT
+_COMPATIBLE = ipaddress.IPv6Network("::/96")  # RFC 4291 (deprecated), :: and ::1 too
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries by its prefix: NAT64, 6to4, SIIT
+    or IPv4-compatible (IPv4-mapped is `ipv4_mapped`); None for any other."""
+    if address in _NAT64 or address in _TRANSLATED or address in _COMPATIBLE:
+        return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+    if address in _SIX_TO_FOUR:
+        return address.sixtofour
+    return None
+
+
+def _public(address: IPAddress) -> bool:
+    return address.is_global and not address.is_multicast
 
 
 _FORBIDDEN = (
