@@ -502,3 +502,63 @@ async def test_conflict_overtaken_when_a_side_stops_being_live(make_tenant: Any)
     assert conflict.state == evidence_pb2.CONFLICT_STATE_RESOLVED
     assert conflict.resolution == evidence_pb2.CONFLICT_RESOLUTION_OVERTAKEN
     assert conflict.resolver == "system"
+
+
+async def test_graph_expansion_applies_the_request_filter(make_tenant: Any) -> None:
+    """A neighbour is added only if the request's filter would have let it be a
+    direct hit: kinds, tags, topic, session, slot key, creation time, grade."""
+    t = await make_tenant()
+    lifecycle = t.lifecycle
+
+    async def remember(content: str, **kw: Any) -> Any:
+        kw.setdefault("tags", ["orders"])
+        kw.setdefault("session", "s1")
+        kw.setdefault("topic", "falcon")
+        return (await propose(lifecycle, "g", content, **kw)).memory
+
+    seed = await remember("Project Falcon stores its orders in PostgreSQL")
+    fits = await remember("The orders schema was reviewed by Dana")
+    other_kind = await remember(
+        "Run the orders backfill before Friday", kind=types_pb2.MEMORY_KIND_PROCEDURAL
+    )
+    untagged = await remember("The orders team meets on Mondays", tags=["meetings"])
+    other_session = await remember("Orders peak at noon on weekdays", session="s2")
+    other_topic = await remember("Orders are archived after a year", topic="billing")
+    cutoff = datetime.now(UTC)
+    await asyncio.sleep(0.05)
+    later = await remember("Orders gained a currency column")
+    for neighbour in (fits, other_kind, untagged, other_session, other_topic, later):
+        await _edge(t, seed, neighbour, types_pb2.EDGE_KIND_RELATED)
+
+    unfiltered = await _recall(
+        t,
+        "Falcon stores orders PostgreSQL",
+        space="g",
+        k=1,
+        graph=recall_pb2.GraphExpansion(enabled=True),
+    )
+    assert unfiltered.hits[0].memory.name == seed.name
+    assert {h.memory.name for h in unfiltered.hits[1:]} == {
+        fits.name,
+        other_kind.name,
+        untagged.name,
+        other_session.name,
+        other_topic.name,
+        later.name,
+    }
+    flt = recall_pb2.RecallFilter(
+        kinds=[types_pb2.MEMORY_KIND_SEMANTIC],
+        tags=["orders"],
+        topic="falcon",
+        session="s1",
+        create_time_end=_ts(cutoff),
+    )
+    filtered = await _recall(
+        t,
+        "Falcon stores orders PostgreSQL",
+        space="g",
+        k=1,
+        filter=flt,
+        graph=recall_pb2.GraphExpansion(enabled=True),
+    )
+    assert [h.memory.name for h in filtered.hits] == [seed.name, fits.name]

@@ -675,6 +675,8 @@ class RecallService:
                     continue
                 if q.valid_at is not None and not _valid_at(row, q.valid_at):
                     continue
+                if not _passes_filters(row, q):
+                    continue
                 root, root_score = frontier[row["graph_from"]]
                 weight = row["graph_weight"] or 1.0
                 boost = max(0.0, root_score) * share * 0.5 ** (hop - 1) * weight
@@ -686,8 +688,13 @@ class RecallService:
                 rows[b] = row
                 next_frontier[b] = (root, root_score)
             frontier = next_frontier
+        if q.known_at is not None and rows:
+            # As the direct hits: what Engram believed at `known_at`.
+            rows = await self._as_known_at(tenant, rows, q.known_at)
         added: list[tuple[float, Hit]] = []
         for memory_id, (root, kind, boost) in reached.items():
+            if memory_id not in rows:  # not believed at known_at
+                continue
             row = rows[memory_id]
             if memory_id in beyond:
                 _, signals, slot, params, point = beyond[memory_id]
@@ -900,6 +907,30 @@ def _may_anchor(row: dict[str, Any], q: RecallQuery, allowed: set[str]) -> bool:
     if q.spaces:
         return _in_spaces(row["space"], q)
     return not q.pools and not row["space"].startswith(DECISION_SPACES_PREFIX)
+
+
+def _passes_filters(row: dict[str, Any], q: RecallQuery) -> bool:
+    """Whether a memory reached by graph expansion passes the request's filters, as
+    the direct hits did in the index: kinds, tags (all of them), topic, session,
+    slot key, creation time and minimum evidence grade. Status is the graph
+    options' own (`include_inactive`), spaces and `valid_at` are checked apart."""
+    if q.kinds and row["kind"] not in {k.value for k in q.kinds}:
+        return False
+    if q.tags and not set(q.tags) <= set(row["tags"] or ()):
+        return False
+    if q.topic and row["topic"] != q.topic:
+        return False
+    if q.session and row["session"] != q.session:
+        return False
+    if q.slot_key and row["slot_key"] != q.slot_key:
+        return False
+    created = row["create_time"]
+    if q.create_time_start is not None and created < q.create_time_start:
+        return False
+    if q.create_time_end is not None and created >= q.create_time_end:
+        return False
+    min_rank = EVIDENCE_RANK.get(q.min_evidence_level.value, 0)
+    return not min_rank or EVIDENCE_RANK.get(row["evidence_level"], 0) >= min_rank
 
 
 def _valid_at(row: dict[str, Any], moment: datetime) -> bool:
