@@ -165,6 +165,28 @@ async def test_bad_input_names_the_field_and_writes_nothing(make_tenant: Any, ra
             lifecycle_pb2.LearnRequest(space="u", turns=[turn("", "I live in Oslo.")]),
             "turns[0].role",
         ),
+        # The rules AppendMessage and Consolidate apply: a role a buffer holds, and
+        # a session without whitespace.
+        (
+            lifecycle_pb2.LearnRequest(space="u", turns=[turn("narrator", "I live in Oslo.")]),
+            "turns[0].role",
+        ),
+        (
+            lifecycle_pb2.LearnRequest(space="u", turns=[turn("User", "I live in Oslo.")]),
+            "turns[0].role",
+        ),
+        (
+            lifecycle_pb2.LearnRequest(
+                space="u", session="   ", turns=[turn("user", "I live in Oslo.")]
+            ),
+            "session",
+        ),
+        (
+            lifecycle_pb2.LearnRequest(
+                space="u", session="chat 7", turns=[turn("user", "I live in Oslo.")]
+            ),
+            "session",
+        ),
     ]
     for request, field in cases:
         with pytest.raises(grpc.aio.AioRpcError) as err:
@@ -172,6 +194,20 @@ async def test_bad_input_names_the_field_and_writes_nothing(make_tenant: Any, ra
         assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
         assert field in field_violations(err.value)
     assert await count_rows(raw_pg, "memories", t.tenant_id) == 0
+    # The same values are refused by AppendMessage and Consolidate alike.
+    for role, session, field in (("narrator", "s1", "message.role"), ("user", "   ", "session")):
+        with pytest.raises(grpc.aio.AioRpcError) as err:
+            await t.lifecycle.AppendMessage(
+                lifecycle_pb2.AppendMessageRequest(
+                    space="u",
+                    session=session,
+                    message=lifecycle_pb2.SessionMessage(role=role, content="I live in Oslo."),
+                )
+            )
+        assert field in field_violations(err.value)
+    with pytest.raises(grpc.aio.AioRpcError) as err:
+        await t.lifecycle.Consolidate(lifecycle_pb2.ConsolidateRequest(space="u", session="   "))
+    assert "session" in field_violations(err.value)
 
 
 async def test_learn_is_tenant_isolated(make_tenant: Any) -> None:

@@ -41,6 +41,7 @@ from engram_server.privacy import PrivacyFinding
 from engram_server.services.evidence import is_correspondence
 from engram_server.services.lifecycle import LifecycleService, RequestKey
 from engram_server.services.privacy_gate import screen_text
+from engram_server.services.working_memory import ROLES, check_session
 
 MAX_TURNS = 2000
 MAX_TURN_BYTES = 64 * 1024
@@ -78,10 +79,9 @@ def check_turns(v: Violations, turns: Sequence[TurnInput]) -> None:
     if len(turns) > MAX_TURNS:
         v.add("turns", f"at most {MAX_TURNS} turns per call")
     for i, t in enumerate(turns[:MAX_TURNS]):
-        if not t.role.strip():
-            v.add(f"turns[{i}].role", "required")
-        elif len(t.role) > 32:
-            v.add(f"turns[{i}].role", "at most 32 characters")
+        if t.role not in ROLES:
+            # As AppendMessage: the roles a conversation buffer holds.
+            v.add(f"turns[{i}].role", f"must be one of {', '.join(ROLES)}")
         if not t.content.strip():
             v.add(f"turns[{i}].content", "required and must not be blank")
         elif len(t.content.encode()) > MAX_TURN_BYTES:
@@ -143,8 +143,9 @@ class LearnService:
     ) -> LearnOutcome:
         v = Violations()
         check_space(v, "space", space)
-        if len(session) > MAX_SHORT_TEXT:
-            v.add("session", f"at most {MAX_SHORT_TEXT} characters")
+        if session:
+            # The rule AppendMessage and Consolidate apply; Learn may go without one.
+            check_session(v, "session", session)
         check_turns(v, turns)
         if key is not None:
             check_request_id(v, "request_id", key.request_id)
