@@ -231,3 +231,38 @@ async def test_authorisation_matrix(make_tenant: Any) -> None:
             )
     assert not mismatches, "\n".join(mismatches)
     _ = OWNER
+
+
+async def test_publication_count_counts_what_the_caller_can_read(make_tenant: Any) -> None:
+    t = await make_tenant()
+    owner = await make_agent(t, "owner")
+    writer = await make_agent(t, "writer")
+    reader = await make_agent(t, "reader")
+    admin = await make_admin(t)
+    await owner.create_pool("p")
+    await owner.add("pools/p", "writer", WRITER)
+    await owner.add("pools/p", "reader", READER)
+    for content, visibility in (
+        ("for the pool", pool_pb2.PUBLICATION_VISIBILITY_POOL),
+        ("for contributors", pool_pb2.PUBLICATION_VISIBILITY_CONTRIBUTORS),
+        ("second for contributors", pool_pb2.PUBLICATION_VISIBILITY_CONTRIBUTORS),
+        ("for the tenant", pool_pb2.PUBLICATION_VISIBILITY_TENANT),
+    ):
+        publisher = owner if visibility == pool_pb2.PUBLICATION_VISIBILITY_TENANT else writer
+        memory = await publisher.remember("w", content, importance=0.9)
+        await publisher.publish("pools/p", memory.name, visibility=visibility)
+    for agent, expected in ((writer, 4), (owner, 4), (reader, 2), (admin, 1)):
+        got = await agent.pool.GetPool(pool_pb2.GetPoolRequest(name="pools/p"))
+        assert got.publication_count == expected, agent.name
+        # What the caller can list agrees.
+        if agent is not admin:
+            listed = await agent.pool.ListPublications(
+                pool_pb2.ListPublicationsRequest(
+                    parent="pools/p", states=[pool_pb2.PUBLICATION_STATE_PUBLISHED]
+                )
+            )
+            assert len(listed.publications) == expected, agent.name
+    pools = await reader.pool.ListPools(pool_pb2.ListPoolsRequest())
+    assert [(p.name, p.publication_count) for p in pools.pools] == [("pools/p", 2)]
+    pools = await writer.pool.ListPools(pool_pb2.ListPoolsRequest())
+    assert [(p.name, p.publication_count) for p in pools.pools] == [("pools/p", 4)]

@@ -60,8 +60,23 @@ POOL_SQL = """
 SELECT p.*,
        (SELECT count(*) FROM pool_members m WHERE m.pool_id = p.id) AS member_count,
        (SELECT count(*) FROM publications x
-         WHERE x.pool_id = p.id AND x.state = 'PUBLISHED') AS publication_count
+         WHERE x.pool_id = p.id AND x.state = 'PUBLISHED' AND x.visibility = 'POOL')
+         AS pool_publications,
+       (SELECT count(*) FROM publications x
+         WHERE x.pool_id = p.id AND x.state = 'PUBLISHED' AND x.visibility = 'CONTRIBUTORS')
+         AS contributors_publications,
+       (SELECT count(*) FROM publications x
+         WHERE x.pool_id = p.id AND x.state = 'PUBLISHED' AND x.visibility = 'TENANT')
+         AS tenant_publications
   FROM pools p
+"""
+# The caller's role in each pool of a listing (as ROLE_SQL), to count what it sees.
+LISTED_ROLE_SQL = """
+(SELECT coalesce(max(pm.role), 0) FROM pool_members pm
+  WHERE pm.pool_id = p.id
+    AND (pm.principal = ANY(%(ids)s)
+         OR pm.principal IN (SELECT 'groups/' || g.group_id FROM principal_group_members g
+                              WHERE g.principal = ANY(%(ids)s))))
 """
 
 # The caller's role in a pool: the highest of its direct and group memberships.
@@ -153,7 +168,10 @@ def visibility_from_proto(value: int, path: str, v: Violations) -> str:
     return "" if not name or name == "UNSPECIFIED" else name
 
 
-def pool_to_proto(row: dict[str, Any]) -> pool_pb2.Pool:
+def pool_to_proto(row: dict[str, Any], role: int) -> pool_pb2.Pool:
+    """`role`: the caller's (0 for a tenant administrator who is no member), which
+    decides the publications it sees and so their count."""
+    visible = model.visible_to(role)
     out = pool_pb2.Pool(
         name=model.pool_name(row["id"]),
         display_name=row["display_name"],
@@ -164,7 +182,9 @@ def pool_to_proto(row: dict[str, Any]) -> pool_pb2.Pool:
         ),
         initial_trust=row["initial_trust"],
         member_count=int(row.get("member_count") or 0),
-        publication_count=int(row.get("publication_count") or 0),
+        publication_count=sum(
+            int(row.get(f"{visibility.lower()}_publications") or 0) for visibility in visible
+        ),
         creator=row["creator"],
         create_time=convert.dt_to_ts(row["create_time"]),
         update_time=convert.dt_to_ts(row["update_time"]),
@@ -522,7 +542,7 @@ class PoolOperations:
             )
             row = await pool_row(conn, pool_id)
             assert row is not None
-            out = pool_to_proto(row)
+            out = pool_to_proto(row, Role.OWNER)
             return out
 
         return await self._write(principal, key, pool_pb2.Pool, write)
@@ -569,10 +589,10 @@ class PoolOperations:
 
     async def get_pool(self, principal: Principal, pool_id: str) -> pool_pb2.Pool:
         async with self.db.tenant_tx(principal.tenant_id) as conn:
-            row, _ = await self._authorise(
+            row, role = await self._authorise(
                 conn, principal, pool_id, Role.READER, "GetPool", manage=True
             )
-            return pool_to_proto(row)
+            return pool_to_proto(row, role)
 
     async def list_pools(
         self, principal: Principal, requested_size: int, token: str
@@ -593,7 +613,10 @@ class PoolOperations:
         async with self.db.tenant_tx(principal.tenant_id) as conn:
             rows = await fetch_all(
                 conn,
-                POOL_SQL + f" WHERE p.id > %(after)s{membership} ORDER BY p.id LIMIT %(n)s",
+                POOL_SQL.replace(
+                    "  FROM pools p", f", {LISTED_ROLE_SQL} AS caller_role FROM pools p"
+                )
+                + f" WHERE p.id > %(after)s{membership} ORDER BY p.id LIMIT %(n)s",
                 {"after": after, "ids": ids, "n": size + 1},
             )
         next_token = ""
@@ -601,7 +624,8 @@ class PoolOperations:
             rows = rows[:size]
             next_token = encode_token({"a": rows[-1]["id"]}, fingerprint)
         return pool_pb2.ListPoolsResponse(
-            pools=[pool_to_proto(r) for r in rows], next_page_token=next_token
+            pools=[pool_to_proto(r, int(r["caller_role"])) for r in rows],
+            next_page_token=next_token,
         )
 
     async def update_pool(
@@ -628,7 +652,7 @@ class PoolOperations:
         tenant = principal.tenant_id
 
         async def write(conn: Conn) -> pool_pb2.Pool:
-            current, _ = await self._authorise(
+            current, role = await self._authorise(
                 conn, principal, pool_id, Role.OWNER, "UpdatePool", manage=True, lock="UPDATE"
             )
             if pool.etag and pool.etag != etag_of(current["revision"]):
@@ -651,7 +675,7 @@ class PoolOperations:
             )
             row = await pool_row(conn, pool_id)
             assert row is not None
-            out = pool_to_proto(row)
+            out = pool_to_proto(row, role)
             return out
 
         return await self._write(principal, key, pool_pb2.Pool, write)
