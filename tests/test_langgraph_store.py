@@ -176,3 +176,41 @@ async def test_the_async_api_connects_as_securely_as_the_given_client(make_tenan
     finally:
         await store.aclose()
         client.close()
+
+
+async def test_the_async_api_keeps_a_client_built_on_its_own_channel(
+    make_tenant: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The client's address comes from its channel: the async API must use that
+    channel, not open one to the default address (and send the key there)."""
+    import grpc
+
+    monkeypatch.delenv("ENGRAM_ADDRESS", raising=False)
+    tenant = await make_tenant()
+    channel = grpc.insecure_channel(tenant.address)
+    client = engram.Client(api_key=tenant.secret, channel=channel, max_attempts=1)
+    assert client.address != tenant.address  # nothing else tells where it connects
+    store = EngramStore(client=client)
+    try:
+        await store.aput(("users",), "lang", {"text": "Answers in French"})
+        item = await store.aget(("users",), "lang")
+        assert item is not None and item.value["text"] == "Answers in French"
+        assert (await asyncio.to_thread(store.get, ("users",), "lang")) is not None
+    finally:
+        await store.aclose()
+        client.close()
+        channel.close()
+
+
+async def test_the_async_client_keeps_the_deadline_and_attempts(make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    client = engram.Client(tenant.address, tenant.secret, timeout=2.5, max_attempts=5)
+    store = EngramStore(client=client)
+    try:
+        await store.aput(("users",), "lang", {"text": "Answers in French"})
+        made = store._async_client()
+        assert made._transport.timeout == 2.5
+        assert made._transport.retry.max_attempts == 5
+    finally:
+        await store.aclose()
+        client.close()

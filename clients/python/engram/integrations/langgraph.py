@@ -102,7 +102,11 @@ class EngramStore(BaseStore):
     `EngramStore()` connects with `ENGRAM_ADDRESS` / `ENGRAM_API_KEY`; pass
     `address=`/`api_key=`, or a ready `client=` (`engram.Client`) for the sync API.
     The async API (`aget`, `asearch`... and graphs run with `ainvoke`) makes its own
-    `engram.AsyncClient` on first use. `space` is the root space of every namespace.
+    `engram.AsyncClient` on first use, with the given client's address, key, TLS,
+    credentials, timeout and attempts; a client built on a channel of its own
+    (`engram.Client(channel=...)`), whose target and credentials cannot be read
+    back, is used as it is, its calls run in a worker thread. `space` is the root
+    space of every namespace.
     `read_your_writes` (default on) makes a search see every earlier put, as
     LangGraph expects; turn it off to skip waiting for the index.
     """
@@ -146,13 +150,20 @@ class EngramStore(BaseStore):
                 key = dict(self._client._transport.metadata).get("authorization", "")
                 address: str | None = self._client.address
                 api_key = key.removeprefix("Bearer ") or None
-                # As securely as the given client: TLS and its credentials too.
+                # As the given client: TLS and its credentials, deadline and retries.
                 secure, credentials = self._client._secure, self._client._credentials
+                timeout = self._client._transport.timeout
+                attempts = self._client._transport.retry.max_attempts
             else:
                 address, api_key = self._address, self._api_key
-                secure, credentials = False, None
+                secure, credentials, timeout, attempts = False, None, 10.0, 3
             self._aclient = engram.AsyncClient(
-                address, api_key, secure=secure, credentials=credentials
+                address,
+                api_key,
+                secure=secure,
+                credentials=credentials,
+                timeout=timeout,
+                max_attempts=attempts,
             )
             self._aclient_loop = loop
         return self._aclient
@@ -330,6 +341,10 @@ class EngramStore(BaseStore):
         raise errors.invalid_argument("op", f"unknown store operation {type(op).__name__}")
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        if self._client is not None and not self._owns_client and not self._client._owns_channel:
+            # A channel the caller built (its own target, TLS, interceptors...) has no
+            # asyncio twin to open: its client, and so every setting, serves as is.
+            return await asyncio.to_thread(self.batch, list(ops))
         return [await self._arun(op) for op in ops]
 
     async def _arun(self, op: Op) -> Result:
