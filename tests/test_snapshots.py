@@ -748,3 +748,76 @@ async def test_a_memory_restored_while_a_purge_runs_is_purged_too(
     assert restored.recreated_count == 1
     cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
     assert (await cur.fetchone())[0] == 0
+
+
+async def test_a_write_holding_a_row_the_purge_finds_late_does_not_deadlock_it(
+    make_tenant: Any, raw_pg: Any, database_url: str
+) -> None:
+    """Lock order: a memory committed while the purge waited for the audit counter
+    (here a proposal; a restore's is the same) is locked by another write, which
+    then asks for the counter. The purge, holding the counter, used to wait for
+    that row: a deadlock, which PostgreSQL broke by failing one of the two. Now the
+    purge lets the counter go, deletes the row once the write commits, and both
+    succeed."""
+    t = await make_tenant()
+    await propose(t.lifecycle, "race", "Ines lives at 9 Oak Street")
+    holder = await psycopg.AsyncConnection.connect(database_url)
+    second = await psycopg.AsyncConnection.connect(database_url)
+    writer = await psycopg.AsyncConnection.connect(database_url)
+    counter = "SELECT audit_seq FROM tenant_state WHERE tenant_id = %s FOR UPDATE"
+    try:
+        await holder.execute(counter, (t.tenant_id,))
+        late = asyncio.ensure_future(propose(t.lifecycle, "race", "Ines moved to 4 Elm Road"))
+        await _waiting_on_locks(raw_pg, 1)  # the proposal, its row inserted
+        queued = asyncio.ensure_future(second.execute(counter, (t.tenant_id,)))
+        await _waiting_on_locks(raw_pg, 2)
+        purging = asyncio.ensure_future(
+            t.lifecycle.PurgeMemories(
+                lifecycle_pb2.PurgeMemoriesRequest(space="race", reason="erasure request")
+            )
+        )
+        await _waiting_on_locks(raw_pg, 3)  # the purge, its first delete done
+        await holder.commit()  # the proposal commits; `second` holds the counter
+        stored = (await late).memory
+        await queued
+        # Another write locks the row the purge has not seen, then asks for the counter.
+        await writer.execute(
+            "SELECT id FROM memories WHERE id = %s FOR UPDATE", (stored.name.split("/")[1],)
+        )
+        asking = asyncio.ensure_future(writer.execute(counter, (t.tenant_id,)))
+        await _waiting_on_locks(raw_pg, 2)  # the purge and the writer, on the counter
+        await second.commit()
+        await asyncio.wait_for(asking, 30)  # no deadlock: the purge let the counter go
+        await writer.commit()
+        purged = await asyncio.wait_for(purging, 30)
+    finally:
+        for conn in (holder, second, writer):
+            await conn.close()
+    assert purged.purged_count == 2
+    cur = await raw_pg.execute("SELECT count(*) FROM memories WHERE tenant_id = %s", (t.tenant_id,))
+    assert (await cur.fetchone())[0] == 0
+
+
+async def test_a_purge_scans_derived_decisions_once_when_nothing_came_late(
+    make_tenant: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decisions quoting a tenant's memories are scanned for what derives from
+    the purged ones; the pass under the audit counter scans again only when it
+    found memories the first pass did not."""
+    from engram_server.store import decisions as decision_store
+
+    scans: list[int] = []
+    real = decision_store.memories_derived_from
+
+    async def counted(*args: Any) -> list[uuid.UUID]:
+        scans.append(1)
+        return await real(*args)
+
+    monkeypatch.setattr(decision_store, "memories_derived_from", counted)
+    t = await make_tenant()
+    await propose(t.lifecycle, "calm", "Jo lives at 3 Birch Lane")
+    purged = await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="calm", reason="erasure request")
+    )
+    assert purged.purged_count == 1
+    assert len(scans) == 1

@@ -1376,13 +1376,20 @@ class LifecycleService:
                 await decision_store.repositories_in(conn, space) if not session else set()
             )
             revised, deleted = await _delete_scope(conn, space, session)
-            # The scope's rows, then the tenant's audit counter: the order of every
-            # audited write. Held from here until commit, nothing else commits; what
-            # committed while the delete above waited for it is visible now and goes
-            # too: a memory a restore brought back, or a snapshot's copies of what
-            # was deleted (taken before this delete committed, unseen by its trigger).
-            await snapshot_store.lock_audit_head(conn)
-            late_revised, late = await _delete_scope(conn, space, session)
+            # Lock order, as every audited write: the scope's memory rows, then the
+            # tenant's audit counter. Held from here until commit, nothing else
+            # commits; what committed while the delete above waited for it is
+            # visible now and goes too: a memory a restore brought back, or a
+            # snapshot's copies of what was deleted (taken before this delete
+            # committed, unseen by its trigger). The purge never waits for a row
+            # while it holds the counter: a write that locked such a row (one
+            # just restored, say) waits for the counter itself, and the two would
+            # deadlock. So the counter is taken with the scope's rows locked, or
+            # let go again and the rows deleted first.
+            while not await _hold_audit_counter(conn, space, session):
+                more_revised, more = await _delete_scope(conn, space, session, again=True)
+                revised, deleted = [*revised, *more_revised], [*deleted, *more]
+            late_revised, late = await _delete_scope(conn, space, session, again=True)
             revised, deleted = [*revised, *late_revised], [*deleted, *late]
             await snapshot_store.forget_copies(conn, [p.id for p in deleted])
             if not session:
@@ -1467,12 +1474,33 @@ class LifecycleService:
         return saved
 
 
+class _RowHeld(psycopg.Rollback):
+    """A row of the purge's scope is held by another write."""
+
+
+async def _hold_audit_counter(conn: Conn, space: str, session: str) -> bool:
+    """Takes the tenant's audit counter with every memory of the scope locked
+    (True), or takes nothing (False: a concurrent write holds one of the rows and
+    may be waiting for the counter; delete the scope again, waiting for it)."""
+    held = True
+    async with conn.transaction():  # a savepoint: its rollback lets the counter go
+        await snapshot_store.lock_audit_head(conn)
+        if not await store.lock_scope(conn, space, session):
+            held = False
+            raise _RowHeld()
+    return held
+
+
 async def _delete_scope(
-    conn: Conn, space: str, session: str
+    conn: Conn, space: str, session: str, *, again: bool = False
 ) -> tuple[list[str], list[store.Purged]]:
     """Deletes a space's (or one session's) memories and what was derived from
     them in other spaces; returns every content their revisions recorded and the
-    deleted memories."""
+    deleted memories. `again`: a later pass of the same purge, whose scans of
+    derived data run only when it found memories the first pass did not."""
+    if again and not await store.scope_has_memories(conn, space, session):
+        # Nothing committed in the scope since: no scan of what derives from it.
+        return [], []
     # Consolidate keeps the names a session mentions as ENTITY memories without a
     # session (other sessions share them): those only purged memories pointed at go.
     mentioned = await learning_store.entities_mentioned_in(conn, space, session) if session else []

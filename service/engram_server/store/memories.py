@@ -578,6 +578,37 @@ async def delete_memories_by_id(conn: Conn, ids: Sequence[uuid.UUID]) -> list[Pu
     return [Purged(r["id"], Status(r["status"]), r["content"]) for r in await cur.fetchall()]
 
 
+async def scope_has_memories(conn: Conn, space: str, session: str) -> bool:
+    """Whether a space (or one session of it) holds any memory."""
+    cur = await conn.execute(
+        "SELECT EXISTS (SELECT 1 FROM memories WHERE space = %s AND (%s = '' OR session = %s))"
+        " AS found",
+        (space, session, session),
+    )
+    row = await cur.fetchone()
+    return bool(row and row["found"])
+
+
+async def lock_scope(conn: Conn, space: str, session: str) -> bool:
+    """Locks every memory of a space (or one session of it) that no other
+    transaction holds, and says whether that was all of them: False when a
+    concurrent write holds one of its rows."""
+    cur = await conn.execute(
+        "SELECT count(*) AS n FROM memories WHERE space = %s AND (%s = '' OR session = %s)",
+        (space, session, session),
+    )
+    row = await cur.fetchone()
+    present = int(row["n"]) if row else 0
+    if not present:
+        return True
+    cur = await conn.execute(
+        "SELECT id FROM memories WHERE space = %s AND (%s = '' OR session = %s)"
+        " FOR UPDATE SKIP LOCKED",
+        (space, session, session),
+    )
+    return len(await cur.fetchall()) == present
+
+
 async def revision_contents(conn: Conn, space: str, session: str) -> list[str]:
     """Every content the revisions of a space (or one session of it) recorded:
     what a purge of that scope must also forget the derived data of."""
