@@ -45,18 +45,22 @@ def session_decisions(args: argparse.Namespace) -> int:
         raise UsageError("no database: pass --database-url or set ENGRAM_DATABASE_URL")
 
     async def run() -> Any:
-        import redis.asyncio as redis_asyncio
+        from engram_server.store.redis import RedisStore
 
         db = Database(settings.database_url, 1, 2)
         await db.open()
-        client = redis_asyncio.from_url(settings.redis_url) if settings.redis_url else None
+        # Without Redis, sessions are found in PostgreSQL only.
+        redis = RedisStore(settings.redis_url) if settings.redis_url else None
         try:
             return await attribute_session_decisions(
-                db, SessionLookup(client), tenants=args.tenant, apply=args.apply
+                db,
+                SessionLookup(redis.client if redis else None),
+                tenants=args.tenant,
+                apply=args.apply,
             )
         finally:
-            if client is not None:
-                await client.aclose()
+            if redis is not None:
+                await redis.close()
             await db.close()
 
     repairs = asyncio.run(run())
