@@ -11,7 +11,7 @@ yet...) comes back as an MCP tool error (`isError`) whose text starts with the g
 code and names the bad fields, so the model can correct itself; arguments that do
 not match a tool's schema are tool errors too.
 
-Needs the `mcp` extra: `pip install 'engram[mcp]'`.
+Needs the `mcp` extra: `pip install 'engram-grpc[mcp]'`.
 """
 
 from __future__ import annotations

@@ -1,0 +1,75 @@
+"""Every install instruction names a package that is Engram's own.
+
+PyPI's `engram` is an unrelated project, so Engram's Python distribution is
+`engram-grpc` (imported as `engram` and `engram_server`). A doc, a docstring or
+an error message that says `pip install engram` sends a user to someone else's
+code; this test reads them all and fails on such a line.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PYTHON_DISTRIBUTION = "engram-grpc"
+
+# `pip install ...` up to the end of the command (a closing quote, backtick or
+# comment, or the end of the line).
+PIP_INSTALL = re.compile(r"pip install ([^`#\n)]+)")
+REQUIREMENT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+def _texts() -> list[Path]:
+    """The files a user reads: docs, READMEs, examples, and the Python sources whose
+    strings reach users (error messages, docstrings)."""
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    files += sorted((ROOT / "clients").rglob("README.md"))
+    files += sorted((ROOT / "examples").rglob("*")) if (ROOT / "examples").exists() else []
+    files += sorted((ROOT / "service" / "engram_server").rglob("*.py"))
+    files += sorted((ROOT / "clients" / "python" / "engram").rglob("*.py"))
+    skip = ("node_modules", "/v1/", "/target/")
+    return [f for f in files if f.is_file() and not any(s in str(f) for s in skip)]
+
+
+def _pip_requirements(line: str) -> list[str]:
+    """The requirement names a `pip install` line installs (paths excluded)."""
+    names = []
+    for match in PIP_INSTALL.finditer(line):
+        try:
+            words = shlex.split(match.group(1).strip().rstrip("'\""), posix=True)
+        except ValueError:
+            words = match.group(1).split()
+        for word in words:
+            if word.startswith("-") or "/" in word or word in (".", ".."):
+                continue
+            name = REQUIREMENT_NAME.match(word.strip("'\""))
+            if name:
+                names.append(name.group(0).lower())
+    return names
+
+
+def test_the_python_distribution_is_engram_grpc() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == PYTHON_DISTRIBUTION
+    dev = project["optional-dependencies"]["dev"]
+    assert any(d.startswith(f"{PYTHON_DISTRIBUTION}[") for d in dev)
+
+
+def test_no_text_tells_a_user_to_pip_install_pypis_engram() -> None:
+    wrong = []
+    for path in _texts():
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if "engram" in _pip_requirements(line):
+                wrong.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not wrong, "these install PyPI's unrelated `engram`:\n" + "\n".join(wrong)
+
+
+def test_the_rule_catches_the_wrong_name_and_passes_ours() -> None:
+    assert _pip_requirements("pip install 'engram[mcp]'") == ["engram"]
+    assert _pip_requirements("run `pip install engram` first") == ["engram"]
+    assert _pip_requirements("pip install 'engram-grpc[mcp]'") == ["engram-grpc"]
+    assert _pip_requirements("pip install '/path/to/engram[mcp]'") == []
+    assert _pip_requirements("pip install -e '.[dev]' py-spy") == ["py-spy"]
