@@ -30,7 +30,7 @@ def _texts() -> list[Path]:
     files += sorted((ROOT / "examples").rglob("*")) if (ROOT / "examples").exists() else []
     files += sorted((ROOT / "service" / "engram_server").rglob("*.py"))
     files += sorted((ROOT / "clients" / "python" / "engram").rglob("*.py"))
-    skip = ("node_modules", "/v1/", "/target/")
+    skip = ("node_modules", "/v1/", "/target/", "/dist/")
     return [f for f in files if f.is_file() and not any(s in str(f) for s in skip)]
 
 
@@ -73,3 +73,27 @@ def test_the_rule_catches_the_wrong_name_and_passes_ours() -> None:
     assert _pip_requirements("pip install 'engram-grpc[mcp]'") == ["engram-grpc"]
     assert _pip_requirements("pip install '/path/to/engram[mcp]'") == []
     assert _pip_requirements("pip install -e '.[dev]' py-spy") == ["py-spy"]
+
+
+NPM_PACKAGE = "engram-grpc"
+
+
+def test_the_typescript_package_is_engram_grpc_and_builds_on_a_directory_install() -> None:
+    import json
+
+    package = json.loads((ROOT / "clients" / "typescript" / "package.json").read_text())
+    assert package["name"] == NPM_PACKAGE
+    # npm runs `prepare` on a directory install before the package's devDependencies
+    # exist: it must be the script that installs them, not a bare `tsc`.
+    assert package["scripts"]["prepare"] == "node scripts/build.mjs"
+    example = json.loads((ROOT / "examples" / "typescript" / "package.json").read_text())
+    assert example["dependencies"] == {NPM_PACKAGE: "file:../../clients/typescript"}
+
+
+def test_no_text_names_an_npm_scope_that_is_not_ours() -> None:
+    wrong = []
+    for path in _texts():
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if "@engram/" in line:
+                wrong.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not wrong, "the TypeScript package is engram-grpc:\n" + "\n".join(wrong)
