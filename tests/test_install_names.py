@@ -97,3 +97,35 @@ def test_no_text_names_an_npm_scope_that_is_not_ours() -> None:
             if "@engram/" in line:
                 wrong.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not wrong, "the TypeScript package is engram-grpc:\n" + "\n".join(wrong)
+
+
+def test_java_stubs_are_generated_by_the_maven_build_and_never_committed() -> None:
+    import subprocess
+    import xml.etree.ElementTree as ET
+
+    java = ROOT / "clients" / "java"
+    committed = subprocess.run(
+        ["git", "ls-files", "--", "src/main/java/dev/engram/v1"],
+        cwd=java,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert committed == ""
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    pom = ET.parse(java / "pom.xml").getroot()
+    assert pom.findtext("m:groupId", namespaces=ns) == "io.github.engram-grpc"
+    plugins = [p.findtext("m:artifactId", namespaces=ns) for p in pom.iter(f"{{{ns['m']}}}plugin")]
+    assert "protobuf-maven-plugin" in plugins
+    # The committed-stub generator and its check leave Java to Maven.
+    assert "clients/java" not in (ROOT / "buf.gen.yaml").read_text()
+    assert "mvn" not in (ROOT / "scripts" / "gen-protos").read_text()
+
+
+def test_no_text_names_maven_coordinates_that_are_not_ours() -> None:
+    wrong = []
+    for path in _texts():
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if "<groupId>dev.engram</groupId>" in line or "dev.engram:engram-client" in line:
+                wrong.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not wrong, "the Java client is io.github.engram-grpc:engram-client:\n" + "\n".join(wrong)
