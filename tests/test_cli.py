@@ -151,6 +151,8 @@ async def test_errors_exit_non_zero_and_name_the_field(
     code, _, err = await run(capsys, "memory", "propose", "s", "x", "--confidence", "2", *conn)
     assert code == 1
     assert "INVALID_ARGUMENT" in err and "confidence" in err
+    # Each violation once: the headline does not repeat the field line.
+    assert err.count("proposal.confidence: must be") == 1, err
 
     code, _, err = await run(
         capsys, "memory", "get", "memories/00000000-0000-0000-0000-000000000000", *conn
@@ -159,6 +161,7 @@ async def test_errors_exit_non_zero_and_name_the_field(
 
     code, _, err = await run(capsys, "memory", "list", "--status", "bogus", *conn)
     assert code == 1 and "INVALID_ARGUMENT" in err and "statuses[0]" in err and "bogus" in err
+    assert err.count("unknown value 'bogus'") == 1, err
 
     code, _, err = await run(
         capsys, "memory", "list", "--address", server.address, "--api-key", "wrong"
