@@ -381,3 +381,17 @@ async def test_session_commands_import_show_list_clear(
     assert code == 2 and "line 2: not JSON" in err
     code, out, _ = await run(capsys, "session", "list", "users/ana", *conn)
     assert "bad" not in out.split()
+
+
+async def test_health_of_an_unknown_service_says_what_was_not_found(
+    server: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = await run(capsys, "health", "--address", server.address)
+    assert code == 0 and out.strip() == f"{server.address}: SERVING"
+    code, out, _ = await run(
+        capsys, "health", "--address", server.address, "--service", "engram.v1.Nope"
+    )
+    assert code == 1
+    # gRPC's health service answers NOT_FOUND with no text; the line says what it means.
+    assert out.startswith(f"{server.address}: NOT_FOUND: ")
+    assert "'engram.v1.Nope'" in out and "engram.v1.LifecycleService" in out

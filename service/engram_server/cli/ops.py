@@ -147,7 +147,15 @@ def health(args: argparse.Namespace) -> int:
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
             )
         except grpc.RpcError as exc:
-            print(f"{address}: {exc.code().name}: {exc.details()}")
+            code = exc.code()
+            detail = exc.details() or ""
+            if not detail and code == grpc.StatusCode.NOT_FOUND:
+                # The standard health service answers an unknown name with no text.
+                detail = (
+                    f"this server reports no health for service {args.service!r}; "
+                    "names look like engram.v1.LifecycleService (empty: the whole server)"
+                )
+            print(f"{address}: {code.name}: {detail}" if detail else f"{address}: {code.name}")
             return 1
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
     print(f"{address}: {status}")
