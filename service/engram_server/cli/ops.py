@@ -138,10 +138,18 @@ def health(args: argparse.Namespace) -> int:
     import os
 
     import grpc
+    from engram import _auth
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    address = args.address or os.environ.get("ENGRAM_ADDRESS") or "127.0.0.1:50051"
-    with grpc.insecure_channel(address) as channel:
+    address, tls = _auth.split_address(
+        args.address or os.environ.get("ENGRAM_ADDRESS") or "127.0.0.1:50051"
+    )
+    opened = (
+        grpc.secure_channel(address, grpc.ssl_channel_credentials())
+        if tls
+        else grpc.insecure_channel(address)
+    )
+    with opened as channel:
         try:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
