@@ -129,3 +129,21 @@ def test_no_text_names_maven_coordinates_that_are_not_ours() -> None:
             if "<groupId>dev.engram</groupId>" in line or "dev.engram:engram-client" in line:
                 wrong.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not wrong, "the Java client is io.github.engram-grpc:engram-client:\n" + "\n".join(wrong)
+
+
+GO_MODULE = "github.com/engram-grpc/engram/clients/go"
+
+
+def test_the_go_module_path_is_one_a_user_can_fetch() -> None:
+    # engram.dev is another project's domain: `go get` would ask it, not us. The
+    # module lives at this repository's path, where the module proxy finds it.
+    go_mod = (ROOT / "clients" / "go" / "go.mod").read_text()
+    assert go_mod.splitlines()[0] == f"module {GO_MODULE}"
+    for proto in sorted((ROOT / "protos" / "engram" / "v1").glob("*.proto")):
+        assert f'option go_package = "{GO_MODULE}/gen/engram/v1;engramv1";' in proto.read_text()
+    wrong = []
+    for path in _texts():
+        for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1):
+            if "engram.dev/" in line:
+                wrong.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not wrong, f"the Go module is {GO_MODULE}:\n" + "\n".join(wrong)

@@ -34,7 +34,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
+	engramv1 "github.com/engram-grpc/engram/clients/go/gen/engram/v1"
 )
 
 // AddressForms are the addresses every Engram client takes.

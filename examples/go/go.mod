@@ -2,7 +2,7 @@ module example
 
 go 1.26.0
 
-require engram.dev/engram/clients/go v0.0.0
+require github.com/engram-grpc/engram/clients/go v0.0.0
 
 require (
 	golang.org/x/net v0.60.0 // indirect
@@ -13,4 +13,4 @@ require (
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-replace engram.dev/engram/clients/go => ../../clients/go
+replace github.com/engram-grpc/engram/clients/go => ../../clients/go

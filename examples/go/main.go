@@ -17,8 +17,8 @@ import (
 	"fmt"
 	"log"
 
-	engram "engram.dev/engram/clients/go"
-	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
+	engram "github.com/engram-grpc/engram/clients/go"
+	engramv1 "github.com/engram-grpc/engram/clients/go/gen/engram/v1"
 )
 
 const query = "When does staging restart?"
