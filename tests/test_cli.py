@@ -151,6 +151,8 @@ async def test_errors_exit_non_zero_and_name_the_field(
     code, _, err = await run(capsys, "memory", "propose", "s", "x", "--confidence", "2", *conn)
     assert code == 1
     assert "INVALID_ARGUMENT" in err and "confidence" in err
+    # Each violation once: the headline does not repeat the field line.
+    assert err.count("proposal.confidence: must be") == 1, err
 
     code, _, err = await run(
         capsys, "memory", "get", "memories/00000000-0000-0000-0000-000000000000", *conn
@@ -159,6 +161,7 @@ async def test_errors_exit_non_zero_and_name_the_field(
 
     code, _, err = await run(capsys, "memory", "list", "--status", "bogus", *conn)
     assert code == 1 and "INVALID_ARGUMENT" in err and "statuses[0]" in err and "bogus" in err
+    assert err.count("unknown value 'bogus'") == 1, err
 
     code, _, err = await run(
         capsys, "memory", "list", "--address", server.address, "--api-key", "wrong"
@@ -378,3 +381,17 @@ async def test_session_commands_import_show_list_clear(
     assert code == 2 and "line 2: not JSON" in err
     code, out, _ = await run(capsys, "session", "list", "users/ana", *conn)
     assert "bad" not in out.split()
+
+
+async def test_health_of_an_unknown_service_says_what_was_not_found(
+    server: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = await run(capsys, "health", "--address", server.address)
+    assert code == 0 and out.strip() == f"{server.address}: SERVING"
+    code, out, _ = await run(
+        capsys, "health", "--address", server.address, "--service", "engram.v1.Nope"
+    )
+    assert code == 1
+    # gRPC's health service answers NOT_FOUND with no text; the line says what it means.
+    assert out.startswith(f"{server.address}: NOT_FOUND: ")
+    assert "'engram.v1.Nope'" in out and "engram.v1.LifecycleService" in out

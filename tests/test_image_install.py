@@ -40,6 +40,24 @@ from tests.deploy_helpers import (
 # What the build stage copies (deploy/Dockerfile: COPY lines).
 BUILD_CONTEXT = ("pyproject.toml", "README.md", "service", "clients/python")
 TOKEN = "image-install-test-bootstrap-token"
+# PEP 517's sdist hook, called as a build frontend calls it; its last line is the file name.
+BUILD_SDIST = "import sys, setuptools.build_meta as b; print(b.build_sdist(sys.argv[1]))"
+SDK_IMPORT = (
+    "import importlib.metadata as m, engram, engram.v1.lifecycle_pb2_grpc as g;"
+    "print(m.distribution('engram-grpc').metadata['Name'], engram.Client.__name__,"
+    " g.LifecycleServiceStub.__name__)"
+)
+
+
+def _wheel_metadata(wheel: Path) -> dict[str, list[str]]:
+    """The wheel's METADATA headers, each with every value it has."""
+    from email.parser import HeaderParser
+    from zipfile import ZipFile
+
+    with ZipFile(wheel) as archive:
+        (name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        headers = HeaderParser().parsestr(archive.read(name).decode())
+    return {key: headers.get_all(key) or [] for key in set(headers.keys())}
 
 
 def test_dockerfile_copies_what_the_test_copies() -> None:
@@ -122,16 +140,37 @@ def test_wheel_installed_as_the_image_does_serves_as_the_image_user(
             shutil.copy2(source, target)
     # 2. The build stage: the wheel, an empty venv without pip, the wheel with its
     # dependencies installed into it by the outer pip. (Here without build
-    # isolation and byte-compilation: the same files, minutes sooner.)
+    # isolation and byte-compilation: the same files, minutes sooner.) The wheel is
+    # built from the sdist, so the sdist is proved complete as well.
     wheels = shared_dir / "wheels"
     pip = (sys.executable, "-m", "pip", "--disable-pip-version-check")
-    _run(*pip, "wheel", "--no-build-isolation", "--no-deps", "--wheel-dir", wheels, ".", cwd=src)
-    (wheel,) = wheels.glob("engram-*.whl")
+    sdist = wheels / _run(sys.executable, "-c", BUILD_SDIST, wheels, cwd=src).stdout.split()[-1]
+    assert sdist.name.startswith("engram_grpc-") and sdist.name.endswith(".tar.gz")
+    unpacked = shared_dir / "sdist"
+    shutil.unpack_archive(sdist, unpacked)
+    (sdist_root,) = unpacked.iterdir()
+    _run(
+        *pip,
+        "wheel",
+        "--no-build-isolation",
+        "--no-deps",
+        "--wheel-dir",
+        wheels,
+        ".",
+        cwd=sdist_root,
+    )
+    (wheel,) = wheels.glob("engram_grpc-*.whl")
+    metadata = _wheel_metadata(wheel)
+    assert metadata["Name"] == ["engram-grpc"]
+    assert {"embedded", "mcp", "langgraph"} <= set(metadata["Provides-Extra"])
     base, user = _base_python()
     venv = shared_dir / "opt-engram"
     _run(base, "-m", "venv", "--without-pip", venv)
     _run(*pip, "--python", venv / "bin" / "python", "install", "--no-compile", wheel)
     assert not (venv / "bin" / "pip").exists()
+    # The SDK and its generated stubs import from the installed wheel alone.
+    imported = _run(venv / "bin" / "python", "-I", "-c", SDK_IMPORT)
+    assert imported.stdout.split() == ["engram-grpc", "Client", "LifecycleServiceStub"]
 
     # 3. The final stage's environment and user.
     home = shared_dir / "home"

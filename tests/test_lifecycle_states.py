@@ -107,6 +107,10 @@ async def test_every_operation_from_every_reachable_status(make_tenant: Any, raw
                 with pytest.raises(grpc.aio.AioRpcError) as err:
                     await call(t.lifecycle, name)
                 assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION, (status, op)
+                if op == "confirm":
+                    assert "only PENDING_CONFIRMATION memories can be confirmed" in (
+                        err.value.details() or ""
+                    ), err.value.details()
                 after = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=name))
                 assert after.status == status, "a refused transition changes nothing"
                 assert await count_rows(raw_pg, "audit_log", t.tenant_id) == audit_before

@@ -129,7 +129,8 @@ async def test_every_tool_over_stdio(server: Any, make_tenant: Any, tmp_path: Pa
 async def test_bad_arguments_are_tool_errors(make_tenant: Any, tmp_path: Path) -> None:
     tenant = await make_tenant()
     env = {"ENGRAM_ADDRESS": tenant.address, "ENGRAM_API_KEY": tenant.secret}
-    async with mcp_session(env, tmp_path / "mcp.log") as session:
+    errlog = tmp_path / "mcp.log"
+    async with mcp_session(env, errlog) as session:
         # Rejected by the tool's input schema.
         assert await call_error(session, "recall", space=SPACE)  # no query
         assert await call_error(session, "recall", query="q", space=SPACE, k=1000)
@@ -140,6 +141,7 @@ async def test_bad_arguments_are_tool_errors(make_tenant: Any, tmp_path: Path) -
         # Refused by Engram, field by field.
         text = await call_error(session, "remember", content="x", space="bad space!")
         assert text.startswith("INVALID_ARGUMENT") and "proposal.space" in text
+        assert text.count("proposal.space:") == 1, text  # each violation said once
         text = await call_error(session, "remember", content="x", space=SPACE, kind="opinion")
         assert "proposal.kind" in text
         text = await call_error(
@@ -148,6 +150,9 @@ async def test_bad_arguments_are_tool_errors(make_tenant: Any, tmp_path: Path) -
         assert text.startswith("NOT_FOUND")
         unknown: Any = await session.call_tool("no_such_tool", {})
         assert unknown.is_error
+    # The host got every error as a tool result; none is echoed on the server's stderr.
+    assert "proposal.space" not in errlog.read_text()
+    assert "failed" not in errlog.read_text()
 
 
 async def test_engram_errors_become_tool_errors_in_process(server: Any) -> None:

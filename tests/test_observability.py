@@ -251,6 +251,12 @@ async def test_spans_metrics_and_access_log_follow_the_caller_without_content(
     assert any(a["method"].endswith("/WatchTransitions") for a in access)
     assert "canary" not in stderr
     assert tenant.secret not in stderr
+    # The start-up line names the scrape URL once, with the port once.
+    messages = [
+        json.loads(line).get("message", "") for line in stderr.splitlines() if line[:1] == "{"
+    ]
+    (metrics_line,) = [m for m in messages if m.startswith("metrics on ")]
+    assert metrics_line == f"metrics on http://127.0.0.1:{serve.metrics_port}/metrics"
 
 
 def test_otlp_protocol_follows_the_standard_variables() -> None:

@@ -172,7 +172,7 @@ async def test_redis_outage_and_recovery(
                 )
             ),
         ):
-            with caplog.at_level(logging.ERROR, logger="engram_server"):
+            with caplog.at_level(logging.DEBUG, logger="engram_server"):
                 with pytest.raises(grpc.aio.AioRpcError) as info:
                     await call
             assert info.value.code() == grpc.StatusCode.UNAVAILABLE
@@ -182,12 +182,21 @@ async def test_redis_outage_and_recovery(
             assert str(dedicated_redis.port) not in details and "127.0.0.1" not in details
             error_id = reference_of(info.value)
             assert any(error_id in r.getMessage() for r in caplog.records)
+        # The outage is logged once, with its traceback; each failed call only at DEBUG.
+        loud = [r for r in caplog.records if r.levelno >= logging.ERROR]
+        assert [r.getMessage().split(":")[0] for r in loud] == ["Redis unreachable"], loud
+        assert loud[0].exc_info is not None
 
         # Back on the same port, same files: Engram reconnects by itself.
         dedicated_redis.start()
-        window = await stub.GetSessionWindow(
-            lifecycle_pb2.GetSessionWindowRequest(space=SPACE, session="s")
-        )
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="engram_server.platform.outages"):
+            window = await stub.GetSessionWindow(
+                lifecycle_pb2.GetSessionWindowRequest(space=SPACE, session="s")
+            )
+        (back,) = [r.getMessage() for r in caplog.records if "reachable again" in r.getMessage()]
+        assert back.startswith("Redis reachable again after ")
+        assert "; 5 call(s) failed with UNAVAILABLE meanwhile" in back
         assert [m.content for m in window.messages] == acknowledged
         after = await stub.AppendMessage(_append("s", "after recovery", "r-after"))
         assert after.message.index == 20

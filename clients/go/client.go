@@ -15,6 +15,7 @@ package engram
 import (
 	"context"
 	"crypto/rand"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -33,8 +34,28 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
+	engramv1 "github.com/engram-grpc/engram/clients/go/gen/engram/v1"
 )
+
+// AddressForms are the addresses every Engram client takes.
+const AddressForms = "host:port, http://host:port (plaintext) or https://host:port (TLS)"
+
+// SplitAddress returns the gRPC target of an address and whether its scheme asks
+// for TLS: `host:port` and `http://host:port` are plaintext, `https://host:port`
+// is TLS (with the system's roots). gRPC's own target syntax (`dns:///host:port`,
+// `unix:/path`, ...) passes through unchanged.
+func SplitAddress(address string) (target string, useTLS bool, err error) {
+	scheme, rest, found := strings.Cut(address, "://")
+	lower := strings.ToLower(scheme)
+	if !found || (lower != "http" && lower != "https") {
+		return address, false, nil
+	}
+	rest = strings.TrimSuffix(rest, "/")
+	if rest == "" || strings.Contains(rest, "/") {
+		return "", false, fmt.Errorf("address %q: expected %s, with no path", address, AddressForms)
+	}
+	return rest, lower == "https", nil
+}
 
 // DefaultAddress is where `engram serve` listens by default.
 const DefaultAddress = "127.0.0.1:50051"
@@ -62,7 +83,8 @@ type options struct {
 // Option configures New.
 type Option func(*options)
 
-// WithAddress sets `host:port` (default ENGRAM_ADDRESS, else DefaultAddress).
+// WithAddress sets the address: `host:port`, `http://host:port` or
+// `https://host:port` (TLS) (default ENGRAM_ADDRESS, else DefaultAddress).
 func WithAddress(address string) Option { return func(o *options) { o.address = address } }
 
 // WithAPIKey sets the API key (default ENGRAM_API_KEY). An empty key sends none.
@@ -109,6 +131,14 @@ func New(opts ...Option) (*Client, error) {
 	}
 	if o.address == "" {
 		o.address = DefaultAddress
+	}
+	target, useTLS, err := SplitAddress(o.address)
+	if err != nil {
+		return nil, err
+	}
+	o.address = target
+	if useTLS && o.creds.Info().SecurityProtocol == "insecure" {
+		o.creds = credentials.NewTLS(&tls.Config{MinVersion: tls.VersionTLS12})
 	}
 	key := os.Getenv("ENGRAM_API_KEY")
 	if o.apiKey != nil {

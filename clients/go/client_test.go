@@ -15,8 +15,8 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
 
-	engram "engram.dev/engram/clients/go"
-	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
+	engram "github.com/engram-grpc/engram/clients/go"
+	engramv1 "github.com/engram-grpc/engram/clients/go/gen/engram/v1"
 )
 
 func closedPort(t *testing.T) string {

@@ -1,4 +1,4 @@
-module engram.dev/engram/clients/go
+module github.com/engram-grpc/engram/clients/go
 
 go 1.26.0
 

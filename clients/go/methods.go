@@ -6,7 +6,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
-	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
+	engramv1 "github.com/engram-grpc/engram/clients/go/gen/engram/v1"
 )
 
 // Propose proposes one memory. A request id is generated unless requestID is given.

@@ -12,8 +12,8 @@ import (
 	"slices"
 	"testing"
 
-	engram "engram.dev/engram/clients/go"
-	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
+	engram "github.com/engram-grpc/engram/clients/go"
+	engramv1 "github.com/engram-grpc/engram/clients/go/gen/engram/v1"
 )
 
 type step struct {

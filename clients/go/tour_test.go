@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	engram "engram.dev/engram/clients/go"
-	engramv1 "engram.dev/engram/clients/go/gen/engram/v1"
+	engram "github.com/engram-grpc/engram/clients/go"
+	engramv1 "github.com/engram-grpc/engram/clients/go/gen/engram/v1"
 )
 
 func TestTour(t *testing.T) {
@@ -33,7 +33,8 @@ func TestTour(t *testing.T) {
 		defer client.Close()
 		ctx := context.Background()
 
-		// Write: the outcome says ACCEPTED, PENDING_CONFIRMATION, REJECTED or DUPLICATE.
+		// Write: Go prints the outcome by its proto name: PROPOSAL_OUTCOME_ACCEPTED
+		// (or _PENDING_CONFIRMATION, _REJECTED, _DUPLICATE).
 		result, err := client.Propose(ctx, &engramv1.MemoryProposal{
 			Space:      space,
 			Content:    "Customer Ada prefers email over phone calls.",
@@ -78,7 +79,7 @@ func TestTour(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			printf("%s %s\n", event.GetEntry().GetToStatus(), event.GetEntry().GetMemory())
+			printf("%s %s\n", event.GetEntry().GetToStatus(), event.GetEntry().GetMemory()) // MEMORY_STATUS_ACTIVE memories/…
 			if event.GetEntry().GetMemory() == result.GetMemory().GetName() {
 				break // ends the stream
 			}

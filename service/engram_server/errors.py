@@ -86,9 +86,10 @@ class FailedPrecondition(EngramError):
 class InvalidTransition(FailedPrecondition):
     """A lifecycle transition the state machine does not allow."""
 
-    def __init__(self, memory_name: str, from_status: str, to_status: str) -> None:
+    def __init__(self, memory_name: str, from_status: str, to_status: str, hint: str = "") -> None:
         super().__init__(
-            f"{memory_name} cannot move from {from_status} to {to_status}",
+            f"{memory_name} cannot move from {from_status} to {to_status}"
+            + (f": {hint}" if hint else ""),
             [
                 PreconditionViolation(
                     "STATUS", memory_name, f"{from_status} -> {to_status} is not allowed"

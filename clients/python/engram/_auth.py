@@ -18,6 +18,26 @@ def resolve_address(address: str | None) -> str:
     return address or os.environ.get(ADDRESS_ENV) or DEFAULT_ADDRESS
 
 
+ADDRESS_FORMS = "host:port, http://host:port (plaintext) or https://host:port (TLS)"
+
+
+def split_address(address: str) -> tuple[str, bool | None]:
+    """The gRPC target of an address, and whether its scheme asks for TLS.
+
+    Every Engram client takes the same forms: `host:port`, `http://host:port` and
+    `https://host:port` (None, False, True: plaintext unless told otherwise, plain,
+    TLS). gRPC's own target syntax (`dns:///host:port`, `unix:/path`, ...) passes
+    through unchanged.
+    """
+    scheme, sep, rest = address.partition("://")
+    if not sep or scheme.lower() not in ("http", "https"):
+        return address, None
+    target = rest[:-1] if rest.endswith("/") else rest
+    if not target or "/" in target:
+        raise ValueError(f"address {address!r}: expected {ADDRESS_FORMS}, with no path")
+    return target, scheme.lower() == "https"
+
+
 def resolve_api_key(api_key: str | None) -> str | None:
     """The explicit key, else `ENGRAM_API_KEY`, else None (calls go out unauthenticated)."""
     return api_key or os.environ.get(API_KEY_ENV) or None

@@ -207,7 +207,8 @@ class ClientBase:
         channel: grpc.Channel | None = None,
         max_attempts: int = 3,
     ) -> None:
-        self.address = _auth.resolve_address(address)
+        self.address, scheme_tls = _auth.split_address(_auth.resolve_address(address))
+        secure = secure or bool(scheme_tls)
         # How the channel is secured, for integrations that open an async client to
         # the same server (`engram.integrations.langgraph`).
         self._secure = secure
@@ -324,7 +325,8 @@ class AsyncClientBase:
         channel: grpc.aio.Channel | None = None,
         max_attempts: int = 3,
     ) -> None:
-        self.address = _auth.resolve_address(address)
+        self.address, scheme_tls = _auth.split_address(_auth.resolve_address(address))
+        secure = secure or bool(scheme_tls)
         if channel is None:
             creds = _auth.channel_credentials(secure, credentials)
             options = _auth.channel_options(USER_AGENT)

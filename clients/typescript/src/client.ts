@@ -83,8 +83,19 @@ export function memoryName(nameOrId: string): string {
   return nameOrId.startsWith("memories/") ? nameOrId : `memories/${nameOrId}`;
 }
 
+/** The addresses every Engram client takes. */
+export const ADDRESS_FORMS = "host:port, http://host:port (plaintext) or https://host:port (TLS)";
+
 function baseUrl(address: string): string {
-  return /^https?:\/\//.test(address) ? address : `http://${address}`;
+  const scheme = /^(https?):\/\/(.*)$/i.exec(address);
+  if (!scheme) return `http://${address}`;
+  const target = scheme[2].replace(/\/$/, "");
+  // A path would be sent as a prefix of every method's path: refuse it, as the
+  // other clients do, naming the forms to use.
+  if (target === "" || target.includes("/")) {
+    throw new Error(`address '${address}': expected ${ADDRESS_FORMS}, with no path`);
+  }
+  return `${scheme[1].toLowerCase()}://${target}`;
 }
 
 function hasRequestId(message: unknown): message is { requestId: string } {

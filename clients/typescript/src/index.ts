@@ -1,4 +1,4 @@
-export { EngramClient, DEFAULT_ADDRESS, memoryName } from "./client.js";
+export { EngramClient, ADDRESS_FORMS, DEFAULT_ADDRESS, memoryName } from "./client.js";
 export type { EngramClientOptions, RetryOptions, WriteOptions } from "./client.js";
 export * from "./errors.js";
 export * from "./gen/engram/v1/types_pb.js";

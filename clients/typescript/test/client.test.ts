@@ -5,6 +5,7 @@ import { createServer } from "node:net";
 import { randomUUID } from "node:crypto";
 import type { Interceptor } from "@connectrpc/connect";
 import {
+  ADDRESS_FORMS,
   EngramClient,
   InvalidArgumentError,
   NotFoundError,
@@ -89,6 +90,20 @@ test("address and key come from ENGRAM_ADDRESS and ENGRAM_API_KEY", async () => 
     delete process.env.ENGRAM_API_KEY;
     client.close();
   }
+});
+
+test("the address forms are those every client takes", async () => {
+  for (const address of [`http://${server.address}`, `HTTP://${server.address}/`]) {
+    const client = new EngramClient({ address, apiKey: server.tenants.B.key });
+    try {
+      await assert.rejects(client.get("memories/00000000-0000-0000-0000-000000000000"), NotFoundError);
+    } finally {
+      client.close();
+    }
+  }
+  assert.throws(() => new EngramClient({ address: `http://${server.address}/v1` }), (error: Error) =>
+    error.message.includes(ADDRESS_FORMS),
+  );
 });
 
 test("without a key a call is UNAUTHENTICATED", async () => {

@@ -3,7 +3,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { EngramClient, InvalidArgumentError, NotFoundError, ProposalOutcome } from "../src/index.js";
+import { EngramClient, InvalidArgumentError, MemoryStatus, NotFoundError, ProposalOutcome } from "../src/index.js";
 import { startServer, type TestServer } from "./server.js";
 
 let server: TestServer;
@@ -23,7 +23,8 @@ test("the tour", async () => {
   // tour:start
   const client = new EngramClient(); // ENGRAM_ADDRESS and ENGRAM_API_KEY
   try {
-    // Write: the outcome says ACCEPTED, PENDING_CONFIRMATION, REJECTED or DUPLICATE.
+    // Write: enums are numbers in TypeScript (result.outcome is 1); the generated
+    // enum object names them: ACCEPTED, PENDING_CONFIRMATION, REJECTED or DUPLICATE.
     const result = await client.propose({
       space,
       content: "Customer Ada prefers email over phone calls.",
@@ -61,7 +62,7 @@ test("the tour", async () => {
     // Streams are async iterables: replay the space's changes from the start.
     const stop = new AbortController();
     for await (const event of client.watch({ space, cursor: "0" }, { signal: stop.signal })) {
-      print(event.entry?.toStatus, event.entry?.memory);
+      print(MemoryStatus[event.entry!.toStatus], event.entry?.memory); // ACTIVE memories/…
       if (event.entry?.memory === result.memory?.name) break; // ends the stream
     }
   } finally {

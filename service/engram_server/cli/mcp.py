@@ -65,7 +65,7 @@ def serve(args: argparse.Namespace) -> int:
         from engram.integrations import mcp
     except ImportError as exc:
         raise UsageError(
-            f"engram mcp needs the mcp extra: pip install 'engram[mcp]' ({exc})"
+            f"engram mcp needs the mcp extra: pip install 'engram-grpc[mcp]' ({exc})"
         ) from exc
     tools = mcp.EngramTools(address=args.address, api_key=args.api_key, default_space=args.space)
     if args.transport == "http":

@@ -138,16 +138,32 @@ def health(args: argparse.Namespace) -> int:
     import os
 
     import grpc
+    from engram import _auth
     from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-    address = args.address or os.environ.get("ENGRAM_ADDRESS") or "127.0.0.1:50051"
-    with grpc.insecure_channel(address) as channel:
+    address, tls = _auth.split_address(
+        args.address or os.environ.get("ENGRAM_ADDRESS") or "127.0.0.1:50051"
+    )
+    opened = (
+        grpc.secure_channel(address, grpc.ssl_channel_credentials())
+        if tls
+        else grpc.insecure_channel(address)
+    )
+    with opened as channel:
         try:
             reply = health_pb2_grpc.HealthStub(channel).Check(
                 health_pb2.HealthCheckRequest(service=args.service), timeout=args.timeout
             )
         except grpc.RpcError as exc:
-            print(f"{address}: {exc.code().name}: {exc.details()}")
+            code = exc.code()
+            detail = exc.details() or ""
+            if not detail and code == grpc.StatusCode.NOT_FOUND:
+                # The standard health service answers an unknown name with no text.
+                detail = (
+                    f"this server reports no health for service {args.service!r}; "
+                    "names look like engram.v1.LifecycleService (empty: the whole server)"
+                )
+            print(f"{address}: {code.name}: {detail}" if detail else f"{address}: {code.name}")
             return 1
     status = health_pb2.HealthCheckResponse.ServingStatus.Name(reply.status)
     print(f"{address}: {status}")

@@ -175,11 +175,22 @@ def api_key_line(key: t.ApiKey) -> str:
 
 
 def print_error(error: EngramError) -> None:
-    """An SDK error on stderr: code and message, then every field it names."""
-    print(f"engram: {error.code.name}: {error.message}", file=sys.stderr)
-    for attr in ("field_violations", "violations", "quota_violations"):
-        for violation in getattr(error, attr, ()):
-            print(f"  {violation[0]}: {' '.join(violation[1:])}", file=sys.stderr)
+    """An SDK error on stderr: code and message, then every field it names.
+
+    The server's message often just lists the field violations the details carry
+    as well; then the headline is the code alone, so each violation prints once.
+    """
+    lines = [
+        f"{violation[0]}: {' '.join(violation[1:])}"
+        for attr in ("field_violations", "violations", "quota_violations")
+        for violation in getattr(error, attr, ())
+    ]
+    if lines and all(line in error.message for line in lines):
+        print(f"engram: {error.code.name}", file=sys.stderr)
+    else:
+        print(f"engram: {error.code.name}: {error.message}", file=sys.stderr)
+    for line in lines:
+        print(f"  {line}", file=sys.stderr)
     resource = getattr(error, "resource_name", "")
     if resource:
         print(f"  resource: {resource}", file=sys.stderr)

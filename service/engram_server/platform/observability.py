@@ -162,6 +162,11 @@ def _split_listen(listen: str) -> tuple[str, int]:
     return host.strip("[]") or "0.0.0.0", int(port)
 
 
+def metrics_url(host: str, port: int) -> str:
+    """The scrape URL for the bound host and port (an IPv6 host in brackets)."""
+    return f"http://[{host}]:{port}/metrics" if ":" in host else f"http://{host}:{port}/metrics"
+
+
 def _otlp_metrics_wanted(environ: Mapping[str, str]) -> bool:
     chosen = {p.strip().lower() for p in environ.get("OTEL_METRICS_EXPORTER", "").split(",")}
     return "otlp" in chosen
@@ -193,7 +198,8 @@ def setup_metrics(
     metrics.set_meter_provider(provider)
     endpoint = MetricsEndpoint(provider, http_server)
     if endpoint.port is not None:
-        log.info("metrics on http://%s:%d/metrics", settings.metrics_listen, endpoint.port)
+        host, _ = _split_listen(settings.metrics_listen)
+        log.info("metrics on %s", metrics_url(host, endpoint.port))
     return endpoint
 
 

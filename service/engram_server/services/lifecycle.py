@@ -22,6 +22,7 @@ from engram_server.errors import (
     AlreadyExists,
     FailedPrecondition,
     InvalidArgument,
+    InvalidTransition,
     NotFound,
     PermissionDenied,
     PreconditionViolation,
@@ -998,6 +999,14 @@ class LifecycleService:
         self._check_reason_and_key(reason, key, required=False)
 
         async def decide(conn: Conn, m: Memory) -> list[Any]:
+            if m.status != Status.PENDING_CONFIRMATION:
+                # Say what confirm is for, not only that this move is not allowed.
+                raise InvalidTransition(
+                    m.name,
+                    m.status.value,
+                    Status.ACTIVE.value,
+                    "only PENDING_CONFIRMATION memories can be confirmed",
+                )
             plan: list[Any] = []
             if m.slot_key and m.status == Status.PENDING_CONFIRMATION:
                 # Becoming ACTIVE takes the slot from its current holder first.

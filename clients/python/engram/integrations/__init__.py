@@ -1,3 +1,3 @@
 """Engram inside other agent tools: `engram.integrations.mcp` (an MCP server, extra
-`engram[mcp]`) and `engram.integrations.langgraph` (a LangGraph store, extra
-`engram[langgraph]`). Each imports its framework only when it is itself imported."""
+`engram-grpc[mcp]`) and `engram.integrations.langgraph` (a LangGraph store, extra
+`engram-grpc[langgraph]`). Each imports its framework only when it is itself imported."""

@@ -30,7 +30,7 @@ How LangGraph's model maps onto Engram:
 Values round-trip through `google.protobuf.Struct`, so numbers come back as
 floats; integral ones are returned as ints. `created_at` is when the current
 version was written. TTLs are not supported (`supports_ttl` is False). Needs the
-`langgraph` extra: `pip install 'engram[langgraph]'`.
+`langgraph` extra: `pip install 'engram-grpc[langgraph]'`.
 """
 
 from __future__ import annotations

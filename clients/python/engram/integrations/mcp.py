@@ -11,7 +11,7 @@ yet...) comes back as an MCP tool error (`isError`) whose text starts with the g
 code and names the bad fields, so the model can correct itself; arguments that do
 not match a tool's schema are tool errors too.
 
-Needs the `mcp` extra: `pip install 'engram[mcp]'`.
+Needs the `mcp` extra: `pip install 'engram-grpc[mcp]'`.
 """
 
 from __future__ import annotations
@@ -56,13 +56,18 @@ Space = Annotated[
 
 
 def tool_error(error: errors.EngramError) -> ToolError:
-    """An MCP tool error telling the model what went wrong, field by field."""
-    lines = [f"{error.code.name}: {error.message}"]
-    for violation in getattr(error, "field_violations", ()):
-        lines.append(f"- {violation.field}: {violation.description}")
-    for violation in getattr(error, "violations", ()):
-        lines.append(f"- {violation.subject}: {violation.description}")
-    return ToolError("\n".join(lines))
+    """An MCP tool error telling the model what went wrong, field by field.
+
+    The server's message often only lists the violations the details carry too;
+    then the first line is the code alone, so each violation is said once.
+    """
+    items = [f"{v.field}: {v.description}" for v in getattr(error, "field_violations", ())]
+    items += [f"{v.subject}: {v.description}" for v in getattr(error, "violations", ())]
+    if items and all(item in error.message for item in items):
+        headline = error.code.name
+    else:
+        headline = f"{error.code.name}: {error.message}"
+    return ToolError("\n".join([headline, *(f"- {item}" for item in items)]))
 
 
 class EngramTools:
@@ -146,6 +151,9 @@ def build_server(tools: EngramTools | None = None) -> MCPServer:
             "`engage`/`reflect` around each conversation turn; `why` explains code."
         ),
         version=engram.__version__,
+        # A failed tool call is answered to the host as a tool error; at INFO the
+        # SDK would also print each one on stderr, which hosts show as server noise.
+        log_level="WARNING",
     )
 
     @server.tool(description="Store a memory through Engram's governed write path.")

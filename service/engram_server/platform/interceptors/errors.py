@@ -20,6 +20,7 @@ import grpc.aio
 
 from engram_server.platform.errors_mapping import is_expected, new_error_id, to_grpc_status
 from engram_server.platform.interceptors._wrap import WrappingInterceptor
+from engram_server.platform.outages import OUTAGES, OutageLog, unreachable_store
 
 log = logging.getLogger(__name__)
 
@@ -35,17 +36,27 @@ class ErrorMappingInterceptor(WrappingInterceptor):
             raise  # the handler already chose its status
         except Exception as exc:
             await abort_with(details.method, context, exc)
+        else:
+            OUTAGES.finished(details.method, grpc.StatusCode.OK)
 
 
 async def abort_with(
-    method: str, context: grpc.aio.ServicerContext[Any, Any], exc: Exception
+    method: str,
+    context: grpc.aio.ServicerContext[Any, Any],
+    exc: Exception,
+    outages: OutageLog = OUTAGES,
 ) -> None:
-    """Ends the call with the gRPC status `exc` maps to (logging unexpected ones)."""
+    """Ends the call with the gRPC status `exc` maps to (logging unexpected ones;
+    a store outage once, in `outages`)."""
     if is_expected(exc):
         log.debug("%s -> %s", method, exc)
         status = to_grpc_status(exc)
     else:
         error_id = new_error_id()
-        log.exception("%s failed (error id %s)", method, error_id)
         status = to_grpc_status(exc, error_id)
+        store = unreachable_store(exc)
+        if store is not None and status.code == grpc.StatusCode.UNAVAILABLE:
+            outages.failed(store, method, error_id)  # logged once per outage
+        else:
+            log.exception("%s failed (error id %s)", method, error_id)
     await context.abort(status.code, status.details, status.trailing_metadata)

@@ -26,6 +26,7 @@ from engram_server.platform.interceptors.deadline import refuse_if_expired
 from engram_server.platform.interceptors.errors import abort_with
 from engram_server.platform.interceptors.ratelimit import RateLimitInterceptor
 from engram_server.platform.observability import RpcObserver
+from engram_server.platform.outages import OutageLog
 from engram_server.platform.principal import reset_principal, set_principal
 from engram_server.platform.scopes import is_public
 
@@ -46,6 +47,8 @@ class CallGuard(grpc.aio.ServerInterceptor):
         # Metrics and the access log of every authenticated RPC (health and
         # reflection are not observed: probes would drown the log).
         self._observer = observer
+        # Store outages seen by this server's calls, logged once each.
+        self._outages = OutageLog()
 
     async def intercept_service(
         self,
@@ -101,10 +104,11 @@ class CallGuard(grpc.aio.ServerInterceptor):
                 raise
             except Exception as exc:
                 try:
-                    await abort_with(method, context, exc)
+                    await abort_with(method, context, exc, self._outages)
                 finally:
                     code = _code_of(context)
             finally:
+                self._outages.finished(method, code)
                 if observer is not None:
                     observer.finish(
                         method,
@@ -151,10 +155,11 @@ class CallGuard(grpc.aio.ServerInterceptor):
             raise
         except Exception as exc:
             try:
-                await abort_with(details.method, context, exc)
+                await abort_with(details.method, context, exc, self._outages)
             finally:
                 code = _code_of(context)
         finally:
+            self._outages.finished(details.method, code)
             if observer is not None:
                 observer.finish(
                     details.method,

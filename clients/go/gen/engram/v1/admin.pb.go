@@ -1899,9 +1899,9 @@ const file_engram_v1_admin_proto_rawDesc = "" +
 	"ListGroups\x12\x1c.engram.v1.ListGroupsRequest\x1a\x1d.engram.v1.ListGroupsResponse\x12D\n" +
 	"\x0eAddGroupMember\x12 .engram.v1.AddGroupMemberRequest\x1a\x10.engram.v1.Group\x12J\n" +
 	"\x11RemoveGroupMember\x12#.engram.v1.RemoveGroupMemberRequest\x1a\x10.engram.v1.Group\x12D\n" +
-	"\vDeleteGroup\x12\x1d.engram.v1.DeleteGroupRequest\x1a\x16.google.protobuf.EmptyB}\n" +
+	"\vDeleteGroup\x12\x1d.engram.v1.DeleteGroupRequest\x1a\x16.google.protobuf.EmptyB\x89\x01\n" +
 	"\rdev.engram.v1B\n" +
-	"AdminProtoP\x01Z3engram.dev/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
+	"AdminProtoP\x01Z?github.com/engram-grpc/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
 	"Engram::V1b\x06proto3"
 
 var (

@@ -2796,8 +2796,8 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\x0fSearchDecisions\x12!.engram.v1.SearchDecisionsRequest\x1a\".engram.v1.SearchDecisionsResponse\x12L\n" +
 	"\vExplainCode\x12\x1d.engram.v1.ExplainCodeRequest\x1a\x1e.engram.v1.ExplainCodeResponse\x12U\n" +
 	"\x15RecordDecisionOutcome\x12'.engram.v1.RecordDecisionOutcomeRequest\x1a\x13.engram.v1.Decision\x12R\n" +
-	"\rIngestSession\x12\x1f.engram.v1.IngestSessionRequest\x1a .engram.v1.IngestSessionResponseB\x81\x01\n" +
-	"\rdev.engram.v1B\x0eDecisionsProtoP\x01Z3engram.dev/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
+	"\rIngestSession\x12\x1f.engram.v1.IngestSessionRequest\x1a .engram.v1.IngestSessionResponseB\x8d\x01\n" +
+	"\rdev.engram.v1B\x0eDecisionsProtoP\x01Z?github.com/engram-grpc/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
 	"Engram::V1b\x06proto3"
 
 var (

@@ -2081,8 +2081,8 @@ const file_engram_v1_evidence_proto_rawDesc = "" +
 	"\n" +
 	"DeleteEdge\x12\x1c.engram.v1.DeleteEdgeRequest\x1a\x16.google.protobuf.Empty\x12M\n" +
 	"\x0fGetSpaceProfile\x12!.engram.v1.GetSpaceProfileRequest\x1a\x17.engram.v1.SpaceProfile\x12^\n" +
-	"\x11ListSpaceProfiles\x12#.engram.v1.ListSpaceProfilesRequest\x1a$.engram.v1.ListSpaceProfilesResponseB\x80\x01\n" +
-	"\rdev.engram.v1B\rEvidenceProtoP\x01Z3engram.dev/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
+	"\x11ListSpaceProfiles\x12#.engram.v1.ListSpaceProfilesRequest\x1a$.engram.v1.ListSpaceProfilesResponseB\x8c\x01\n" +
+	"\rdev.engram.v1B\rEvidenceProtoP\x01Z?github.com/engram-grpc/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
 	"Engram::V1b\x06proto3"
 
 var (

@@ -4709,8 +4709,8 @@ const file_engram_v1_lifecycle_proto_rawDesc = "" +
 	"\aReflect\x12\x19.engram.v1.ReflectRequest\x1a\x1a.engram.v1.ReflectResponse\x12:\n" +
 	"\x05Learn\x12\x17.engram.v1.LearnRequest\x1a\x18.engram.v1.LearnResponse\x12L\n" +
 	"\vConsolidate\x12\x1d.engram.v1.ConsolidateRequest\x1a\x1e.engram.v1.ConsolidateResponse\x12:\n" +
-	"\x05Dream\x12\x17.engram.v1.DreamRequest\x1a\x18.engram.v1.DreamResponseB\x81\x01\n" +
-	"\rdev.engram.v1B\x0eLifecycleProtoP\x01Z3engram.dev/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
+	"\x05Dream\x12\x17.engram.v1.DreamRequest\x1a\x18.engram.v1.DreamResponseB\x8d\x01\n" +
+	"\rdev.engram.v1B\x0eLifecycleProtoP\x01Z?github.com/engram-grpc/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
 	"Engram::V1b\x06proto3"
 
 var (

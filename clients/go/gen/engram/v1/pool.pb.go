@@ -3289,8 +3289,8 @@ const file_engram_v1_pool_proto_rawDesc = "" +
 	"\bSyncPool\x12\x1a.engram.v1.SyncPoolRequest\x1a\x1b.engram.v1.SyncPoolResponse0\x01\x12I\n" +
 	"\n" +
 	"ListTopics\x12\x1c.engram.v1.ListTopicsRequest\x1a\x1d.engram.v1.ListTopicsResponse\x12W\n" +
-	"\x0eSubscribeTopic\x12 .engram.v1.SubscribeTopicRequest\x1a!.engram.v1.SubscribeTopicResponse0\x01B|\n" +
-	"\rdev.engram.v1B\tPoolProtoP\x01Z3engram.dev/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
+	"\x0eSubscribeTopic\x12 .engram.v1.SubscribeTopicRequest\x1a!.engram.v1.SubscribeTopicResponse0\x01B\x88\x01\n" +
+	"\rdev.engram.v1B\tPoolProtoP\x01Z?github.com/engram-grpc/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
 	"Engram::V1b\x06proto3"
 
 var (

@@ -3023,8 +3023,8 @@ const file_engram_v1_recall_proto_rawDesc = "" +
 	"\x0fRestoreSnapshot\x12!.engram.v1.RestoreSnapshotRequest\x1a\".engram.v1.RestoreSnapshotResponse\x12J\n" +
 	"\x0eDeleteSnapshot\x12 .engram.v1.DeleteSnapshotRequest\x1a\x16.google.protobuf.Empty\x12R\n" +
 	"\rDiffSnapshots\x12\x1f.engram.v1.DiffSnapshotsRequest\x1a .engram.v1.DiffSnapshotsResponse\x12J\n" +
-	"\x0eGetIndexStatus\x12 .engram.v1.GetIndexStatusRequest\x1a\x16.engram.v1.IndexStatusB~\n" +
-	"\rdev.engram.v1B\vRecallProtoP\x01Z3engram.dev/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
+	"\x0eGetIndexStatus\x12 .engram.v1.GetIndexStatusRequest\x1a\x16.engram.v1.IndexStatusB\x8a\x01\n" +
+	"\rdev.engram.v1B\vRecallProtoP\x01Z?github.com/engram-grpc/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
 	"Engram::V1b\x06proto3"
 
 var (

@@ -1351,9 +1351,9 @@ const file_engram_v1_types_proto_rawDesc = "" +
 	"\x14EDGE_KIND_SUPERSEDES\x10\x03\x12\x13\n" +
 	"\x0fEDGE_KIND_ABOUT\x10\x04\x12\x1a\n" +
 	"\x16EDGE_KIND_DERIVED_FROM\x10\x05\x12\x15\n" +
-	"\x11EDGE_KIND_RELATED\x10\x06B}\n" +
+	"\x11EDGE_KIND_RELATED\x10\x06B\x89\x01\n" +
 	"\rdev.engram.v1B\n" +
-	"TypesProtoP\x01Z3engram.dev/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
+	"TypesProtoP\x01Z?github.com/engram-grpc/engram/clients/go/gen/engram/v1;engramv1\xa2\x02\x03EGR\xaa\x02\tEngram.V1\xca\x02\tEngram\\V1\xea\x02\n" +
 	"Engram::V1b\x06proto3"
 
 var (

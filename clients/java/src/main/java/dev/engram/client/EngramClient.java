@@ -95,10 +95,41 @@ public final class EngramClient implements AutoCloseable {
   private final EvidenceServiceGrpc.EvidenceServiceBlockingStub evidence;
   private final DecisionsServiceGrpc.DecisionsServiceBlockingStub decisions;
 
+  /** The addresses every Engram client takes. */
+  public static final String ADDRESS_FORMS =
+      "host:port, http://host:port (plaintext) or https://host:port (TLS)";
+
+  /**
+   * The gRPC target of an address, and whether its scheme asks for TLS: {@code host:port} and
+   * {@code http://host:port} are plaintext, {@code https://host:port} is TLS. gRPC's own target
+   * syntax ({@code dns:///host:port}, ...) passes through unchanged.
+   *
+   * @throws IllegalArgumentException for an http(s) address with a path
+   */
+  public static Map.Entry<String, Boolean> splitAddress(String address) {
+    int sep = address.indexOf("://");
+    String scheme = sep < 0 ? "" : address.substring(0, sep).toLowerCase(java.util.Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      return Map.entry(address, false);
+    }
+    String rest = address.substring(sep + 3);
+    if (rest.endsWith("/")) {
+      rest = rest.substring(0, rest.length() - 1);
+    }
+    if (rest.isEmpty() || rest.contains("/")) {
+      throw new IllegalArgumentException(
+          "address '" + address + "': expected " + ADDRESS_FORMS + ", with no path");
+    }
+    return Map.entry(rest, scheme.equals("https"));
+  }
+
   private EngramClient(Builder b) {
-    this.address = b.address;
+    Map.Entry<String, Boolean> target = splitAddress(b.address);
+    this.address = target.getKey();
     ChannelCredentials credentials =
-        b.tls ? TlsChannelCredentials.create() : InsecureChannelCredentials.create();
+        b.tls || target.getValue()
+            ? TlsChannelCredentials.create()
+            : InsecureChannelCredentials.create();
     List<ClientInterceptor> interceptors = new ArrayList<>(b.interceptors);
     // Run first (added last): the key, then the request id.
     interceptors.add(new RequestIds());
@@ -106,7 +137,7 @@ public final class EngramClient implements AutoCloseable {
       interceptors.add(new WithCredentials(new Bearer(b.apiKey)));
     }
     this.managed =
-        Grpc.newChannelBuilder(b.address, credentials)
+        Grpc.newChannelBuilder(this.address, credentials)
             .defaultServiceConfig(retryConfig(b))
             .enableRetry()
             .build();
@@ -139,7 +170,10 @@ public final class EngramClient implements AutoCloseable {
     private double multiplier = 2;
     private final List<ClientInterceptor> interceptors = new ArrayList<>();
 
-    /** {@code host:port} (default ENGRAM_ADDRESS, else 127.0.0.1:50051). */
+    /**
+     * {@code host:port}, {@code http://host:port} or {@code https://host:port} (TLS) (default
+     * ENGRAM_ADDRESS, else 127.0.0.1:50051).
+     */
     public Builder address(String address) {
       this.address = address;
       return this;

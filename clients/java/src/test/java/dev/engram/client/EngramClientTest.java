@@ -20,6 +20,7 @@ import io.grpc.stub.StreamObserver;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,27 @@ class EngramClientTest {
     assertEquals(3, flaky.requestIds.size());
     assertEquals(1, flaky.requestIds.stream().distinct().count());
     UUID.fromString(flaky.requestIds.get(0));
+  }
+
+  @Test
+  void theAddressFormsAreThoseEveryClientTakes() {
+    assertEquals(Map.entry("127.0.0.1:50051", false), EngramClient.splitAddress("127.0.0.1:50051"));
+    assertEquals(
+        Map.entry("127.0.0.1:50051", false), EngramClient.splitAddress("http://127.0.0.1:50051/"));
+    assertEquals(
+        Map.entry("engram.example:443", true), EngramClient.splitAddress("https://engram.example:443"));
+    assertEquals(
+        Map.entry("dns:///engram.example:50051", false),
+        EngramClient.splitAddress("dns:///engram.example:50051"));
+    IllegalArgumentException bad =
+        assertThrows(IllegalArgumentException.class, () -> EngramClient.splitAddress("http://h:1/v1"));
+    assertTrue(bad.getMessage().contains(EngramClient.ADDRESS_FORMS), bad.getMessage());
+    // An http:// address reaches the live server like host:port.
+    try (EngramClient client =
+        EngramClient.builder().address("http://" + TestServer.address()).apiKey(TestServer.key("A")).build()) {
+      assertEquals(TestServer.address(), client.address());
+      client.recall("anything", "address-forms");
+    }
   }
 
   @Test

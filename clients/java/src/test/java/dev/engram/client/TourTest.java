@@ -28,7 +28,8 @@ class TourTest {
         EngramClient.builder().address(TestServer.address()).apiKey(TestServer.key("A"));
     // tour:start
     try (EngramClient client = builder.build()) { // or EngramClient.fromEnvironment()
-      // Write: the outcome says ACCEPTED, PENDING_CONFIRMATION, REJECTED or DUPLICATE.
+      // Write: Java prints the outcome by its proto name: PROPOSAL_OUTCOME_ACCEPTED
+      // (or _PENDING_CONFIRMATION, _REJECTED, _DUPLICATE).
       ProposalResult result = client.propose(MemoryProposal.newBuilder()
           .setSpace(space)
           .setContent("Customer Ada prefers email over phone calls.")
