@@ -182,8 +182,59 @@ def parse_decision_name(name: str, field_path: str = "name") -> uuid.UUID:
         raise InvalidArgument.field(field_path, "decision id must be a UUID") from exc
 
 
+def sanitised_commit(c: Commit) -> Commit:
+    """`c` as it can be stored: real histories hold NUL bytes (binary files git did
+    not recognise) and oversize texts, and one such commit must not cost the
+    others of its batch. Free text has its NULs replaced (U+FFFD); an excerpt
+    holding NULs is binary content and is dropped (the hunk's lines stay); a
+    diff excerpt loses its lines with NULs; excerpts and the message are cut to
+    their limits. What identifies a commit or a file (shas, paths) is not
+    touched: `check_commit` refuses it, naming the problem."""
+    files = tuple(
+        replace(
+            f,
+            hunks=tuple(
+                replace(
+                    h,
+                    section=_no_nul(h.section),
+                    excerpt="" if "\x00" in h.excerpt else _clip(h.excerpt, MAX_EXCERPT_BYTES),
+                )
+                for h in f.hunks
+            ),
+        )
+        for f in c.files
+    )
+    diff_excerpt = c.diff_excerpt
+    if "\x00" in diff_excerpt:
+        diff_excerpt = "".join(
+            line for line in diff_excerpt.splitlines(keepends=True) if "\x00" not in line
+        )
+    return replace(
+        c,
+        message=_clip(_no_nul(c.message), MAX_MESSAGE_BYTES),
+        author_name=_no_nul(c.author_name),
+        committer_name=_no_nul(c.committer_name),
+        refs=tuple(_no_nul(r) for r in c.refs),
+        diff_excerpt=_clip(diff_excerpt, MAX_DIFF_EXCERPT_BYTES),
+        files=files,
+    )
+
+
+def _no_nul(text: str) -> str:
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+def _clip(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` UTF-8 bytes, at a character boundary."""
+    if len(text) * 4 <= limit:
+        return text
+    raw = text.encode()
+    return text if len(raw) <= limit else raw[:limit].decode("utf-8", "ignore")
+
+
 def check_commit(v: Violations, path: str, c: Commit) -> None:
-    """Shape checks of one converted commit (limits, shas, line ranges)."""
+    """Shape checks of one converted commit (limits, shas, line ranges); each
+    violation names what is wrong, so a refused commit can be fixed."""
     if not c.sha:
         v.add(f"{path}.sha", "required")
     elif not _SHA.match(c.sha):
@@ -204,10 +255,10 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
         fp = f"{path}.files[{i}]"
         if not f.path:
             v.add(f"{fp}.path", "required")
-        elif len(f.path.encode()) > MAX_PATH_BYTES or f.path.startswith("/") or "\x00" in f.path:
-            v.add(f"{fp}.path", f"a relative path of at most {MAX_PATH_BYTES} bytes")
-        if len(f.old_path.encode()) > MAX_PATH_BYTES:
-            v.add(f"{fp}.old_path", f"at most {MAX_PATH_BYTES} bytes")
+        else:
+            _check_path(v, f"{fp}.path", f.path)
+        if f.old_path:
+            _check_path(v, f"{fp}.old_path", f.old_path)
         if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
             v.add(f"{fp}.old_path", "required for a rename or copy")
         if len(f.hunks) > MAX_HUNKS:
@@ -222,6 +273,17 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
                 v.add(f"{hp}.new_lines", "a hunk needs old_lines, new_lines or both")
             if len(h.excerpt.encode()) > MAX_EXCERPT_BYTES:
                 v.add(f"{hp}.excerpt", f"at most {MAX_EXCERPT_BYTES} bytes")
+
+
+def _check_path(v: Violations, field_path: str, value: str) -> None:
+    """A path as git stores it: relative, no NUL, within the index key limit. Any
+    other byte (a backslash, a quote, a space, unicode) is a valid path."""
+    if "\x00" in value:
+        v.add(field_path, "must not contain NUL (U+0000) characters")
+    elif value.startswith("/"):
+        v.add(field_path, "must be relative to the repository root (not start with /)")
+    elif len(value.encode()) > MAX_PATH_BYTES:
+        v.add(field_path, f"at most {MAX_PATH_BYTES} bytes (UTF-8)")
 
 
 def check_span(v: Violations, path: str, span: LineSpan) -> None:

@@ -1,0 +1,169 @@
+"""A small git repository holding what real histories hold and tidy ones do not.
+
+Written with `git fast-import` (bytes as they are: invalid UTF-8, NUL) plus one
+commit object written by hand, since no porcelain makes a malformed timezone.
+`hazard_repo` returns the repository and the shas of its commits by role.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+AUTHOR = b"Old Nick <old@example.com>"
+MAPPED_NAME = "Proper Name"
+WHEN = 1_700_000_000
+
+
+def _git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
+    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo.parent)}
+    done = subprocess.run(
+        ["git", "-C", str(repo), *args], input=data, capture_output=True, env=env, check=True
+    )
+    return done.stdout
+
+
+def _commit(
+    mark: int,
+    message: bytes,
+    ops: bytes,
+    parent: str | None,
+    when: int,
+    branch: str = "main",
+    merge: str | None = None,
+) -> bytes:
+    out = f"commit refs/heads/{branch}\nmark :{mark}\n".encode()
+    out += b"author " + AUTHOR + f" {when} +0000\n".encode()
+    out += f"committer Dev <dev@example.com> {when} +0000\n".encode()
+    out += f"data {len(message)}\n".encode() + message + b"\n"
+    if parent:
+        out += f"from {parent}\n".encode()
+    if merge:
+        out += f"merge {merge}\n".encode()
+    return out + ops + b"\n"
+
+
+def _inline(path: bytes, data: bytes, mode: bytes = b"100644") -> bytes:
+    return b"M " + mode + b" inline " + path + b"\n" + f"data {len(data)}\n".encode() + data + b"\n"
+
+
+def _lines(n: int, prefix: str) -> bytes:
+    return "".join(f"{prefix} = {i}\n" for i in range(n)).encode()
+
+
+def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
+    path.mkdir()
+    _git(path, "init", "-q", "-b", "main")
+    util = _lines(40, "limit")
+    # A text file git takes for text (no NUL in its first 8000 bytes), then NULs.
+    late_nul = _lines(900, "row") + b"# calibrated \x00\x01\x02 for the sensor, because the\n"
+    first = [
+        _commit(
+            1,
+            b"Add the parser and its helpers\n\nThe parser reads the config once at start,"
+            b" because re-reading it on every request cost 40 ms.\n",
+            _inline(b"src/parser.py", _lines(30, "parse"))
+            + _inline(b"src/util.py", util)
+            + _inline(b'"dir/secr\\\\et.txt"', b"one\ntwo\n")
+            + _inline(b'"q/\\"quoted\\" name.txt"', b"q\n")
+            + _inline(b'"uni/caf\\303\\251 \\342\\234\\223.txt"', b"u\n")
+            + _inline(b'"bad/\\377name.txt"', b"b\n")
+            + _inline(b'"nl/line\\nbreak.txt"', b"n\n")
+            + _inline(b".mailmap", b"Proper Name <old@example.com>\n"),
+            None,
+            WHEN,
+        ),
+        _commit(
+            2,
+            b"Embed the sensor calibration table\n\nThe table lives in code because the"
+            b" boot loader cannot read data files.\n",
+            _inline(b"src/table.py", late_nul),
+            ":1",
+            WHEN + 100,
+        ),
+        _commit(
+            3,
+            b"Escape the secret path \xff\xfe in the loader\n\nWindows tools wrote the"
+            b" backslash, so the loader keeps it instead of renaming the file.\n",
+            _inline(b'"dir/secr\\\\et.txt"', b"one\ntwo\nthree\n"),
+            ":2",
+            WHEN + 200,
+        ),
+    ]
+    _git(path, "fast-import", "--quiet", data=b"".join(first))
+    tip = _git(path, "rev-parse", "refs/heads/main").decode().strip()
+
+    # A commit whose author timezone git itself prints as `+051800`, and whose
+    # message holds a NUL byte: written as an object, as an old tool once did.
+    tree = _git(path, "rev-parse", f"{tip}^{{tree}}").decode().strip()
+    odd = (
+        f"tree {tree}\nparent {tip}\n".encode()
+        + b"author "
+        + AUTHOR
+        + f" {WHEN + 300} +051800\n".encode()
+        + f"committer Dev <dev@example.com> {WHEN + 300} +0000\n\n".encode()
+        + b"Keep the retry budget at three\n\nThree retries, because\x00 the gateway"
+        b" times out after four.\n"
+    )
+    odd_sha = _git(path, "hash-object", "-t", "commit", "-w", "--literally", "--stdin", data=odd)
+    odd_sha_text = odd_sha.decode().strip()
+
+    second = [
+        _commit(
+            10,
+            b"Rename the parser and copy the util limits\n\nThe name clashed with the stdlib"
+            b" module, so it moves to parse.py.\n",
+            b"R src/parser.py src/parse.py\n"
+            + _inline(b"src/util.py", util + b"limit = extra\n")
+            + _inline(b"src/util_copy.py", util),
+            odd_sha_text,
+            WHEN + 400,
+        ),
+        _commit(
+            11,
+            b"Vendor the lib as a submodule\n\nPinned as a submodule so that upgrades are"
+            b" reviewed, instead of copying its files.\n",
+            b"M 160000 1111111111111111111111111111111111111111 vendor/lib\n",
+            ":10",
+            WHEN + 500,
+        ),
+        _commit(
+            12,
+            b"Bump the vendored lib\n\nThe new version fixes the leak, because it closes"
+            b" sockets.\n",
+            b"M 160000 2222222222222222222222222222222222222222 vendor/lib\n",
+            ":11",
+            WHEN + 600,
+        ),
+        _commit(13, b"Record the freeze, since the release is cut\n", b"", ":12", WHEN + 700),
+        _commit(14, b"", b"", ":13", WHEN + 800),
+        _commit(
+            15,
+            b"Try a side idea\n",
+            _inline(b"side.txt", b"s\n"),
+            ":14",
+            WHEN + 900,
+            branch="side",
+        ),
+        _commit(16, b"Merge branch 'side'\n", b"", ":14", WHEN + 1000, merge=":15"),
+    ]
+    _git(path, "fast-import", "--quiet", data=b"".join(second))
+    _git(path, "checkout", "-q", "-f", "main")
+    marks = {
+        role: _git(path, "rev-parse", ref).decode().strip()
+        for role, ref in (
+            ("first", "main~9"),
+            ("binary", "main~8"),
+            ("backslash", "main~7"),
+            ("timezone", "main~6"),
+            ("rename", "main~5"),
+            ("submodule_add", "main~4"),
+            ("submodule_bump", "main~3"),
+            ("empty", "main~2"),
+            ("no_message", "main~1"),
+            ("side", "main^2"),
+            ("merge", "main"),
+        )
+    }
+    return path, marks

@@ -1,0 +1,193 @@
+"""Ingest of what real histories hold: binary content git took for text, invalid
+UTF-8, a malformed timezone, backslash, quoted and unicode paths, renames and
+copies, submodules, empty commits and messages, merges, `.mailmap`. Read by the
+client's git reader, sent through the CLI to a real server."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+import engram
+import pytest
+from engram import git
+from engram.v1 import decisions_pb2
+from engram_server.cli import ingest_progress
+from engram_server.cli.ingest_history import IngestTally
+
+from tests.decisions_hazards import MAPPED_NAME, WHEN, hazard_repo
+from tests.test_cli import json_lines, run
+
+REPO = "acme/hazards"
+
+
+@pytest.fixture
+def hazards(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    return hazard_repo(tmp_path / "repo")
+
+
+def test_the_reader_represents_every_hazard(hazards: tuple[Path, dict[str, str]]) -> None:
+    path, sha = hazards
+    report = git.ReadReport()
+    commits = {c.sha: c for c in git.read_commits(str(path), "HEAD", report)}
+    # Everything but the commit without a message is read; that one is counted.
+    assert report.read == 11 and len(commits) == 10
+    assert sha["no_message"] not in commits
+    assert report.skipped == {"empty commit message": 1}
+
+    first = commits[sha["first"]]
+    assert first.author_name == MAPPED_NAME  # through .mailmap
+    assert {f.path for f in first.files} == {
+        ".mailmap",
+        "bad/\ufffdname.txt",
+        "dir/secr\\et.txt",
+        "nl/line\nbreak.txt",
+        'q/"quoted" name.txt',
+        "src/parser.py",
+        "src/util.py",
+        "uni/café ✓.txt",
+    }
+    # NUL bytes past git's binary sniffing: the file goes as binary, no hunks.
+    (table,) = commits[sha["binary"]].files
+    assert table.binary and not table.hunks and "\x00" not in str(table)
+    assert report.sanitised["binary content dropped from a diff"] == 1
+
+    backslash = commits[sha["backslash"]]
+    assert backslash.message.startswith("Escape the secret path \ufffd\ufffd in the loader")
+    assert [f.path for f in backslash.files] == ["dir/secr\\et.txt"]
+    assert backslash.files[0].hunks[0].new_lines.start_line == 3
+
+    # git prints this author date's zone as +518:00; raw seconds do not care.
+    odd = commits[sha["timezone"]]
+    assert odd.author_time.seconds == WHEN + 300 and not odd.files
+
+    renamed = {f.path: f for f in commits[sha["rename"]].files}
+    assert renamed["src/parse.py"].change_type == decisions_pb2.FILE_CHANGE_TYPE_RENAMED
+    assert renamed["src/parse.py"].old_path == "src/parser.py"
+    assert renamed["src/util_copy.py"].change_type == decisions_pb2.FILE_CHANGE_TYPE_COPIED
+    assert renamed["src/util_copy.py"].old_path == "src/util.py"
+
+    for role, kind in (
+        ("submodule_add", decisions_pb2.FILE_CHANGE_TYPE_ADDED),
+        ("submodule_bump", decisions_pb2.FILE_CHANGE_TYPE_MODIFIED),
+    ):
+        (gitlink,) = commits[sha[role]].files
+        assert gitlink.path == "vendor/lib" and gitlink.change_type == kind
+        assert not gitlink.hunks  # a submodule's "lines" are commit ids
+
+    assert not commits[sha["empty"]].files
+    merge = commits[sha["merge"]]
+    assert list(merge.parents) == [sha["no_message"], sha["side"]] and not merge.files
+
+
+async def test_ingest_stores_a_hazardous_history_and_exits_0(
+    server: Any,
+    make_tenant: Any,
+    hazards: tuple[Path, dict[str, str]],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    path, sha = hazards
+    tenant = await make_tenant()
+    conn = ("--address", server.address, "--api-key", tenant.secret)
+    ingest = ("decisions", "ingest", str(path), "--repository", REPO, *conn)
+
+    code, out, err = await run(capsys, *ingest, "--batch-size", "3")
+    assert code == 0, err + out
+    (summary, *details) = out.splitlines()
+    assert summary.startswith(f"{REPO}: 11 commits read in ")
+    assert "0 already ingested, 1 skipped" in summary
+    assert "  skipped      1: empty commit message" in details
+    assert "  cleaned      1: binary content dropped from a diff" in details
+    # One summary, no line per commit.
+    assert sha["first"][:12] not in out
+
+    async with engram.AsyncClient(server.address, tenant.secret) as client:
+        decisions = {c: d async for d in client.list_decisions(repository=REPO) for c in d.commits}
+    assert decisions[sha["backslash"]].title.startswith("Escape the secret path")
+    assert {a.path for a in decisions[sha["backslash"]].anchors} == {"dir/secr\\et.txt"}
+    assert decisions[sha["binary"]].title == "Embed the sensor calibration table"
+    assert decisions[sha["first"]].author == MAPPED_NAME
+    assert sha["timezone"] in decisions
+
+    # Again, line by line: every commit says what became of it.
+    code, out, err = await run(capsys, *ingest, "--verbose")
+    assert code == 0, err
+    assert f"{sha['first'][:12]}  already ingested" in out
+    assert f"{sha['no_message'][:12]}  skipped           empty commit message" in out
+    assert "10 already ingested, 1 skipped" in out
+
+    code, out, _ = await run(capsys, *ingest, "--json")
+    (result,) = json_lines(out)
+    assert result["commits_read"] == 11 and result["commits_skipped"] == 1
+    assert result["skipped_reasons"] == {"empty commit message": 1}
+
+
+def _commit(n: int, files: list[decisions_pb2.FileChange]) -> decisions_pb2.Commit:
+    c = decisions_pb2.Commit(
+        sha=f"{n:040x}",
+        message=f"Cap the queue at {n} items\n\nBecause the worker ran out of memory at {n * 2}.\n",
+        files=files,
+    )
+    c.author_time.seconds = WHEN + n
+    return c
+
+
+def _file(path: str, excerpt: str = "") -> decisions_pb2.FileChange:
+    hunk = decisions_pb2.DiffHunk(excerpt=excerpt)
+    hunk.new_lines.start_line = 1
+    return decisions_pb2.FileChange(
+        path=path, change_type=decisions_pb2.FILE_CHANGE_TYPE_MODIFIED, hunks=[hunk]
+    )
+
+
+async def test_one_bad_commit_never_fails_its_batch(server: Any, make_tenant: Any) -> None:
+    tenant = await make_tenant()
+    batch = [
+        # Binary bytes in an excerpt: dropped, the commit is stored.
+        _commit(1, [_file("q.py", "+# tuned \x00\x01 because\n")]),
+        # A NUL in a path cannot be stored: this commit alone is refused.
+        _commit(2, [_file("a\x00b.py")]),
+        # Any other byte is a path git can hold.
+        _commit(3, [_file('dir/secr\\et "x".txt')]),
+        _commit(4, [_file("/etc/passwd")]),
+    ]
+    async with engram.AsyncClient(server.address, tenant.secret) as client:
+        result = await client.ingest_commits(REPO, batch)
+        stored = {c: d async for d in client.list_decisions(repository=REPO) for c in d.commits}
+    by_sha = {c.sha: c for c in result.commits}
+    assert str(by_sha[f"{1:040x}"].disposition) == "DECISION"
+    assert str(by_sha[f"{3:040x}"].disposition) == "DECISION"
+    assert {a.path for a in stored[f"{3:040x}"].anchors} == {'dir/secr\\et "x".txt'}
+    refused = by_sha[f"{2:040x}"]
+    assert str(refused.disposition) == "INVALID"
+    assert [(v.field, v.description) for v in refused.violations] == [
+        ("commits[1].files[0].path", "must not contain NUL (U+0000) characters")
+    ]
+    (absolute,) = by_sha[f"{4:040x}"].violations
+    assert absolute.description == "must be relative to the repository root (not start with /)"
+    assert result.invalid_commits == 2
+
+
+def test_progress_is_a_bar_on_a_terminal_and_lines_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tally = IngestTally("r", read=50, created=7, seconds=2.0)
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    bar = Terminal()
+    ingest_progress.IngestProgress(100, stream=bar).update(tally)
+    assert bar.getvalue() == f"\r[{'#' * 15}{'.' * 15}] 50/100 commits (25/s), 7 decisions"
+
+    monkeypatch.setattr(ingest_progress, "PLAIN_EVERY_SECONDS", 0.0)
+    log = io.StringIO()
+    progress = ingest_progress.IngestProgress(100, stream=log)
+    progress.update(tally)
+    progress.done()
+    assert log.getvalue() == "ingest: 50/100 commits (25/s), 7 decisions\n"
+    quiet = io.StringIO()
+    ingest_progress.IngestProgress(100, shown=False, stream=quiet).update(tally)
+    assert quiet.getvalue() == ""
