@@ -122,6 +122,13 @@ async def test_ingest_stores_a_hazardous_history_and_exits_0(
     assert result["commits_read"] == 11 and result["commits_skipped"] == 1
     assert result["skipped_reasons"] == {"empty commit message": 1}
 
+    # Only a failure of the run itself exits non-zero: here the server refuses
+    # the key, and the summary says how far it got.
+    refused = ("decisions", "ingest", str(path), "--repository", REPO)
+    code, out, err = await run(capsys, *refused, "--address", server.address, "--api-key", "x")
+    assert code == 1 and "UNAUTHENTICATED" in err
+    assert "stopped after 0 commits of 11" in err and "0 commits read" in out
+
 
 def _commit(n: int, files: list[decisions_pb2.FileChange]) -> decisions_pb2.Commit:
     c = decisions_pb2.Commit(
@@ -156,7 +163,9 @@ async def test_one_bad_commit_never_fails_its_batch(server: Any, make_tenant: An
         result = await client.ingest_commits(REPO, batch)
         stored = {c: d async for d in client.list_decisions(repository=REPO) for c in d.commits}
     by_sha = {c.sha: c for c in result.commits}
-    assert str(by_sha[f"{1:040x}"].disposition) == "DECISION"
+    binary = by_sha[f"{1:040x}"]
+    assert str(binary.disposition) == "DECISION"
+    assert binary.reason == "binary content not quoted: q.py"
     assert str(by_sha[f"{3:040x}"].disposition) == "DECISION"
     assert {a.path for a in stored[f"{3:040x}"].anchors} == {'dir/secr\\et "x".txt'}
     refused = by_sha[f"{2:040x}"]

@@ -127,11 +127,11 @@ def commit_from_proto(index: int, c: decisions_pb2.Commit) -> CommitInput:
         diff_excerpt=c.diff_excerpt,
         refs=tuple(c.refs),
     )
-    commit = sanitised_commit(commit)
+    commit, notes = sanitised_commit(commit)
     check_commit(v, path, commit)
     if v.items:
         return CommitInput(index, c.sha, None, tuple((x.field, x.description) for x in v.items))
-    return CommitInput(index, c.sha, commit)
+    return CommitInput(index, c.sha, commit, notes=notes)
 
 
 def _evidence_in(items: Any, path: str, v: Violations) -> list[Evidence]:

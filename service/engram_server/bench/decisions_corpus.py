@@ -178,7 +178,7 @@ def _row(
             commits_already_ingested=tally.already,
             commits_skipped=tally.skipped,
             skipped_reasons=dict(tally.skip_reasons()),
-            cleaned=dict(tally.report.sanitised),
+            cleaned=dict(tally.cleaned()),
         )
     return row
 

@@ -214,7 +214,7 @@ def _summary(args: argparse.Namespace, tally: IngestTally) -> None:
                 "commits_already_ingested": tally.already,
                 "commits_skipped": tally.skipped,
                 "skipped_reasons": dict(tally.skip_reasons()),
-                "cleaned": dict(tally.report.sanitised),
+                "cleaned": dict(tally.cleaned()),
                 "seconds": round(tally.seconds, 2),
             }
         )

@@ -49,6 +49,8 @@ class IngestTally:
     seconds: float = 0.0
     no_decision_reasons: collections.Counter[str] = field(default_factory=collections.Counter)
     refusals: collections.Counter[str] = field(default_factory=collections.Counter)
+    # What the server changed to store a commit (binary content it did not quote).
+    server_cleaned: collections.Counter[str] = field(default_factory=collections.Counter)
     report: git.ReadReport = field(default_factory=git.ReadReport)
 
     @property
@@ -63,6 +65,10 @@ class IngestTally:
     def skip_reasons(self) -> collections.Counter[str]:
         return self.report.skipped + self.refusals
 
+    def cleaned(self) -> collections.Counter[str]:
+        """What was changed to store commits, by kind: by this reader, by the server."""
+        return self.report.sanitised + self.server_cleaned
+
     def summary(self) -> list[str]:
         rate = self.read / self.seconds if self.seconds > 0 else 0.0
         lines = [
@@ -73,7 +79,7 @@ class IngestTally:
         ]
         for reason, n in self.skip_reasons().most_common():
             lines.append(f"  skipped {n:6d}: {reason}")
-        for kind, n in self.report.sanitised.most_common():
+        for kind, n in self.cleaned().most_common():
             lines.append(f"  cleaned {n:6d}: {kind}")
         for reason, n in self.no_decision_reasons.most_common(8):
             lines.append(f"  no decision {n:6d}: {reason}")
@@ -162,7 +168,11 @@ def _count(tally: IngestTally, response: IngestResult) -> None:
     tally.already += response.skipped_commits
     tally.refused += response.invalid_commits
     for c in response.commits:
-        if c.disposition is CommitDisposition.NO_DECISION:
+        if c.disposition is CommitDisposition.DECISION and c.reason:
+            # A stored commit's reason lists what the server changed to store it.
+            for note in c.reason.split("; "):
+                tally.server_cleaned[note.partition(":")[0]] += 1
+        elif c.disposition is CommitDisposition.NO_DECISION:
             tally.no_decision_reasons[c.reason] += 1
         elif c.disposition is CommitDisposition.INVALID:
             reasons = [_reason(v.field, v.description) for v in c.violations]
@@ -176,7 +186,10 @@ def _lines(
     lines = []
     for c in response.commits:
         if c.disposition is CommitDisposition.DECISION:
-            lines.append(CommitLine(c.sha, "decision", titles.get(c.decision, c.decision)))
+            title = titles.get(c.decision, c.decision)
+            lines.append(
+                CommitLine(c.sha, "decision", f"{title} ({c.reason})" if c.reason else title)
+            )
         elif c.disposition is CommitDisposition.NO_DECISION:
             lines.append(CommitLine(c.sha, "no decision", c.reason))
         elif c.disposition is CommitDisposition.ALREADY_INGESTED:
