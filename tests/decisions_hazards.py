@@ -17,7 +17,17 @@ WHEN = 1_700_000_000
 
 
 def _git(repo: Path, *args: str, data: bytes | None = None) -> bytes:
-    env = {**os.environ, "GIT_CONFIG_NOSYSTEM": "1", "HOME": str(repo.parent)}
+    env = {
+        **os.environ,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "HOME": str(repo.parent),
+        "GIT_AUTHOR_NAME": "Old Nick",
+        "GIT_AUTHOR_EMAIL": "old@example.com",
+        "GIT_AUTHOR_DATE": f"{WHEN + 350} +0000",
+        "GIT_COMMITTER_NAME": "Dev",
+        "GIT_COMMITTER_EMAIL": "dev@example.com",
+        "GIT_COMMITTER_DATE": f"{WHEN + 350} +0000",
+    }
     done = subprocess.run(
         ["git", "-C", str(repo), *args], input=data, capture_output=True, env=env, check=True
     )
@@ -54,7 +64,9 @@ def _lines(n: int, prefix: str) -> bytes:
 
 def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
     path.mkdir()
-    _git(path, "init", "-q", "-b", "main")
+    # Bare, as mirrors are: .mailmap is then read from HEAD, and no checkout
+    # needs the blob the history lacks.
+    _git(path, "init", "-q", "--bare", "-b", "main")
     util = _lines(40, "limit")
     # A text file git takes for text (no NUL in its first 8000 bytes), then NULs.
     late_nul = _lines(900, "row") + b"# calibrated \x00\x01\x02 for the sensor, because the\n"
@@ -109,6 +121,20 @@ def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
     odd_sha = _git(path, "hash-object", "-t", "commit", "-w", "--literally", "--stdin", data=odd)
     odd_sha_text = odd_sha.decode().strip()
 
+    # A commit naming a blob the repository does not hold (a partial clone, a
+    # damaged mirror): git cannot show its diff.
+    entries = _git(path, "ls-tree", odd_sha_text) + (b"100644 blob " + b"3" * 40 + b"\tlost.txt\n")
+    lost_tree = _git(path, "mktree", "--missing", data=entries).decode().strip()
+    lost = _git(
+        path,
+        "commit-tree",
+        lost_tree,
+        "-p",
+        odd_sha_text,
+        "-m",
+        "Add the lost table, since the loader needs it",
+    ).decode().strip()
+
     second = [
         _commit(
             10,
@@ -117,15 +143,23 @@ def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
             b"R src/parser.py src/parse.py\n"
             + _inline(b"src/util.py", util + b"limit = extra\n")
             + _inline(b"src/util_copy.py", util),
-            odd_sha_text,
+            lost,
             WHEN + 400,
+        ),
+        _commit(
+            17,
+            b"Link the copied limits to the originals\n\nA symlink, so that the two"
+            b" cannot drift apart.\n",
+            _inline(b"src/util_copy.py", b"util.py", mode=b"120000"),
+            ":10",
+            WHEN + 450,
         ),
         _commit(
             11,
             b"Vendor the lib as a submodule\n\nPinned as a submodule so that upgrades are"
             b" reviewed, instead of copying its files.\n",
             b"M 160000 1111111111111111111111111111111111111111 vendor/lib\n",
-            ":10",
+            ":17",
             WHEN + 500,
         ),
         _commit(
@@ -149,21 +183,24 @@ def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
         _commit(16, b"Merge branch 'side'\n", b"", ":14", WHEN + 1000, merge=":15"),
     ]
     _git(path, "fast-import", "--quiet", data=b"".join(second))
-    _git(path, "checkout", "-q", "-f", "main")
+    subjects = _git(path, "log", "--all", "--format=%H %s").decode("utf-8", "replace")
+    by_subject = {line[41:]: line[:40] for line in subjects.splitlines()}
     marks = {
-        role: _git(path, "rev-parse", ref).decode().strip()
-        for role, ref in (
-            ("first", "main~9"),
-            ("binary", "main~8"),
-            ("backslash", "main~7"),
-            ("timezone", "main~6"),
-            ("rename", "main~5"),
-            ("submodule_add", "main~4"),
-            ("submodule_bump", "main~3"),
-            ("empty", "main~2"),
-            ("no_message", "main~1"),
-            ("side", "main^2"),
-            ("merge", "main"),
+        role: next(sha for subject, sha in by_subject.items() if subject.startswith(prefix))
+        for role, prefix in (
+            ("first", "Add the parser"),
+            ("binary", "Embed the sensor"),
+            ("backslash", "Escape the secret path"),
+            ("timezone", "Keep the retry budget"),
+            ("lost", "Add the lost table"),
+            ("rename", "Rename the parser"),
+            ("typechange", "Link the copied limits"),
+            ("submodule_add", "Vendor the lib"),
+            ("submodule_bump", "Bump the vendored lib"),
+            ("empty", "Record the freeze"),
+            ("side", "Try a side idea"),
+            ("merge", "Merge branch"),
         )
     }
+    marks["no_message"] = _git(path, "rev-parse", "main^1").decode().strip()
     return path, marks

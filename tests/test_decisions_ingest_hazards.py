@@ -1,6 +1,7 @@
 """Ingest of what real histories hold: binary content git took for text, invalid
-UTF-8, a malformed timezone, backslash, quoted and unicode paths, renames and
-copies, submodules, empty commits and messages, merges, `.mailmap`. Read by the
+UTF-8, a malformed timezone, backslash, quoted and unicode paths, renames,
+copies and type changes, submodules, a missing object, empty commits and
+messages, merges, `.mailmap`. Read by the
 client's git reader, sent through the CLI to a real server."""
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ def test_the_reader_represents_every_hazard(hazards: tuple[Path, dict[str, str]]
     report = git.ReadReport()
     commits = {c.sha: c for c in git.read_commits(str(path), "HEAD", report)}
     # Everything but the commit without a message is read; that one is counted.
-    assert report.read == 11 and len(commits) == 10
+    assert report.read == 13 and len(commits) == 12
     assert sha["no_message"] not in commits
     assert report.skipped == {"empty commit message": 1}
 
@@ -68,6 +69,14 @@ def test_the_reader_represents_every_hazard(hazards: tuple[Path, dict[str, str]]
     assert renamed["src/util_copy.py"].change_type == decisions_pb2.FILE_CHANGE_TYPE_COPIED
     assert renamed["src/util_copy.py"].old_path == "src/util.py"
 
+    # A blob the repository lacks: the commit comes without line ranges.
+    (lost,) = commits[sha["lost"]].files
+    assert lost.path == "lost.txt" and not lost.hunks
+    assert report.sanitised["diff unreadable (missing object): paths without line ranges"] == 1
+    # A file that became a symlink: one change (git's patch shows two).
+    (link,) = commits[sha["typechange"]].files
+    assert link.path == "src/util_copy.py" and link.hunks[0].new_lines.start_line == 1
+
     for role, kind in (
         ("submodule_add", decisions_pb2.FILE_CHANGE_TYPE_ADDED),
         ("submodule_bump", decisions_pb2.FILE_CHANGE_TYPE_MODIFIED),
@@ -95,7 +104,7 @@ async def test_ingest_stores_a_hazardous_history_and_exits_0(
     code, out, err = await run(capsys, *ingest, "--batch-size", "3")
     assert code == 0, err + out
     (summary, *details) = out.splitlines()
-    assert summary.startswith(f"{REPO}: 11 commits read in ")
+    assert summary.startswith(f"{REPO}: 13 commits read in ")
     assert "0 already ingested, 1 skipped" in summary
     assert "  skipped      1: empty commit message" in details
     assert "  cleaned      1: binary content dropped from a diff" in details
@@ -108,18 +117,18 @@ async def test_ingest_stores_a_hazardous_history_and_exits_0(
     assert {a.path for a in decisions[sha["backslash"]].anchors} == {"dir/secr\\et.txt"}
     assert decisions[sha["binary"]].title == "Embed the sensor calibration table"
     assert decisions[sha["first"]].author == MAPPED_NAME
-    assert sha["timezone"] in decisions
+    assert sha["timezone"] in decisions and sha["lost"] in decisions
 
     # Again, line by line: every commit says what became of it.
     code, out, err = await run(capsys, *ingest, "--verbose")
     assert code == 0, err
     assert f"{sha['first'][:12]}  already ingested" in out
     assert f"{sha['no_message'][:12]}  skipped           empty commit message" in out
-    assert "10 already ingested, 1 skipped" in out
+    assert "12 already ingested, 1 skipped" in out
 
     code, out, _ = await run(capsys, *ingest, "--json")
     (result,) = json_lines(out)
-    assert result["commits_read"] == 11 and result["commits_skipped"] == 1
+    assert result["commits_read"] == 13 and result["commits_skipped"] == 1
     assert result["skipped_reasons"] == {"empty commit message": 1}
 
     # Only a failure of the run itself exits non-zero: here the server refuses
@@ -127,7 +136,7 @@ async def test_ingest_stores_a_hazardous_history_and_exits_0(
     refused = ("decisions", "ingest", str(path), "--repository", REPO)
     code, out, err = await run(capsys, *refused, "--address", server.address, "--api-key", "x")
     assert code == 1 and "UNAUTHENTICATED" in err
-    assert "stopped after 0 commits of 11" in err and "0 commits read" in out
+    assert "stopped after 0 commits of 13" in err and "0 commits read" in out
 
 
 def _commit(n: int, files: list[decisions_pb2.FileChange]) -> decisions_pb2.Commit:

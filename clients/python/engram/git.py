@@ -48,6 +48,7 @@ import threading
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from engram.v1 import decisions_pb2
 
@@ -201,10 +202,67 @@ def read_commits(
 ) -> Iterator[decisions_pb2.Commit]:
     """The commits of `revision_range`, oldest first, as they stream out of git
     (GitError if git fails; `check_range` first gives a clear reason up front).
-    A commit that cannot be represented is not yielded: `report` counts it."""
+    A commit that cannot be represented is not yielded: `report` counts it.
+
+    A repository can lack objects its history names (a partial clone, a
+    damaged mirror): git then stops at the commit whose diff it cannot read.
+    That commit is read again without its patch (its changed paths, no line
+    ranges; noted in `report`), and the log goes on after it."""
     if revision_range.startswith("-"):
         raise GitError(f"{revision_range!r} is not a revision range")
     report = report if report is not None else ReadReport()
+    base = report.read
+    order: list[str] | None = None
+    source: tuple[list[str], bytes | None] = (["--reverse", revision_range], None)
+    while True:
+        try:
+            yield from _log(path, [*_PATCH, *source[0]], source[1], report)
+            return
+        except GitError as failure:
+            if order is None:
+                listed = _git(path, "rev-list", "--reverse", revision_range, "--")
+                order = listed.split()
+            done = report.read - base
+            if done >= len(order):
+                raise
+            sha = order[done]
+            commit = _without_patch(path, sha, str(failure), report)
+            if commit is not None:
+                yield commit
+            rest = order[report.read - base :]
+            if not rest:
+                return
+            # The rest in the same order, named one by one (git reads them all
+            # from stdin before it prints anything).
+            source = (["--no-walk=unsorted", "--stdin"], "\n".join(rest).encode() + b"\n")
+
+
+# What the log prints per commit besides the header: the changed paths (raw,
+# NUL-separated, never quoted) and the zero-context patch with renames and copies.
+_PATCH = ("-z", "--raw", "--patch", "-M", "-C", "-U0")
+
+
+def _without_patch(
+    path: str, sha: str, failure: str, report: ReadReport
+) -> decisions_pb2.Commit | None:
+    """One commit, its changed paths without a patch (no rename detection: that
+    too reads file contents); skipped, with git's reason, when even that fails."""
+    reason = failure.splitlines()[0] if failure else "git could not read it"
+    try:
+        found = list(_log(path, ["-z", "--raw", "--no-renames", "--no-walk", sha], None, report))
+    except GitError as again:
+        report.read += 1
+        first = str(again).splitlines()[0] if str(again) else reason
+        report.skip(sha, f"unreadable: {first}")
+        return None
+    report.note(sha, "diff unreadable (missing object): paths without line ranges")
+    return found[0] if found else None
+
+
+def _log(
+    path: str, options: list[str], stdin: bytes | None, report: ReadReport
+) -> Iterator[decisions_pb2.Commit]:
+    """One `git log` run with `options`, parsed commit by commit as it streams."""
     nonce = secrets.token_hex(8)
     start, end = f"\x01engram-commit-{nonce}\x01".encode(), f"\x01engram-end-{nonce}\x01".encode()
     fmt = f"{start.decode()}%H%x00%P%x00%aN%x00%at%x00%cN%x00%ct%x00%D%x00%B%x00{end.decode()}"
@@ -213,22 +271,20 @@ def read_commits(
         args += ["-c", setting]
     args += [
         "log",
-        "--reverse",
-        "-z",
-        "--raw",
-        "--patch",
-        "-M",
-        "-C",
-        "-U0",
         "--no-color",
         "--no-ext-diff",
         "--no-textconv",
         "--encoding=UTF-8",
         f"--format={fmt}",
-        revision_range,
+        *options,
     ]
     try:
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            args,
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
     except FileNotFoundError as exc:
         raise GitError("git is not installed (or not on PATH)") from exc
     with proc:
@@ -238,28 +294,42 @@ def read_commits(
         # stderr is drained beside stdout, so a chatty git never blocks on it.
         drain = threading.Thread(target=lambda: errors.append(stderr.read()), daemon=True)
         drain.start()
-        pending = b""
+        if stdin is not None:
+            feed = proc.stdin
+            assert feed is not None
+            threading.Thread(target=_feed, args=(feed, stdin), daemon=True).start()
+        buffer = bytearray()
         while True:
             block = proc.stdout.read(1 << 20)
             if not block:
                 break
-            pending += block
-            parts = pending.split(start)
-            pending = parts.pop()
-            for chunk in parts:
-                if chunk:
-                    commit = _parse(chunk, end, report)
-                    if commit is not None:
-                        yield commit
-        if pending:
-            commit = _parse(pending, end, report)
-            if commit is not None:
-                yield commit
+            searched = max(len(buffer) - len(start), 0)
+            buffer += block
+            # A commit is complete when the next one's marker has arrived.
+            at = buffer.find(start, max(searched, len(start)))
+            while at >= 0:
+                commit = _parse(bytes(buffer[:at]), start, end, report)
+                if commit is not None:
+                    yield commit
+                del buffer[:at]
+                at = buffer.find(start, len(start))
         proc.wait()
         drain.join()
         if proc.returncode != 0:
             reason = b"".join(errors).decode("utf-8", "replace").strip()
             raise GitError(reason or "git log failed")
+        if buffer:
+            commit = _parse(bytes(buffer), start, end, report)
+            if commit is not None:
+                yield commit
+
+
+def _feed(pipe: IO[bytes], data: bytes) -> None:
+    try:
+        pipe.write(data)
+        pipe.close()
+    except OSError:
+        pass  # git exited early; its status says why
 
 
 def read_batches(
@@ -342,8 +412,12 @@ def _seconds(raw: bytes) -> int | None:
     return min(max(value, _MIN_SECONDS), _MAX_SECONDS)
 
 
-def _parse(chunk: bytes, end: bytes, report: ReadReport) -> decisions_pb2.Commit | None:
-    header, found, rest = chunk.partition(end)
+def _parse(
+    chunk: bytes, start: bytes, end: bytes, report: ReadReport
+) -> decisions_pb2.Commit | None:
+    if not chunk.startswith(start):
+        return None  # not a commit: nothing git printed before the first one
+    header, found, rest = chunk[len(start) :].partition(end)
     if not found:
         return None  # not a commit: nothing git printed before the first one
     fields = header.split(b"\x00", 7)
@@ -438,12 +512,18 @@ def _patch_sections(patch: bytes) -> list[list[bytes]]:
 def _changes(rest: bytes, sha: str, report: ReadReport) -> Iterator[decisions_pb2.FileChange]:
     raw, patch = _raw_changes(rest)
     sections = _patch_sections(patch.rstrip(b"\x00"))
-    if sections and len(sections) != len(raw):
-        # The patch and the raw list come from one diff and match one to one;
-        # should they ever not, the paths stand without line ranges.
+    # The patch and the raw list come from one diff, in one order: one patch
+    # section per change, two for a type change (a file that became a symlink
+    # is shown deleted, then added). Should they ever not match, the paths
+    # stand without line ranges.
+    wanted = sum(2 if change.status == b"T" else 1 for change in raw)
+    if sections and len(sections) != wanted:
         report.note(sha, "patch did not match the changed paths: hunks left out")
         sections = []
-    for index, change in enumerate(raw):
+    cursor = 0
+    for change in raw:
+        own = sections[cursor : cursor + (2 if change.status == b"T" else 1)] if sections else []
+        cursor += len(own)
         new_path = _text(change.paths[-1])
         old_path = _text(change.paths[0]) if len(change.paths) > 1 else ""
         if len(new_path.encode()) > MAX_PATH_BYTES or len(old_path.encode()) > MAX_PATH_BYTES:
@@ -457,8 +537,9 @@ def _changes(rest: bytes, sha: str, report: ReadReport) -> Iterator[decisions_pb
         if _GITLINK in (change.old_mode, change.new_mode):
             yield f  # a submodule: its "lines" are commit ids, not lines
             continue
-        if sections:
-            _read_hunks(f, sections[index], sha, report)
+        if own:
+            # A type change's lines are those of its new side (the last section).
+            _read_hunks(f, own[-1], sha, report)
         yield f
 
 
