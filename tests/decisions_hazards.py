@@ -125,15 +125,19 @@ def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
     # damaged mirror): git cannot show its diff.
     entries = _git(path, "ls-tree", odd_sha_text) + (b"100644 blob " + b"3" * 40 + b"\tlost.txt\n")
     lost_tree = _git(path, "mktree", "--missing", data=entries).decode().strip()
-    lost = _git(
-        path,
-        "commit-tree",
-        lost_tree,
-        "-p",
-        odd_sha_text,
-        "-m",
-        "Add the lost table, since the loader needs it",
-    ).decode().strip()
+    lost = (
+        _git(
+            path,
+            "commit-tree",
+            lost_tree,
+            "-p",
+            odd_sha_text,
+            "-m",
+            "Add the lost table, since the loader needs it",
+        )
+        .decode()
+        .strip()
+    )
 
     second = [
         _commit(
@@ -204,3 +208,28 @@ def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
     }
     marks["no_message"] = _git(path, "rev-parse", "main^1").decode().strip()
     return path, marks
+
+
+def huge_repo(path: Path, files: int = 1000, hunks: int = 40) -> Path:
+    """Two commits, the second changing `hunks` far-apart lines in each of `files`
+    files whose lines look like functions with long names: git prints each
+    hunk's section, and the commit encodes past the server's 4 MiB request
+    limit."""
+    path.mkdir()
+    _git(path, "init", "-q", "--bare", "-b", "main")
+    pad = "x" * 150
+    before = "".join(f"def f{j}_{pad}():\n" for j in range(hunks * 2)).encode()
+    after = "".join(
+        f"def {'g' if j % 2 == 0 else 'f'}{j}_{pad}():\n" for j in range(hunks * 2)
+    ).encode()
+    stream = []
+    for n, (content, message) in enumerate(
+        (
+            (before, b"Add the handlers\n"),
+            (after, b"Rename the even handlers, because of a clash\n"),
+        )
+    ):
+        ops = b"".join(_inline(f"h/m{i:04d}.py".encode(), content) for i in range(files))
+        stream.append(_commit(n + 1, message, ops, f":{n}" if n else None, WHEN + n))
+    _git(path, "fast-import", "--quiet", data=b"".join(stream))
+    return path

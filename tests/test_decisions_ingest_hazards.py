@@ -17,7 +17,7 @@ from engram.v1 import decisions_pb2
 from engram_server.cli import ingest_progress
 from engram_server.cli.ingest_history import IngestTally
 
-from tests.decisions_hazards import MAPPED_NAME, WHEN, hazard_repo
+from tests.decisions_hazards import MAPPED_NAME, WHEN, hazard_repo, huge_repo
 from tests.test_cli import json_lines, run
 
 REPO = "acme/hazards"
@@ -137,6 +137,26 @@ async def test_ingest_stores_a_hazardous_history_and_exits_0(
     code, out, err = await run(capsys, *refused, "--address", server.address, "--api-key", "x")
     assert code == 1 and "UNAUTHENTICATED" in err
     assert "stopped after 0 commits of 13" in err and "0 commits read" in out
+
+
+async def test_a_huge_commit_is_slimmed_to_fit_a_request(
+    server: Any, make_tenant: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = huge_repo(tmp_path / "huge")
+    tenant = await make_tenant()
+    conn = ("--address", server.address, "--api-key", tenant.secret)
+    code, out, err = await run(
+        capsys, "decisions", "ingest", str(path), "--repository", REPO, "--json", *conn
+    )
+    assert code == 0, err + out
+    (result,) = json_lines(out)
+    assert result["commits_read"] == 2 and result["commits_skipped"] == 0
+    # 40,000 hunks with their sections would be ~7 MB: the sections go, the
+    # line ranges stay.
+    assert result["cleaned"] == {"sections dropped to fit a request": 1}
+    async with engram.AsyncClient(server.address, tenant.secret) as client:
+        decisions = {d.title: d async for d in client.list_decisions(repository=REPO)}
+    assert len(decisions["Rename the even handlers, because of a clash"].anchors) > 100
 
 
 def _commit(n: int, files: list[decisions_pb2.FileChange]) -> decisions_pb2.Commit:

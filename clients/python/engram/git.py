@@ -62,6 +62,10 @@ MAX_SECTION_CHARS = 200
 MAX_REFS = 50
 MAX_REF_CHARS = 200
 MAX_NAME_CHARS = 200
+# A batch's encoded size, below the server's default request limit (4 MiB,
+# `max_request_bytes`) with room for the request around it.
+MAX_BATCH_BYTES = 3 * 1024 * 1024
+_FRAMING = 8  # a repeated field's tag and length, per commit
 # protobuf Timestamp's range (0001-01-01 .. 9999-12-31) and int32 counts.
 _MIN_SECONDS, _MAX_SECONDS = -62_135_596_800, 253_402_300_799
 _MAX_INT32 = 2**31 - 1
@@ -338,24 +342,36 @@ def read_batches(
     size: int,
     ahead: int = 4,
     report: ReadReport | None = None,
+    max_bytes: int = MAX_BATCH_BYTES,
 ) -> Generator[list[decisions_pb2.Commit], None, None]:
     """`read_commits` in lists of `size`, read and parsed on a thread of their own
     up to `ahead` batches ahead: git and the parser work while the caller waits
-    on the server, instead of in turn with it. GitError as `read_commits`, and
-    `report` as there (it runs ahead of the batches handed out). Close it
-    (`contextlib.closing`) when stopping early: that stops the reading thread."""
+    on the server, instead of in turn with it. A list is also cut before it
+    would pass `max_bytes` encoded, and a commit larger than that on its own is
+    slimmed to fit (`fit_commit`), so no request passes the server's limit.
+    GitError as `read_commits`, and `report` as there (it runs ahead of the
+    batches handed out). Close it (`contextlib.closing`) when stopping early:
+    that stops the reading thread."""
     handoff: queue.Queue[list[decisions_pb2.Commit] | BaseException | None] = queue.Queue(ahead)
     stop = threading.Event()
+    report = report if report is not None else ReadReport()
 
     def produce() -> None:
         try:
             batch: list[decisions_pb2.Commit] = []
+            held = 0
             for commit in read_commits(path, revision_range, report):
+                weight = fit_commit(commit, max_bytes, report)
+                if batch and held + weight > max_bytes:
+                    if not _put(handoff, batch, stop):
+                        return
+                    batch, held = [], 0
                 batch.append(commit)
+                held += weight
                 if len(batch) >= size:
                     if not _put(handoff, batch, stop):
                         return
-                    batch = []
+                    batch, held = [], 0
             if batch and not _put(handoff, batch, stop):
                 return
             _put(handoff, None, stop)
@@ -375,6 +391,34 @@ def read_batches(
     finally:
         stop.set()
         reader.join()
+
+
+def fit_commit(commit: decisions_pb2.Commit, max_bytes: int, report: ReadReport) -> int:
+    """Slims `commit` until it encodes in `max_bytes` (a huge commit: thousands
+    of hunks), least useful first: excerpts, then sections, then line ranges,
+    then files past those that fit. Returns its encoded size (with framing)."""
+    size = commit.ByteSize() + _FRAMING
+    if size <= max_bytes:
+        return size
+    for field_name in ("excerpt", "section"):
+        for f in commit.files:
+            for h in f.hunks:
+                h.ClearField(field_name)
+        smaller = commit.ByteSize() + _FRAMING
+        if smaller < size:
+            report.note(commit.sha, f"{field_name}s dropped to fit a request")
+        size = smaller
+        if size <= max_bytes:
+            return size
+    for f in commit.files:
+        del f.hunks[:]
+    report.note(commit.sha, "line ranges dropped to fit a request")
+    size = commit.ByteSize() + _FRAMING
+    while size > max_bytes and len(commit.files):
+        del commit.files[len(commit.files) // 2 :]
+        size = commit.ByteSize() + _FRAMING
+        report.note(commit.sha, "files left out to fit a request")
+    return size
 
 
 def _put(
