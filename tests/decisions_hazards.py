@@ -82,7 +82,8 @@ def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
             + _inline(b'"uni/caf\\303\\251 \\342\\234\\223.txt"', b"u\n")
             + _inline(b'"bad/\\377name.txt"', b"b\n")
             + _inline(b'"nl/line\\nbreak.txt"', b"n\n")
-            + _inline(b".mailmap", b"Proper Name <old@example.com>\n"),
+            + _inline(b".mailmap", b"Proper Name <old@example.com>\n")
+            + _inline(b"src/legacy.py", b"# caf\xe9 stays Latin-1, because old editors wrote it\n"),
             None,
             WHEN,
         ),
@@ -106,15 +107,16 @@ def hazard_repo(path: Path) -> tuple[Path, dict[str, str]]:
     _git(path, "fast-import", "--quiet", data=b"".join(first))
     tip = _git(path, "rev-parse", "refs/heads/main").decode().strip()
 
-    # A commit whose author timezone git itself prints as `+051800`, and whose
-    # message holds a NUL byte: written as an object, as an old tool once did.
+    # A commit whose author timezone git itself prints as `+051800`, whose
+    # commit date is no date, and whose message holds a NUL byte: written as an
+    # object, as an old tool once did.
     tree = _git(path, "rev-parse", f"{tip}^{{tree}}").decode().strip()
     odd = (
         f"tree {tree}\nparent {tip}\n".encode()
         + b"author "
         + AUTHOR
         + f" {WHEN + 300} +051800\n".encode()
-        + f"committer Dev <dev@example.com> {WHEN + 300} +0000\n\n".encode()
+        + b"committer Dev <dev@example.com> notanumber +0000\n\n"
         + b"Keep the retry budget at three\n\nThree retries, because\x00 the gateway"
         b" times out after four.\n"
     )

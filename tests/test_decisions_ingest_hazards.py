@@ -45,10 +45,13 @@ def test_the_reader_represents_every_hazard(hazards: tuple[Path, dict[str, str]]
         "dir/secr\\et.txt",
         "nl/line\nbreak.txt",
         'q/"quoted" name.txt',
+        "src/legacy.py",
         "src/parser.py",
         "src/util.py",
         "uni/café ✓.txt",
     }
+    (legacy,) = [f for f in first.files if f.path == "src/legacy.py"]
+    assert legacy.hunks[0].excerpt == "+# caf\ufffd stays Latin-1, because old editors wrote it\n"
     # NUL bytes past git's binary sniffing: the file goes as binary, no hunks.
     (table,) = commits[sha["binary"]].files
     assert table.binary and not table.hunks and "\x00" not in str(table)
@@ -60,8 +63,13 @@ def test_the_reader_represents_every_hazard(hazards: tuple[Path, dict[str, str]]
     assert backslash.files[0].hunks[0].new_lines.start_line == 3
 
     # git prints this author date's zone as +518:00; raw seconds do not care.
+    # Its commit date is no date: the author date stands in.
     odd = commits[sha["timezone"]]
     assert odd.author_time.seconds == WHEN + 300 and not odd.files
+    assert odd.commit_time.seconds == WHEN + 300
+    assert report.notes[sha["timezone"]] == [
+        "unreadable author or commit date: the other stands in"
+    ]
 
     renamed = {f.path: f for f in commits[sha["rename"]].files}
     assert renamed["src/parse.py"].change_type == decisions_pb2.FILE_CHANGE_TYPE_RENAMED

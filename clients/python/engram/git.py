@@ -449,11 +449,13 @@ def _clip_bytes(text: str, limit: int) -> str:
 
 
 def _seconds(raw: bytes) -> int | None:
+    """Raw seconds as git printed them; None when git could not read the date
+    (it prints nothing) or it lies outside what a timestamp can hold."""
     try:
         value = int(raw.strip())
     except ValueError:
         return None
-    return min(max(value, _MIN_SECONDS), _MAX_SECONDS)
+    return value if _MIN_SECONDS <= value <= _MAX_SECONDS else None
 
 
 def _parse(
