@@ -26,8 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import engram
-from engram import Decision, DecisionEvidence, DecisionOutcome, git
+from engram import Client, Decision, DecisionEvidence, DecisionOutcome, git
 from engram.errors import EngramError, InvalidArgument
 from google.protobuf import json_format
 
@@ -55,7 +54,8 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
             "nothing; a rebased history joins the decisions it already has. Exit status 0 "
             "when everything that could be ingested was (skipped commits are counted, not "
             "failures), 2 when git cannot resolve the range, 1 when the run itself failed "
-            "(git stopped, the server refused the call)."
+            "(git stopped, the server refused the call). Each call may take up to 300 s "
+            "(or --timeout, when longer): a batch of a large history is slow to mine."
         ),
         parents=[parent],
     )
@@ -63,7 +63,12 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--range", default="HEAD", help="revision range, e.g. v1.0..HEAD")
     p.add_argument("--repository", help="its name (default: from the origin remote)")
     p.add_argument("--space", default="", help="decision space (default: decisions/<name>)")
-    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="commits per call")
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH,
+        help="commits per call (default: 200; fewer when they are large)",
+    )
     p.add_argument("--reprocess", action="store_true", help="mine ingested commits again")
     p.add_argument("--quiet", action="store_true", help="no progress, summary only")
     p.add_argument(
@@ -193,11 +198,12 @@ def ingest(args: argparse.Namespace) -> int:
     return 0
 
 
-def _ingest_client(args: argparse.Namespace) -> engram.Client:
+def _ingest_client(args: argparse.Namespace) -> Client:
     # A batch of a large history can take the server longer than the default
     # per-call deadline meant for single reads.
-    timeout = max(args.timeout, INGEST_TIMEOUT)
-    return engram.Client(args.address, args.api_key, secure=args.secure, timeout=timeout)
+    return common.make_client(
+        argparse.Namespace(**{**vars(args), "timeout": max(args.timeout, INGEST_TIMEOUT)})
+    )
 
 
 def _summary(args: argparse.Namespace, tally: IngestTally) -> None:
