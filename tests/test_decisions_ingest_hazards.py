@@ -6,7 +6,9 @@ client's git reader, sent through the CLI to a real server."""
 
 from __future__ import annotations
 
+import argparse
 import io
+import os
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +16,7 @@ import engram
 import pytest
 from engram import git
 from engram.v1 import decisions_pb2
+from engram_server.bench import decisions_corpus
 from engram_server.cli import ingest_progress
 from engram_server.cli.ingest_history import IngestTally
 
@@ -237,3 +240,36 @@ def test_progress_is_a_bar_on_a_terminal_and_lines_elsewhere(
     quiet = io.StringIO()
     ingest_progress.IngestProgress(100, shown=False, stream=quiet).update(tally)
     assert quiet.getvalue() == ""
+
+
+async def test_the_corpus_bench_reports_each_repository(
+    server: Any, platform_key: str, hazards: tuple[Path, dict[str, str]], tmp_path: Path
+) -> None:
+    path, _ = hazards
+    named = tmp_path / "acme+widgets" / "repo"
+    named.parent.mkdir()
+    path.rename(named)
+    out = tmp_path / "corpus.json"
+    args = argparse.Namespace(
+        repos=[str(named), f"other/name={named}"],
+        address=server.address,
+        api_key=platform_key,
+        database_url=os.environ.get("ENGRAM_TEST_PG_URL", ""),
+        redis_url="",
+        batch_size=5,
+        max_commits=4,
+        out=out,
+        quiet=True,
+    )
+    report = await decisions_corpus.run(args)
+    first, second = report["repositories"]
+    # A mirror's folder names the repository; --max-commits takes the oldest.
+    assert first["repository"] == "acme/widgets" and second["repository"] == "other/name"
+    assert first["commits_in_history"] == 13 and first["commits_in_range"] == 4
+    assert first["commits_read"] == 4 and first["failure"] == ""
+    assert first["cleaned"] == {
+        "binary content dropped from a diff": 1,
+        "unreadable author or commit date: the other stands in": 1,
+    }
+    markdown = decisions_corpus.markdown(report)
+    assert "| acme/widgets | 4 of 13 | 4 |" in markdown and "none failed" in markdown
