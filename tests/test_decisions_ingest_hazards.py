@@ -137,8 +137,17 @@ async def test_ingest_stores_a_hazardous_history_and_exits_0(
     assert f"{sha['no_message'][:12]}  skipped           empty commit message" in out
     assert "12 already ingested, 1 skipped" in out
 
-    code, out, _ = await run(capsys, *ingest, "--json")
-    (result,) = json_lines(out)
+    code, out, _ = await run(capsys, *ingest, "--json", "--verbose")
+    *commits, result = json_lines(out)
+    outcomes = {(c["sha"], c["outcome"]) for c in commits}
+    assert outcomes == {
+        *((s, "already ingested") for role, s in sha.items() if role != "no_message"),
+        (sha["no_message"], "skipped"),
+        # What the reader changed, again (the server's answer does not say it).
+        (sha["binary"], "cleaned"),
+        (sha["timezone"], "cleaned"),
+        (sha["lost"], "cleaned"),
+    }
     assert result["commits_read"] == 13 and result["commits_skipped"] == 1
     assert result["skipped_reasons"] == {"empty commit message": 1}
 

@@ -165,10 +165,13 @@ def ingest(args: argparse.Namespace) -> int:
     progress = IngestProgress(total, shown=not args.quiet and not args.json)
 
     def on_batch(tally: IngestTally, lines: list[CommitLine]) -> None:
-        if args.verbose and not args.json:
+        if args.verbose:
             progress.clear()
             for line in lines:
-                out.line(f"{line.sha[:12]}  {line.outcome:<16}  {line.detail}")
+                if args.json:
+                    out.item({"sha": line.sha, "outcome": line.outcome, "detail": line.detail})
+                else:
+                    out.line(f"{line.sha[:12]}  {line.outcome:<16}  {line.detail}")
         progress.update(tally)
 
     with _ingest_client(args) as client:

@@ -115,6 +115,10 @@ def ingest_history(
         raise
     tally.read = tally.report.read
     tally.seconds = time.monotonic() - started
+    # Commits skipped after the last batch was sent still get their lines.
+    rest = _skipped_lines(tally)
+    if rest and on_batch is not None:
+        on_batch(tally, rest)
     return tally
 
 
@@ -201,6 +205,12 @@ def _lines(
     for sha in dict.fromkeys(commit.sha for commit in batch):
         for note in tally.report.notes.pop(sha, []):
             lines.append(CommitLine(sha, "cleaned", note))
+    return lines + _skipped_lines(tally)
+
+
+def _skipped_lines(tally: IngestTally) -> list[CommitLine]:
+    """Lines for the commits the reader skipped so far (never sent)."""
+    lines = []
     for sha in [s for s, notes in list(tally.report.notes.items()) if _all_skips(notes)]:
         for note in tally.report.notes.pop(sha):
             lines.append(CommitLine(sha, "skipped", note.removeprefix("skipped: ")))
