@@ -465,7 +465,7 @@ def _parse(
         return None  # not a commit: nothing git printed before the first one
     header, found, rest = chunk[len(start) :].partition(end)
     if not found:
-        return None  # not a commit: nothing git printed before the first one
+        return None  # a header cut short: git stopped part way
     fields = header.split(b"\x00", 7)
     if len(fields) < 8:
         return None
