@@ -282,3 +282,16 @@ async def test_the_corpus_bench_reports_each_repository(
     }
     markdown = decisions_corpus.markdown(report)
     assert "| acme/widgets | 4 of 13 | 4 |" in markdown and "none failed" in markdown
+
+
+async def test_the_sdk_reports_what_the_reader_skipped(
+    server: Any, make_tenant: Any, hazards: tuple[Path, dict[str, str]]
+) -> None:
+    path, sha = hazards
+    tenant = await make_tenant()
+    report = git.ReadReport()
+    async with engram.AsyncClient(server.address, tenant.secret) as client:
+        result = await client.ingest_repository(path, repository=REPO, report=report)
+    assert result.invalid_commits == 0 and len(result.commits) == 12
+    assert report.read == 13 and report.skipped == {"empty commit message": 1}
+    assert report.notes[sha["no_message"]] == ["skipped: empty commit message"]
