@@ -38,9 +38,11 @@ async def test_ingest_explain_search_and_a_bad_range(
     (repo / "README").write_text("docs\n")
     commit_all(repo, "Fix typo", T0 + timedelta(hours=2))
 
-    code, out, err = await run(capsys, "decisions", "ingest", str(repo), "--quiet", *conn)
+    code, out, err = await run(
+        capsys, "decisions", "ingest", str(repo), "--quiet", "--verbose", *conn
+    )
     assert code == 0, err
-    assert "Cap the pool at four connections" in out
+    assert "decision          Cap the pool at four connections" in out
     assert "github.com/acme/cli-demo: 3 commits read" in out
     assert "trivial change without a stated reason" in out
     code, out, _ = await run(capsys, "decisions", "ingest", str(repo), "--quiet", *conn)

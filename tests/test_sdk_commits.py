@@ -207,10 +207,19 @@ async def test_a_bad_commit_field_is_refused_naming_it_and_nothing_is_stored(
         assert [c.disposition for c in first.commits] == [engram.CommitDisposition.NO_DECISION]
         assert [d async for d in client.list_decisions(repository=REPO)] == []
         # A value only the server's limits refuse is reported for its commit alone.
-        long = dataclasses.replace(good, message="x" * (1 << 17))
+        long = dataclasses.replace(good, files=[dataclasses.replace(rerank, path="x" * 1025)])
         result = await client.ingest_commits(REPO, [long, dataclasses.replace(good, sha="3" * 40)])
         assert result.invalid_commits == 1 and result.created_decisions == 1
-        assert [v.field for v in result.commits[0].violations] == ["commits[0].message"]
+        assert [v.field for v in result.commits[0].violations] == ["commits[0].files[0].path"]
+        # A message over the limit is cut to it and stored.
+        wordy = dataclasses.replace(
+            good,
+            sha="4" * 40,
+            message=good.message + "x" * (1 << 17),
+            author_time=T0 + timedelta(days=1),
+        )
+        result = await client.ingest_commits(REPO, [wordy])
+        assert result.invalid_commits == 0 and result.created_decisions == 1
 
 
 async def test_another_tenant_sees_none_of_the_ingested_decisions(

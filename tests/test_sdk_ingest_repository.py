@@ -23,14 +23,14 @@ POOL = (
     "Cap the pool at four connections\n\nThe database allows 20 clients and five"
     " workers share it, so each may hold at most four."
 )
-# Over the server's limit on a commit message: that commit alone is refused.
+# Over the server's limit on a commit message: the reader cuts it to the limit.
 TOO_LONG = "Document the pool\n\n" + "x" * (1 << 17)
 LEAKY = f"Cache the parser results because re-reading the grammar was slow.\n\nToken {TOKEN}\n"
 
 
 def history(path: Path) -> tuple[Path, list[str]]:
     """A repository of six commits (origin `git@github.com:acme/sdk-demo.git`):
-    two decisions, two without one, one too long, one quoting a credential;
+    two decisions, two without one, one too long (cut), one quoting a credential;
     returns it and its shas, oldest first."""
     repo = new_repo(path)
     git(repo, "remote", "add", "origin", "git@github.com:acme/sdk-demo.git")
@@ -100,28 +100,27 @@ async def test_a_repository_is_ingested_in_batches_as_one_call_and_again_skipped
     # Three batches of two, summed: every commit once, in range order.
     assert [c.sha for c in first.commits] == shas
     assert [c.index for c in first.commits] == list(range(6))
-    assert first.processed_commits == 5 and first.invalid_commits == 1
+    assert first.processed_commits == 6 and first.invalid_commits == 0
     assert first.created_decisions >= 2 and len(first.decisions) == first.created_decisions
     assert {d.repository for d in first.decisions} == {NAME}  # from the origin remote
     titles = {d.title for d in first.decisions}
     assert {"Cap the pool at four connections", EXECUTOR.splitlines()[0]} <= titles
     # Positions in the fourth and sixth commits' fields count from the range's start.
-    assert [v.field for v in first.commits[3].violations] == ["commits[3].message"]
-    assert first.commits[3].disposition is engram.CommitDisposition.INVALID
+    # The message over the limit was cut to it by the reader, and stored.
+    assert first.commits[3].disposition is not engram.CommitDisposition.INVALID
     assert ("commits[5].message", "dropped") in outline(first)["findings"]
-    assert first.raw is not None and first.raw.processed_commits == 5
+    assert first.raw is not None and first.raw.processed_commits == 6
     assert len(first.raw.commits) == 6
 
     # The same answer as one IngestCommits call over the whole range.
     whole = await asyncio.to_thread(_ingest_in_one_call, other.address, other.secret, repo)
     assert outline(first) == outline(whole)
 
-    # Again: nothing new; the refused commit is refused again, the rest skipped.
+    # Again: nothing new, every commit skipped.
     assert (again.processed_commits, again.created_decisions, again.updated_decisions) == (0, 0, 0)
-    assert again.skipped_commits == 5 and again.decisions == ()
+    assert again.skipped_commits == 6 and again.decisions == ()
     assert [c.disposition for c in again.commits] == [
-        engram.CommitDisposition.INVALID if i == 3 else engram.CommitDisposition.ALREADY_INGESTED
-        for i in range(6)
+        engram.CommitDisposition.ALREADY_INGESTED for _ in range(6)
     ]
 
 
@@ -138,7 +137,7 @@ async def test_async_ingest_of_a_range_then_the_rest_with_an_explicit_name(
         rest = await client.ingest_repository(
             str(repo), "HEAD", repository="acme/pool", batch_size=500
         )
-        assert rest.skipped_commits == 2 and rest.processed_commits == 3
+        assert rest.skipped_commits == 2 and rest.processed_commits == 4
         assert [c.sha for c in rest.commits] == shas
         why = await client.explain_code("acme/pool", "pool.py", lines=4)
         assert [e.decision.name for e in why][:1] == [pool.name]
@@ -220,4 +219,4 @@ async def test_bad_arguments_paths_and_ranges_are_refused_naming_them_and_nothin
         assert caught.value.fields == ["batch_size"]
         # None of the calls sent a commit: all are new now.
         result = await client.ingest_repository(repo)
-        assert result.skipped_commits == 0 and result.processed_commits == 5
+        assert result.skipped_commits == 0 and result.processed_commits == 6

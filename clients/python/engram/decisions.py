@@ -289,7 +289,9 @@ class _RepositoryIngest:
         space: Any,
         reprocess: Any,
         batch_size: Any,
+        report: git.ReadReport | None = None,
     ) -> None:
+        self.report = report
         if isinstance(path, os.PathLike):
             path = os.fspath(path)
         self.path = c.text_in(path, "path")
@@ -336,7 +338,7 @@ class _RepositoryIngest:
             ) from error
 
     def batches(self) -> Generator[list[decisions_pb2.Commit], None, None]:
-        return git.read_batches(self.path, self.range, self.batch_size)
+        return git.read_batches(self.path, self.range, self.batch_size, report=self.report)
 
     def add(self, sent: int, result: dt.IngestResult) -> None:
         """Adds one batch's answer; positions in it become positions in the range."""
@@ -422,6 +424,7 @@ class DecisionsMixin:
         space: str = "",
         reprocess: bool = False,
         batch_size: int = 100,
+        report: git.ReadReport | None = None,
     ) -> dt.IngestResult:
         """Reads the commits of `range` from the git repository at `path` (with
         `engram.git`, on this machine) and sends them through `ingest_commits`,
@@ -442,8 +445,13 @@ class DecisionsMixin:
         `ingest_commits`; a failure after some batches (the server's error, or
         `engram.git.GitError` if git itself stops part way) leaves those
         ingested, and calling again skips them at no cost.
+
+        The reader cleans what a history holds and the server could not store
+        (binary content, invalid UTF-8, oversize commits) and skips a commit
+        only when nothing of it can be sent; pass a `report` (an
+        `engram.git.ReadReport`) to learn which and why.
         """
-        run = _RepositoryIngest(path, range, repository, space, reprocess, batch_size)
+        run = _RepositoryIngest(path, range, repository, space, reprocess, batch_size, report)
         name = run.resolve()
         with contextlib.closing(run.batches()) as batches:
             for batch in batches:
@@ -620,10 +628,11 @@ class AsyncDecisionsMixin:
         space: str = "",
         reprocess: bool = False,
         batch_size: int = 100,
+        report: git.ReadReport | None = None,
     ) -> dt.IngestResult:
         """`Client.ingest_repository`; git runs on worker threads, never on the
         event loop."""
-        run = _RepositoryIngest(path, range, repository, space, reprocess, batch_size)
+        run = _RepositoryIngest(path, range, repository, space, reprocess, batch_size, report)
         name = await asyncio.to_thread(run.resolve)
         batches = run.batches()
         try:

@@ -44,6 +44,7 @@ from engram_server.services.decisions import (
     check_span,
     now,
     parse_decision_name,
+    sanitised_commit,
     stated_draft,
 )
 from engram_server.store.decisions import DecisionFilter
@@ -126,10 +127,11 @@ def commit_from_proto(index: int, c: decisions_pb2.Commit) -> CommitInput:
         diff_excerpt=c.diff_excerpt,
         refs=tuple(c.refs),
     )
+    commit, notes = sanitised_commit(commit)
     check_commit(v, path, commit)
     if v.items:
         return CommitInput(index, c.sha, None, tuple((x.field, x.description) for x in v.items))
-    return CommitInput(index, c.sha, commit)
+    return CommitInput(index, c.sha, commit, notes=notes)
 
 
 def _evidence_in(items: Any, path: str, v: Violations) -> list[Evidence]:

@@ -15,7 +15,15 @@ from collections.abc import Sequence
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from engram_server.bench import decisions, evidence, lifecycle, pool, recall, working_memory
+    from engram_server.bench import (
+        decisions,
+        decisions_corpus,
+        evidence,
+        lifecycle,
+        pool,
+        recall,
+        working_memory,
+    )
 
     parser = argparse.ArgumentParser(
         prog="engram bench", description="Measure Engram against the PostgreSQL floor."
@@ -37,6 +45,11 @@ def build_parser() -> argparse.ArgumentParser:
             "decisions",
             decisions,
             "IngestCommits throughput (vs reading git alone), ExplainCode / SearchDecisions p50",
+        ),
+        (
+            "decisions-corpus",
+            decisions_corpus,
+            "Ingest real repositories; per repository what was stored, skipped and why",
         ),
         (
             "working-memory",

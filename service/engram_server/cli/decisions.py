@@ -14,27 +14,29 @@ engram decisions outcome NAME --outcome MISSED --summary TEXT [--evidence Q --so
 The server never reads a repository: `ingest` runs git here with the SDK's reader
 (`engram.git`: log with rename detection and zero-context hunks) and sends what
 it read, batch by batch, to show progress as it goes (`Client.ingest_repository`
-is the same without the progress bar).
+is the same without the progress bar). What ingest accepts, cleans and skips is
+in docs/decisions.md.
 """
 
 from __future__ import annotations
 
 import argparse
-import collections
 import re
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
-from engram import CommitDisposition, Decision, DecisionEvidence, DecisionOutcome, git
-from engram.errors import InvalidArgument
+from engram import Client, Decision, DecisionEvidence, DecisionOutcome, git
+from engram.errors import EngramError, InvalidArgument
 from google.protobuf import json_format
 
 from engram_server.cli import common
 from engram_server.cli.common import Commands, UsageError
+from engram_server.cli.ingest_history import CommitLine, IngestTally, ingest_history
+from engram_server.cli.ingest_progress import IngestProgress
 
 DEFAULT_BATCH = 200
+INGEST_TIMEOUT = 300.0
 
 
 def register(commands: Commands[argparse.ArgumentParser], parent: argparse.ArgumentParser) -> None:
@@ -46,9 +48,14 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
         help="mine a local repository's history into decisions",
         description=(
             "Reads the history of the repository at PATH (default: .) with git and sends it "
-            "in batches to IngestCommits. Re-running a range costs nothing and changes "
-            "nothing; a rebased history joins the decisions it already has. Exit status 2 "
-            "when git cannot resolve the range."
+            "in batches to IngestCommits, with a progress bar on a terminal (a line every "
+            "few seconds otherwise), then prints one summary: commits read, decisions "
+            "stored, commits skipped and why. Re-running a range costs nothing and changes "
+            "nothing; a rebased history joins the decisions it already has. Exit status 0 "
+            "when everything that could be ingested was (skipped commits are counted, not "
+            "failures), 2 when git cannot resolve the range, 1 when the run itself failed "
+            "(git stopped, the server refused the call). Each call may take up to 300 s "
+            "(or --timeout, when longer): a batch of a large history is slow to mine."
         ),
         parents=[parent],
     )
@@ -56,9 +63,17 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--range", default="HEAD", help="revision range, e.g. v1.0..HEAD")
     p.add_argument("--repository", help="its name (default: from the origin remote)")
     p.add_argument("--space", default="", help="decision space (default: decisions/<name>)")
-    p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="commits per call")
+    p.add_argument(
+        "--batch-size",
+        type=int,
+        default=DEFAULT_BATCH,
+        help="commits per call (default: 200; fewer when they are large)",
+    )
     p.add_argument("--reprocess", action="store_true", help="mine ingested commits again")
-    p.add_argument("--quiet", action="store_true", help="no progress bar, summary only")
+    p.add_argument("--quiet", action="store_true", help="no progress, summary only")
+    p.add_argument(
+        "--verbose", action="store_true", help="a line per commit: what became of it and why"
+    )
     p.set_defaults(handler=ingest)
 
     p = sub.add_parser(
@@ -147,64 +162,74 @@ def ingest(args: argparse.Namespace) -> int:
     except git.GitError as error:
         raise UsageError(f"cannot read {args.range!r} in {args.path}: {error}") from error
     out = common.output(args)
-    counts: collections.Counter[str] = collections.Counter()
-    reasons: collections.Counter[str] = collections.Counter()
-    created: list[tuple[str, str]] = []
-    done = 0
-    started = time.monotonic()
-    show_progress = not args.quiet and not args.json and sys.stderr.isatty()
-    with common.make_client(args) as client:
-        for batch in git.read_batches(args.path, args.range, args.batch_size):
-            response = client.ingest_commits(
-                repository, batch, space=args.space, reprocess=args.reprocess
+    progress = IngestProgress(total, shown=not args.quiet and not args.json)
+
+    def on_batch(tally: IngestTally, lines: list[CommitLine]) -> None:
+        if args.verbose:
+            progress.clear()
+            for line in lines:
+                if args.json:
+                    out.item({"sha": line.sha, "outcome": line.outcome, "detail": line.detail})
+                else:
+                    out.line(f"{line.sha[:12]}  {line.outcome:<16}  {line.detail}")
+        progress.update(tally)
+
+    with _ingest_client(args) as client:
+        try:
+            tally = ingest_history(
+                client,
+                args.path,
+                args.range,
+                repository,
+                space=args.space,
+                batch_size=args.batch_size,
+                reprocess=args.reprocess,
+                on_batch=on_batch,
             )
-            done += len(batch)
-            counts.update(
-                processed=response.processed_commits,
-                skipped=response.skipped_commits,
-                without_decision=response.commits_without_decision,
-                created=response.created_decisions,
-                updated=response.updated_decisions,
-                invalid=response.invalid_commits,
-            )
-            for c in response.commits:
-                if c.disposition is CommitDisposition.NO_DECISION:
-                    reasons[c.reason] += 1
-                elif c.disposition is CommitDisposition.INVALID:
-                    fields = "; ".join(f"{v.field}: {v.description}" for v in c.violations)
-                    print(f"refused {c.sha[:12]}: {fields}", file=sys.stderr)
-            by_name = {d.name: d for d in response.decisions}
-            for c in response.commits:
-                d = by_name.pop(c.decision, None)
-                if d is not None and c.disposition is CommitDisposition.DECISION:
-                    created.append((c.sha[:12], d.title))
-                    if args.json:
-                        out.item(_json(d))
-            if show_progress:
-                _progress(done, total, started)
-    if show_progress:
-        print(file=sys.stderr)
-    if not args.json:
-        for sha, title in created:
-            out.line(f"{sha}  {title}")
-        elapsed = max(time.monotonic() - started, 1e-9)
-        out.line(
-            f"{repository}: {done} commits read in {elapsed:.1f}s ({done / elapsed:.0f}/s):"
-            f" {counts['created']} decisions created, {counts['updated']} updated,"
-            f" {counts['without_decision']} commits without a decision,"
-            f" {counts['skipped']} already ingested, {counts['invalid']} refused"
+        except (git.GitError, EngramError) as error:
+            progress.done()
+            failed: IngestTally | None = getattr(error, "tally", None)
+            if failed is not None:
+                _summary(args, failed)
+                print(f"stopped after {failed.read} commits of {total}", file=sys.stderr)
+            if isinstance(error, git.GitError):
+                print(f"error: git: {error}", file=sys.stderr)
+                return 1
+            raise
+    progress.done()
+    _summary(args, tally)
+    return 0
+
+
+def _ingest_client(args: argparse.Namespace) -> Client:
+    # A batch of a large history can take the server longer than the default
+    # per-call deadline meant for single reads.
+    return common.make_client(
+        argparse.Namespace(**{**vars(args), "timeout": max(args.timeout, INGEST_TIMEOUT)})
+    )
+
+
+def _summary(args: argparse.Namespace, tally: IngestTally) -> None:
+    out = common.output(args)
+    if args.json:
+        out.item(
+            {
+                "repository": tally.repository,
+                "commits_read": tally.read,
+                "decisions_stored": tally.stored,
+                "decisions_created": tally.created,
+                "decisions_updated": tally.updated,
+                "commits_without_decision": tally.without_decision,
+                "commits_already_ingested": tally.already,
+                "commits_skipped": tally.skipped,
+                "skipped_reasons": dict(tally.skip_reasons()),
+                "cleaned": dict(tally.cleaned()),
+                "seconds": round(tally.seconds, 2),
+            }
         )
-        for reason, n in reasons.most_common(8):
-            out.line(f"  skipped {n:5d}: {reason}")
-    return 1 if counts["invalid"] else 0
-
-
-def _progress(done: int, total: int, started: float) -> None:
-    width = 30
-    filled = int(width * done / total) if total else width
-    rate = done / max(time.monotonic() - started, 1e-9)
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} ({rate:.0f}/s)")
-    sys.stderr.flush()
+        return
+    for line in tally.summary():
+        out.line(line)
 
 
 def _default_repository(args: argparse.Namespace) -> str:

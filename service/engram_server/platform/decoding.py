@@ -15,6 +15,11 @@ RPC of every service, before any handler runs:
   (authentication, scopes, rate limit) still run first: an unauthenticated caller
   learns nothing about its payload.
 
+One request field is left to its handler: the commits of IngestCommits, which
+come from real git histories (binary files, stray NUL bytes). There the handler
+cleans or refuses each commit on its own (`ITEM_CHECKED`), so one bad commit
+never fails the batch it came in.
+
 `ValidatingServer` applies both to whatever a generated `add_*_to_server` function
 registers, so a new service gets them by being registered like the others.
 """
@@ -39,6 +44,12 @@ Behavior = Callable[..., Any]
 # a request; it only keeps the walk itself from recursing without end.
 _MAX_DEPTH = 128
 
+# Top-level request fields whose strings the handler checks item by item (see
+# the module's docstring), by request type.
+ITEM_CHECKED: dict[str, frozenset[str]] = {
+    "engram.v1.IngestCommitsRequest": frozenset({"commits"}),
+}
+
 
 class MalformedRequest:
     """What the deserializer returns for a request it refuses (never raises)."""
@@ -52,7 +63,7 @@ class MalformedRequest:
 def nul_violations(message: Message, prefix: str = "") -> list[FieldViolation]:
     """Every string field of `message` (recursively) that holds a NUL character."""
     found: list[FieldViolation] = []
-    _walk(message, prefix, found, 0)
+    _walk(message, prefix, found, 0, ITEM_CHECKED.get(message.DESCRIPTOR.full_name, frozenset()))
     return found
 
 
@@ -60,10 +71,18 @@ def _nul(path: str) -> FieldViolation:
     return FieldViolation(path, "must not contain NUL (U+0000) characters")
 
 
-def _walk(message: Message, prefix: str, found: list[FieldViolation], depth: int) -> None:
+def _walk(
+    message: Message,
+    prefix: str,
+    found: list[FieldViolation],
+    depth: int,
+    skip: frozenset[str] = frozenset(),
+) -> None:
     if depth > _MAX_DEPTH:
         return
     for field, value in message.ListFields():
+        if field.name in skip:
+            continue
         path = f"{prefix}{field.name}"
         if _is_map(field):
             _walk_map(field, value, path, found, depth)

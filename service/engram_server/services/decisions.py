@@ -124,6 +124,9 @@ class CommitInput:
     sha: str
     commit: Commit | None
     violations: tuple[tuple[str, str], ...] = ()
+    # What `sanitised_commit` changed to store it ("kind: detail"); a commit that
+    # becomes a decision reports them as its reason.
+    notes: tuple[str, ...] = ()
 
 
 @dataclass
@@ -182,8 +185,76 @@ def parse_decision_name(name: str, field_path: str = "name") -> uuid.UUID:
         raise InvalidArgument.field(field_path, "decision id must be a UUID") from exc
 
 
+def sanitised_commit(c: Commit) -> tuple[Commit, tuple[str, ...]]:
+    """`c` as it can be stored, and notes of what changed ("kind: detail").
+
+    Real histories hold NUL bytes (binary files git did not recognise) and
+    oversize texts, and one such commit must not cost the others of its batch.
+    Free text has its NULs replaced (U+FFFD); an excerpt holding NULs is binary
+    content and is dropped (the hunk's lines stay); a diff excerpt loses its
+    lines with NULs; excerpts and the message are cut to their limits. What
+    identifies a commit or a file (shas, paths) is not touched: `check_commit`
+    refuses it, naming the problem."""
+    notes: list[str] = []
+    files = []
+    for f in c.files:
+        hunks = []
+        for h in f.hunks:
+            excerpt = h.excerpt
+            if "\x00" in excerpt:
+                excerpt = ""
+                notes.append(f"binary content not quoted: {f.path}")
+            elif len(excerpt) * 4 > MAX_EXCERPT_BYTES and len(excerpt.encode()) > MAX_EXCERPT_BYTES:
+                excerpt = _clip(excerpt, MAX_EXCERPT_BYTES)
+                notes.append(f"excerpt cut to {MAX_EXCERPT_BYTES} bytes: {f.path}")
+            hunks.append(
+                h
+                if excerpt == h.excerpt and "\x00" not in h.section
+                else replace(h, section=_no_nul(h.section), excerpt=excerpt)
+            )
+        files.append(replace(f, hunks=tuple(hunks)))
+    diff_excerpt = c.diff_excerpt
+    if "\x00" in diff_excerpt:
+        diff_excerpt = "".join(
+            line for line in diff_excerpt.splitlines(keepends=True) if "\x00" not in line
+        )
+        notes.append("binary content not quoted: the diff excerpt")
+    if len(diff_excerpt.encode()) > MAX_DIFF_EXCERPT_BYTES:
+        diff_excerpt = _clip(diff_excerpt, MAX_DIFF_EXCERPT_BYTES)
+        notes.append(f"diff excerpt cut to {MAX_DIFF_EXCERPT_BYTES} bytes")
+    message = _no_nul(c.message)
+    if message != c.message:
+        notes.append("NUL characters replaced: the message")
+    if len(message.encode()) > MAX_MESSAGE_BYTES:
+        message = _clip(message, MAX_MESSAGE_BYTES)
+        notes.append(f"message cut to {MAX_MESSAGE_BYTES} bytes")
+    cleaned = replace(
+        c,
+        message=message,
+        author_name=_no_nul(c.author_name),
+        committer_name=_no_nul(c.committer_name),
+        refs=tuple(_no_nul(r) for r in c.refs),
+        diff_excerpt=diff_excerpt,
+        files=tuple(files),
+    )
+    return cleaned, tuple(dict.fromkeys(notes))
+
+
+def _no_nul(text: str) -> str:
+    return text.replace("\x00", "\ufffd") if "\x00" in text else text
+
+
+def _clip(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` UTF-8 bytes, at a character boundary."""
+    if len(text) * 4 <= limit:
+        return text
+    raw = text.encode()
+    return text if len(raw) <= limit else raw[:limit].decode("utf-8", "ignore")
+
+
 def check_commit(v: Violations, path: str, c: Commit) -> None:
-    """Shape checks of one converted commit (limits, shas, line ranges)."""
+    """Shape checks of one converted commit (limits, shas, line ranges); each
+    violation names what is wrong, so a refused commit can be fixed."""
     if not c.sha:
         v.add(f"{path}.sha", "required")
     elif not _SHA.match(c.sha):
@@ -204,10 +275,10 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
         fp = f"{path}.files[{i}]"
         if not f.path:
             v.add(f"{fp}.path", "required")
-        elif len(f.path.encode()) > MAX_PATH_BYTES or f.path.startswith("/") or "\x00" in f.path:
-            v.add(f"{fp}.path", f"a relative path of at most {MAX_PATH_BYTES} bytes")
-        if len(f.old_path.encode()) > MAX_PATH_BYTES:
-            v.add(f"{fp}.old_path", f"at most {MAX_PATH_BYTES} bytes")
+        else:
+            _check_path(v, f"{fp}.path", f.path)
+        if f.old_path:
+            _check_path(v, f"{fp}.old_path", f.old_path)
         if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
             v.add(f"{fp}.old_path", "required for a rename or copy")
         if len(f.hunks) > MAX_HUNKS:
@@ -222,6 +293,17 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
                 v.add(f"{hp}.new_lines", "a hunk needs old_lines, new_lines or both")
             if len(h.excerpt.encode()) > MAX_EXCERPT_BYTES:
                 v.add(f"{hp}.excerpt", f"at most {MAX_EXCERPT_BYTES} bytes")
+
+
+def _check_path(v: Violations, field_path: str, value: str) -> None:
+    """A path as git stores it: relative, no NUL, within the index key limit. Any
+    other byte (a backslash, a quote, a space, unicode) is a valid path."""
+    if "\x00" in value:
+        v.add(field_path, "must not contain NUL (U+0000) characters")
+    elif value.startswith("/"):
+        v.add(field_path, "must be relative to the repository root (not start with /)")
+    elif len(value.encode()) > MAX_PATH_BYTES:
+        v.add(field_path, f"at most {MAX_PATH_BYTES} bytes (UTF-8)")
 
 
 def check_span(v: Violations, path: str, span: LineSpan) -> None:
@@ -561,6 +643,8 @@ class DecisionsService:
             if draft is not None and decision_id is None:
                 reason = refusals.get(draft.identity, "the decision's memory was not stored")
             disposition = Disposition.DECISION if decision_id else Disposition.NO_DECISION
+            if disposition == Disposition.DECISION and i.notes and not reason:
+                reason = "; ".join(i.notes)
             if disposition == Disposition.NO_DECISION:
                 out.without_decision += 1
             out.processed += 1
