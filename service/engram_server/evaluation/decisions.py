@@ -117,7 +117,8 @@ def load_questions(path: Path) -> list[Question]:
     for line in path.read_text().splitlines():
         if line.strip():
             d = json.loads(line)
-            out.append(Question(d["id"], d["category"], d["question"], tuple(d["answers"])))
+            kind = d.get("kind") or d["category"]
+            out.append(Question(d["id"], kind, d["question"], tuple(d["answers"])))
     return out
 
 
