@@ -10,11 +10,18 @@ import asyncio
 import json
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from engram_server.bench import main as bench_main
 from engram_server.evaluation import main as eval_main
-from engram_server.evaluation.decisions import load_questions, split_of
+from engram_server.evaluation.decisions import (
+    Outcome,
+    Question,
+    abstention,
+    load_questions,
+    split_of,
+)
 
 from tests.conftest import RunningServer
 from tests.test_decisions import T0, commit_all, git, lines, new_repo
@@ -176,3 +183,24 @@ def test_the_shipped_question_files_are_well_formed() -> None:
             assert q.id not in seen and q.split == split_of(q.id), q.id
             assert all(len(sha) == 40 for sha in q.answers), q.id
             seen.add(q.id)
+
+
+def test_abstention_is_scored_against_the_questions_without_an_answer() -> None:
+    def asked(answers: tuple[str, ...], said: bool | None, score: float) -> Any:
+        question = Question(f"q{score}", "no-answer" if not answers else "origin", "?", answers)
+        return question, Outcome({"engram": None}, top_score=score, abstained=said)
+
+    pairs = [
+        asked((), True, 0.1),  # right to abstain
+        asked((), False, 0.2),  # should have abstained
+        asked(("a",), True, 0.3),  # abstained on a question that has an answer
+        asked(("b",), False, 0.9),
+    ]
+    scored = abstention(pairs)
+    assert scored["signal"] and scored["abstained"] == 2
+    assert scored["precision"] == 0.5 and scored["recall"] == 0.5
+    assert scored["top_score_no_answer"] == {"median": 0.15, "min": 0.1, "max": 0.2}
+    assert scored["top_score_answerable"]["median"] == 0.6
+    # A server without the signal: only the scores are reported.
+    silent = abstention([asked((), None, 0.1), asked(("a",), None, 0.5)])
+    assert not silent["signal"] and "precision" not in silent

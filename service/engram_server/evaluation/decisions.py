@@ -61,9 +61,11 @@ SYSTEMS = ("engram", "git-grep", "bm25")
 SPLITS = ("dev", "test")
 NO_ANSWER = "no-answer"
 # The boolean of SearchDecisionsResponse that says no decision explains the
-# question. Read by name so that this evaluation runs against servers with and
-# without it; while the response has no such field, abstention is not scored.
+# question, and the confidence it is decided from. Read by name so that this
+# evaluation runs against servers with and without them; while the response has
+# no such field, abstention is not scored.
 ABSTAIN_FIELD = "abstained"
+CONFIDENCE_FIELD = "confidence"
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class Outcome:
     ranks: dict[str, int | None]
     top_score: float | None = None
     abstained: bool | None = None
+    confidence: float | None = None
 
 
 @dataclass
@@ -135,14 +138,19 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(list(sys.argv[1:] if argv is None else argv))
-    runs = asyncio.run(_run(args))
-    report = _report(runs, args.split)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(report, indent=2) + "\n")
-    text = markdown(report)
-    out.with_suffix(".md").write_text(text)
-    print(text)
+
+    def write(runs: Sequence[RepoRun]) -> str:
+        # After every repository, so that a long run stopped half-way still
+        # leaves the report of the repositories it finished.
+        report = _report(runs, args.split)
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        text = markdown(report)
+        out.with_suffix(".md").write_text(text)
+        return text
+
+    print(write(asyncio.run(_run(args, write))))
     return 0
 
 
@@ -255,7 +263,16 @@ def abstained(response: Any) -> bool | None:
     return bool(getattr(response, ABSTAIN_FIELD))
 
 
-async def _run(args: argparse.Namespace) -> list[RepoRun]:
+def confidence(response: Any) -> float | None:
+    """The confidence SearchDecisions abstains by; None when its API has none."""
+    if CONFIDENCE_FIELD not in response.DESCRIPTOR.fields_by_name:
+        return None
+    return float(getattr(response, CONFIDENCE_FIELD))
+
+
+async def _run(
+    args: argparse.Namespace, finished: Callable[[Sequence[RepoRun]], object]
+) -> list[RepoRun]:
     import contextlib
 
     say = _say(args.quiet)
@@ -288,6 +305,7 @@ async def _run(args: argparse.Namespace) -> list[RepoRun]:
             spec = manifest[name]
             path = _source(name, spec, args, tmp)
             runs.append(await _one(name, spec, path, questions[name], address, platform_key, say))
+            finished(runs)
     return runs
 
 
@@ -389,6 +407,7 @@ async def _one(
                 },
                 top_score=response.hits[0].score if response.hits else None,
                 abstained=abstained(response),
+                confidence=confidence(response),
             )
     finally:
         await remote.delete_tenant()
@@ -415,10 +434,8 @@ def abstention(pairs: Sequence[tuple[Question, Outcome]]) -> dict[str, Any]:
     Without the signal, only the top scores are given (median and range), which
     is what a threshold would be chosen from."""
 
-    def scores(answerable: bool) -> dict[str, Any]:
-        values = [
-            o.top_score for q, o in pairs if q.answerable == answerable and o.top_score is not None
-        ]
+    def scores(answerable: bool, of: Callable[[Outcome], float | None]) -> dict[str, Any]:
+        values = [v for q, o in pairs if q.answerable == answerable and (v := of(o)) is not None]
         if not values:
             return {"median": None, "min": None, "max": None}
         return {
@@ -431,8 +448,10 @@ def abstention(pairs: Sequence[tuple[Question, Outcome]]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "no_answer_questions": len(no_answer),
         "signal": any(o.abstained is not None for _, o in pairs),
-        "top_score_answerable": scores(True),
-        "top_score_no_answer": scores(False),
+        "top_score_answerable": scores(True, lambda o: o.top_score),
+        "top_score_no_answer": scores(False, lambda o: o.top_score),
+        "confidence_answerable": scores(True, lambda o: o.confidence),
+        "confidence_no_answer": scores(False, lambda o: o.confidence),
     }
     if out["signal"]:
         abstained_on = [q for q, o in pairs if o.abstained]
@@ -491,6 +510,7 @@ def _report(runs: Sequence[RepoRun], split: str = "all") -> dict[str, Any]:
                     "ranks": run.outcomes[q.id].ranks,
                     "top_score": run.outcomes[q.id].top_score,
                     "abstained": run.outcomes[q.id].abstained,
+                    "confidence": run.outcomes[q.id].confidence,
                 }
                 for q in run.questions
             },
@@ -560,17 +580,16 @@ def markdown(report: dict[str, Any]) -> str:
                 f" (`{ABSTAIN_FIELD}`) yet, so abstention is not scored; every one of them got"
                 " results."
             )
-        ta, tn = a["top_score_answerable"], a["top_score_no_answer"]
-        lines += [
-            "",
-            "| Engram top score | median | min | max |",
-            "|---|---:|---:|---:|",
-            f"| questions with an answer | {_fmt(ta['median'], 4)} | {_fmt(ta['min'], 4)}"
-            f" | {_fmt(ta['max'], 4)} |",
-            f"| questions without | {_fmt(tn['median'], 4)} | {_fmt(tn['min'], 4)}"
-            f" | {_fmt(tn['max'], 4)} |",
-            "",
-        ]
+        lines += ["", "| Engram | median | min | max |", "|---|---:|---:|---:|"]
+        for label, key in (("top score", "top_score"), ("confidence", "confidence")):
+            for group, suffix in (("with an answer", "answerable"), ("without", "no_answer")):
+                m = a.get(f"{key}_{suffix}") or {"median": None}
+                if m["median"] is not None:
+                    lines.append(
+                        f"| {label}, questions {group} | {_fmt(m['median'], 4)}"
+                        f" | {_fmt(m['min'], 4)} | {_fmt(m['max'], 4)} |"
+                    )
+        lines.append("")
     lines += [
         "## Ingest",
         "",
