@@ -18,8 +18,11 @@ from engram_server.evaluation import main as eval_main
 from engram_server.evaluation.decisions import (
     Outcome,
     Question,
+    RepoRun,
+    _report,
     abstention,
     load_questions,
+    markdown,
     split_of,
 )
 
@@ -204,3 +207,24 @@ def test_abstention_is_scored_against_the_questions_without_an_answer() -> None:
     # A server without the signal: only the scores are reported.
     silent = abstention([asked((), None, 0.1), asked(("a",), None, 0.5)])
     assert not silent["signal"] and "precision" not in silent
+
+
+def test_the_report_counts_repositories_above_bm25_and_abstentions() -> None:
+    def run(name: str, engram: int | None, bm25: int | None, said: bool | None) -> RepoRun:
+        answered = Question(f"{name}-1", "origin", "?", ("a",), "dev")
+        unanswerable = Question(f"{name}-2", "no-answer", "?", (), "dev")
+        repo = RepoRun(name, "Go", "0" * 40, questions=[answered, unanswerable])
+        repo.outcomes = {
+            answered.id: Outcome({"engram": engram, "git-grep": None, "bm25": bm25}, 0.9, False),
+            unanswerable.id: Outcome({"engram": None, "git-grep": None, "bm25": None}, 0.2, said),
+        }
+        return repo
+
+    report = _report([run("one", 1, None, True), run("two", 4, 2, False)], "dev")
+    dev = report["splits"]["dev"]
+    assert set(report["splits"]) == {"dev"}
+    assert dev["overall"]["engram"]["mrr@10"] == (1 + 1 / 4) / 2
+    assert dev["abstention"]["abstained"] == 1 and dev["abstention"]["recall"] == 0.5
+    text = markdown(report)
+    assert "Engram above BM25 in 1 of 2" in text and "| one ✓ |" in text
+    assert "Engram abstained on 1 questions in all: precision 1.000, recall 0.500" in text

@@ -529,9 +529,15 @@ def _fmt(value: float | None, digits: int = 3) -> str:
     return "-" if value is None else f"{value:.{digits}f}"
 
 
+def above_bm25(table: dict[str, Any]) -> bool:
+    """Engram above BM25 on both Hit@5 and MRR@10 (the goal, per repository)."""
+    e, b = table["engram"], table["bm25"]
+    return bool(e["hit@5"] > b["hit@5"] and e["mrr@10"] > b["mrr@10"])
+
+
 def _rows(label: str, table: dict[str, Any]) -> list[str]:
     e, g, b = (table[s] for s in SYSTEMS)
-    mark = " ✓" if e["hit@5"] > b["hit@5"] and e["mrr@10"] > b["mrr@10"] else ""
+    mark = " ✓" if above_bm25(table) else ""
     return [
         f"| {label}{mark} | {e['questions']} | {e['hit@5']:.3f} | {e['mrr@10']:.3f}"
         f" | {b['hit@5']:.3f} | {b['mrr@10']:.3f} | {g['hit@5']:.3f} | {g['mrr@10']:.3f} |"
@@ -560,8 +566,15 @@ def markdown(report: dict[str, Any]) -> str:
         title = "dev and test" if split == "all" else split
         lines += [f"## Split: {title}", "", *_HEADER]
         lines += _rows("**all**", section["overall"])
-        lines += ["", "### By repository", "", *_HEADER]
-        for name, table in section["repositories"].items():
+        repositories = section["repositories"]
+        above = sum(1 for table in repositories.values() if above_bm25(table))
+        lines += [
+            "",
+            f"### By repository (Engram above BM25 in {above} of {len(repositories)})",
+            "",
+            *_HEADER,
+        ]
+        for name, table in repositories.items():
             lines += _rows(name, table)
         lines += ["", "### By kind of question", "", *_HEADER]
         for kind, table in section["kinds"].items():
