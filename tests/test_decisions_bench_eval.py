@@ -220,7 +220,9 @@ def test_the_report_counts_repositories_above_bm25_and_abstentions() -> None:
         }
         return repo
 
-    report = _report([run("one", 1, None, True), run("two", 4, 2, False)], "dev")
+    one = run("one", 1, None, True)
+    one.invalid, one.invalid_examples = 1, ["0123456789ab: commits[0].author_time: out of range"]
+    report = _report([one, run("two", 4, 2, False)], "dev")
     dev = report["splits"]["dev"]
     assert set(report["splits"]) == {"dev"}
     assert dev["overall"]["engram"]["mrr@10"] == (1 + 1 / 4) / 2
@@ -228,3 +230,4 @@ def test_the_report_counts_repositories_above_bm25_and_abstentions() -> None:
     text = markdown(report)
     assert "Engram above BM25 in 1 of 2" in text and "| one ✓ |" in text
     assert "Engram abstained on 1 questions in all: precision 1.000, recall 0.500" in text
+    assert "- one 0123456789ab: commits[0].author_time: out of range" in text

@@ -57,6 +57,7 @@ DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
 K = 10
 BATCH = 250
+MAX_INVALID_EXAMPLES = 5
 SYSTEMS = ("engram", "git-grep", "bm25")
 SPLITS = ("dev", "test")
 NO_ANSWER = "no-answer"
@@ -100,6 +101,7 @@ class RepoRun:
     decisions: int = 0
     without_decision: int = 0
     invalid: int = 0
+    invalid_examples: list[str] = field(default_factory=list)
     read_error: str = ""
     ingest_seconds: float = 0.0
     index_seconds: float = 0.0
@@ -352,6 +354,12 @@ async def _one(
             for c in response.commits:
                 if c.disposition == decisions_pb2.COMMIT_DISPOSITION_DECISION:
                     mined.add(c.sha)
+                elif c.disposition == decisions_pb2.COMMIT_DISPOSITION_INVALID:
+                    refused(c.sha, c.reason)
+
+        def refused(sha: str, reason: str) -> None:
+            if len(run.invalid_examples) < MAX_INVALID_EXAMPLES:
+                run.invalid_examples.append(f"{sha[:12]}: {reason}"[:300])
 
         async def send(commits: list[decisions_pb2.Commit]) -> None:
             try:
@@ -362,6 +370,7 @@ async def _one(
                 if len(commits) == 1:
                     run.commits += 1
                     run.invalid += 1
+                    refused(commits[0].sha, error.details() or "")
                     return
                 # A server that refuses a whole batch for one bad commit: the
                 # others still count, so they are sent one by one.
@@ -496,6 +505,7 @@ def _report(runs: Sequence[RepoRun], split: str = "all") -> dict[str, Any]:
             "decisions": run.decisions,
             "commits_without_decision": run.without_decision,
             "commits_invalid": run.invalid,
+            "invalid_examples": run.invalid_examples,
             "read_error": run.read_error,
             "ingest_seconds": round(run.ingest_seconds, 2),
             "ingest_commits_per_second": round(run.commits / max(run.ingest_seconds, 1e-9), 1),
@@ -618,6 +628,14 @@ def markdown(report: dict[str, Any]) -> str:
             f" | {repo['ingest_commits_per_second']} | {repo['index_seconds']}"
             f" | {repo['answer_commits_mined']} | {repo['search_p50_ms']} |"
         )
+    refused = [
+        (name, example)
+        for name, repo in report["repositories"].items()
+        for example in repo.get("invalid_examples", [])
+    ]
+    if refused:
+        lines += ["", "Commits the server refused as invalid (at most five a repository):", ""]
+        lines += [f"- {name} {example}" for name, example in refused]
     errors = [(n, r["read_error"]) for n, r in report["repositories"].items() if r["read_error"]]
     if errors:
         lines += ["", "Reading git stopped early (the commits read before were scored):", ""]
