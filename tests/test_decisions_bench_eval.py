@@ -10,9 +10,21 @@ import asyncio
 import json
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
+import pytest
 from engram_server.bench import main as bench_main
 from engram_server.evaluation import main as eval_main
+from engram_server.evaluation.decisions import (
+    Outcome,
+    Question,
+    RepoRun,
+    _report,
+    abstention,
+    load_questions,
+    markdown,
+    split_of,
+)
 
 from tests.conftest import RunningServer
 from tests.test_decisions import T0, commit_all, git, lines, new_repo
@@ -68,17 +80,27 @@ async def test_eval_decisions_on_a_local_repository(
     (data / "repositories.json").write_text(
         json.dumps({"tiny": {"url": "", "commit": head, "language": "Python"}})
     )
-    (data / "tiny.jsonl").write_text(
-        json.dumps(
-            {
-                "id": "t-1",
-                "category": "workaround",
-                "question": "Why are uploads attempted several times?",
-                "answers": [wanted],
-            }
-        )
-        + "\n"
-    )
+    questions = [
+        {
+            "id": "t-1",
+            "repo": "tiny",
+            "kind": "workaround",
+            "split": "dev",
+            "question": "Why are uploads attempted several times?",
+            "answers": [wanted],
+        },
+        {
+            "id": "t-2",
+            "repo": "tiny",
+            "kind": "no-answer",
+            "split": "test",
+            "question": "Why was the cache moved to Redis?",
+            "answers": [],
+        },
+        # The older files name a category and leave the split to the id's hash.
+        {"id": "t-3", "category": "identifier", "question": "What is a?", "answers": [wanted]},
+    ]
+    (data / "tiny.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions))
     out = tmp_path / "result.json"
     argv = [
         "decisions",
@@ -98,5 +120,114 @@ async def test_eval_decisions_on_a_local_repository(
     report = json.loads(out.read_text())
     tiny = report["repositories"]["tiny"]
     assert tiny["commits"] == 2 and tiny["answer_commits_mined"] == "1/1"
-    assert set(tiny["ranks"]["t-1"]) == {"engram", "git-grep", "bm25"}
-    assert tiny["ranks"]["t-1"]["engram"] == 1
+    assert tiny["commits_invalid"] == 0 and tiny["read_error"] == ""
+    outcome = tiny["outcomes"]["t-1"]
+    assert set(outcome["ranks"]) == {"engram", "git-grep", "bm25"}
+    assert outcome["ranks"]["engram"] == 1 and outcome["top_score"] > 0
+    assert tiny["outcomes"]["t-3"]["split"] == split_of("t-3")
+    assert set(report["splits"]) == {"dev", "test", "all"}
+    everything = report["splits"]["all"]
+    # The question without an answer is scored for abstention, not for rank.
+    assert everything["overall"]["engram"]["questions"] == 2
+    assert set(everything["kinds"]) == {"workaround", "identifier"}
+    assert everything["abstention"]["no_answer_questions"] == 1
+    assert report["splits"]["dev"]["repositories"]["tiny"]["engram"]["questions"] == (
+        1 + (split_of("t-3") == "dev")
+    )
+    text = out.with_suffix(".md").read_text()
+    assert "## Split: dev" in text and "### By kind of question" in text
+
+    # One split only, and an answer that is not in the history stops the run.
+    argv[argv.index("--out") + 1] = str(tmp_path / "test-only.json")
+    assert await asyncio.to_thread(eval_main, [*argv, "--split", "test"]) == 0
+    test_only = json.loads((tmp_path / "test-only.json").read_text())
+    assert set(test_only["splits"]) == {"test"}
+    assert set(test_only["repositories"]["tiny"]["outcomes"]) == {
+        q["id"] for q in questions if q.get("split", split_of(str(q["id"]))) == "test"
+    }
+    questions[0]["answers"] = ["0" * 40]
+    (data / "tiny.jsonl").write_text("".join(json.dumps(q) + "\n" for q in questions))
+    with pytest.raises(ValueError, match=r"t-1: answer 0{40} is not reachable"):
+        await asyncio.to_thread(eval_main, argv)
+
+
+def test_question_files_are_checked_when_loaded(tmp_path: Path) -> None:
+    path = tmp_path / "q.jsonl"
+    path.write_text(
+        json.dumps({"id": "x-1", "kind": "no-answer", "question": "?", "answers": ["a" * 40]})
+    )
+    with pytest.raises(ValueError, match="answers must be empty exactly when kind is"):
+        load_questions(path)
+    path.write_text(json.dumps({"id": "x-1", "kind": "origin", "question": "?", "answers": []}))
+    with pytest.raises(ValueError, match="answers must be empty"):
+        load_questions(path)
+    path.write_text(
+        json.dumps(
+            {"id": "x-1", "kind": "origin", "split": "train", "question": "?", "answers": ["a"]}
+        )
+    )
+    with pytest.raises(ValueError, match="split must be one of"):
+        load_questions(path)
+
+
+def test_the_shipped_question_files_are_well_formed() -> None:
+    """Every repository of the manifest has questions in both splits and some
+    without an answer; ids are unique and each split is the one its id hashes to."""
+    data = Path(__file__).resolve().parents[1] / "eval" / "datasets" / "decisions"
+    manifest = json.loads((data / "repositories.json").read_text())
+    assert len(manifest) >= 8
+    seen: set[str] = set()
+    for name, spec in manifest.items():
+        assert len(spec["commit"]) == 40
+        questions = load_questions(data / f"{name}.jsonl")
+        assert {q.split for q in questions} == {"dev", "test"}, name
+        assert any(not q.answerable for q in questions), name
+        for q in questions:
+            assert q.id not in seen and q.split == split_of(q.id), q.id
+            assert all(len(sha) == 40 for sha in q.answers), q.id
+            seen.add(q.id)
+
+
+def test_abstention_is_scored_against_the_questions_without_an_answer() -> None:
+    def asked(answers: tuple[str, ...], said: bool | None, score: float) -> Any:
+        question = Question(f"q{score}", "no-answer" if not answers else "origin", "?", answers)
+        return question, Outcome({"engram": None}, top_score=score, abstained=said)
+
+    pairs = [
+        asked((), True, 0.1),  # right to abstain
+        asked((), False, 0.2),  # should have abstained
+        asked(("a",), True, 0.3),  # abstained on a question that has an answer
+        asked(("b",), False, 0.9),
+    ]
+    scored = abstention(pairs)
+    assert scored["signal"] and scored["abstained"] == 2
+    assert scored["precision"] == 0.5 and scored["recall"] == 0.5
+    assert scored["top_score_no_answer"] == {"median": 0.15, "min": 0.1, "max": 0.2}
+    assert scored["top_score_answerable"]["median"] == 0.6
+    # A server without the signal: only the scores are reported.
+    silent = abstention([asked((), None, 0.1), asked(("a",), None, 0.5)])
+    assert not silent["signal"] and "precision" not in silent
+
+
+def test_the_report_counts_repositories_above_bm25_and_abstentions() -> None:
+    def run(name: str, engram: int | None, bm25: int | None, said: bool | None) -> RepoRun:
+        answered = Question(f"{name}-1", "origin", "?", ("a",), "dev")
+        unanswerable = Question(f"{name}-2", "no-answer", "?", (), "dev")
+        repo = RepoRun(name, "Go", "0" * 40, questions=[answered, unanswerable])
+        repo.outcomes = {
+            answered.id: Outcome({"engram": engram, "git-grep": None, "bm25": bm25}, 0.9, False),
+            unanswerable.id: Outcome({"engram": None, "git-grep": None, "bm25": None}, 0.2, said),
+        }
+        return repo
+
+    one = run("one", 1, None, True)
+    one.invalid, one.invalid_examples = 1, ["0123456789ab: commits[0].author_time: out of range"]
+    report = _report([one, run("two", 4, 2, False)], "dev")
+    dev = report["splits"]["dev"]
+    assert set(report["splits"]) == {"dev"}
+    assert dev["overall"]["engram"]["mrr@10"] == (1 + 1 / 4) / 2
+    assert dev["abstention"]["abstained"] == 1 and dev["abstention"]["recall"] == 0.5
+    text = markdown(report)
+    assert "Engram above BM25 in 1 of 2" in text and "| one ✓ |" in text
+    assert "Engram abstained on 1 questions in all: precision 1.000, recall 0.500" in text
+    assert "- one 0123456789ab: commits[0].author_time: out of range" in text
