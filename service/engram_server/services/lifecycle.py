@@ -59,6 +59,7 @@ from engram_server.lifecycle.validators import WebhookCaller, outcome_status, ru
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_OPERATOR, Principal
 from engram_server.services.indexing import cache_keys
 from engram_server.services.policy_cache import POLICY_CHANNEL, PolicyCache
+from engram_server.services.privacy_gate import screen_proposals
 from engram_server.store import decisions as decision_store
 from engram_server.store import erasure as erasure_store
 from engram_server.store import learning as learning_store
@@ -337,9 +338,7 @@ class LifecycleService:
         # Privacy boundary (services/privacy_gate.py): a proposal carrying a
         # credential is dropped before anything stores or logs it; personal data
         # is redacted before validation, hashing and storage.
-        from engram_server.services import privacy_gate
-
-        gate = await privacy_gate.screen_proposals(
+        gate = await screen_proposals(
             self,
             principal.tenant_id,
             proposals,
@@ -1281,8 +1280,6 @@ class LifecycleService:
         """Passes the revised memory through the privacy boundary, as a proposal
         would: a credential refuses the revision (nothing is stored), personal data
         in a revised field is redacted unless the space's policy allows it."""
-        from engram_server.services.privacy_gate import screen_proposals
-
         screening = await screen_proposals(
             self, tenant, [revised], field_prefix="memory", batch=False
         )
