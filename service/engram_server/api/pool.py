@@ -1,7 +1,7 @@
 """PoolService servicer: pools, members, publishing, trust, sync and topics.
 
-Parses names and enums, then calls `pools.service` (unary RPCs) and
-`pools.streams` (SyncPool, SubscribeTopic). The servicer owns the hub that wakes
+Parses names and enums, then calls `services.pools` (unary RPCs) and
+`services.pool_streams` (SyncPool, SubscribeTopic). The servicer owns the hub that wakes
 streams on `engram_pool` notifications.
 """
 
@@ -20,9 +20,10 @@ from engram_server.platform.context import AppContext
 from engram_server.platform.observability import pool_streams
 from engram_server.platform.principal import current_principal
 from engram_server.pools import model
-from engram_server.pools.service import POOL_CHANNEL, PoolOperations, visibility_from_proto
-from engram_server.pools.streams import PoolHub, PoolStreams
 from engram_server.services.lifecycle import parse_memory_name
+from engram_server.services.pool_access import POOL_CHANNEL, visibility_from_proto
+from engram_server.services.pool_streams import PoolHub, PoolStreams
+from engram_server.services.pools import PoolOperations
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
 T = TypeVar("T")
