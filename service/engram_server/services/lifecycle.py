@@ -16,22 +16,10 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import datetime
 
-from engram_server.errors import (
-    Aborted,
-    Violations,
-)
-from engram_server.lifecycle.model import (
-    LIVE_STATUSES,
-    AuditAction,
-    AuditEntry,
-    Memory,
-    Status,
-)
+from engram_server.errors import Aborted, Violations
+from engram_server.lifecycle.model import LIVE_STATUSES, AuditAction, AuditEntry, Memory, Status
 from engram_server.lifecycle.policy import Policy, validate_policy
-from engram_server.lifecycle.validation import (
-    check_reason,
-    check_request_id,
-)
+from engram_server.lifecycle.validation import check_reason, check_request_id
 from engram_server.platform.principal import Principal
 from engram_server.services.indexing import cache_keys
 from engram_server.services.lifecycle_core import (

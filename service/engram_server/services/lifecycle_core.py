@@ -15,12 +15,7 @@ from typing import Any, Protocol
 
 import psycopg
 
-from engram_server.errors import (
-    Aborted,
-    InvalidArgument,
-    NotFound,
-    Violations,
-)
+from engram_server.errors import Aborted, InvalidArgument, NotFound, Violations
 from engram_server.lifecycle.model import (
     LIVE_STATUSES,
     AuditAction,
@@ -34,10 +29,7 @@ from engram_server.lifecycle.model import (
 )
 from engram_server.lifecycle.policy import UrlRefusal
 from engram_server.lifecycle.states import check_transition
-from engram_server.lifecycle.validation import (
-    check_reason,
-    check_request_id,
-)
+from engram_server.lifecycle.validation import check_reason, check_request_id
 from engram_server.lifecycle.validators import WebhookCaller
 from engram_server.platform.principal import Principal
 from engram_server.services.policy_cache import PolicyCache

@@ -23,11 +23,7 @@ from engram_server.lifecycle.model import (
     content_hash,
     memory_name,
 )
-from engram_server.lifecycle.validation import (
-    check_proposal,
-    check_reason,
-    check_request_id,
-)
+from engram_server.lifecycle.validation import check_proposal, check_reason, check_request_id
 from engram_server.lifecycle.validators import run_validators
 from engram_server.platform.principal import Principal
 from engram_server.services.lifecycle_core import (
@@ -45,6 +41,8 @@ from engram_server.store import memories as store
 
 
 class LifecycleRevisions(LifecycleCore):
+    """Revise: change a memory in place or supersede it with a new version."""
+
     async def revise(
         self,
         principal: Principal,

@@ -7,33 +7,18 @@ import uuid
 from datetime import UTC, datetime
 from typing import Any
 
-from engram_server.errors import (
-    FailedPrecondition,
-    PreconditionViolation,
-    Violations,
-)
-from engram_server.lifecycle.model import (
-    LIVE_STATUSES,
-    AuditAction,
-    Memory,
-    Status,
-)
-from engram_server.lifecycle.validation import (
-    check_reason,
-    check_request_id,
-    check_unit_interval,
-)
+from engram_server.errors import FailedPrecondition, PreconditionViolation, Violations
+from engram_server.lifecycle.model import LIVE_STATUSES, AuditAction, Memory, Status
+from engram_server.lifecycle.validation import check_reason, check_request_id, check_unit_interval
 from engram_server.platform.principal import Principal
-from engram_server.services.lifecycle_core import (
-    LifecycleCore,
-    RequestKey,
-    move_in_tx,
-)
+from engram_server.services.lifecycle_core import LifecycleCore, RequestKey, move_in_tx
 from engram_server.store import memories as store
 from engram_server.store.postgres import Conn
 
 
 class LifecycleTransitions(LifecycleCore):
+    """Confirm, reject, retract and confidence updates of one memory."""
+
     async def apply_transition(
         self,
         principal: Principal,

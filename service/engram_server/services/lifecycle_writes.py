@@ -13,13 +13,7 @@ from typing import Any
 import psycopg
 from psycopg import AsyncCursor
 
-from engram_server.errors import (
-    Aborted,
-    NotFound,
-    PermissionDenied,
-    ResourceExhausted,
-    Violations,
-)
+from engram_server.errors import Aborted, NotFound, PermissionDenied, ResourceExhausted, Violations
 from engram_server.lifecycle.model import (
     EVIDENCE_ORDER,
     LIVE_STATUSES,
@@ -35,11 +29,7 @@ from engram_server.lifecycle.model import (
     memory_name,
     new_memory_id,
 )
-from engram_server.lifecycle.validation import (
-    MAX_BATCH,
-    check_proposal,
-    check_request_id,
-)
+from engram_server.lifecycle.validation import MAX_BATCH, check_proposal, check_request_id
 from engram_server.lifecycle.validators import outcome_status, run_validators
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_OPERATOR, Principal
 from engram_server.services.lifecycle_core import (
@@ -71,6 +61,8 @@ from engram_server.store.postgres import Conn
 
 
 class LifecycleWrites(LifecycleCore):
+    """Proposals: the write path for new memories."""
+
     async def propose(
         self,
         principal: Principal,

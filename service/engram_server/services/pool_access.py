@@ -29,12 +29,7 @@ from engram.v1 import pool_pb2
 from google.protobuf.message import Message
 
 from engram_server.api import convert
-from engram_server.errors import (
-    InvalidArgument,
-    NotFound,
-    PermissionDenied,
-    Violations,
-)
+from engram_server.errors import InvalidArgument, NotFound, PermissionDenied, Violations
 from engram_server.lifecycle.model import AuditAction, memory_name
 from engram_server.lifecycle.validation import MAX_REQUEST_ID
 from engram_server.platform.principal import SCOPE_ADMIN, SCOPE_READ, SCOPE_WRITE, Principal

@@ -8,13 +8,7 @@ from typing import Any
 from engram.v1 import pool_pb2
 from psycopg.types.json import Jsonb
 
-from engram_server.errors import (
-    Aborted,
-    AlreadyExists,
-    FailedPrecondition,
-    NotFound,
-    Violations,
-)
+from engram_server.errors import Aborted, AlreadyExists, FailedPrecondition, NotFound, Violations
 from engram_server.platform.principal import SCOPE_ADMIN, Principal
 from engram_server.pools import model
 from engram_server.pools.model import Role
@@ -53,6 +47,8 @@ _UPDATABLE = (
 
 
 class PoolAdmin(PoolAccess):
+    """CreatePool ... ListPoolMembers: pools and who belongs to them."""
+
     # -- pools -----------------------------------------------------------------
 
     async def create_pool(

@@ -13,12 +13,7 @@ from typing import Any
 from engram.v1 import admin_pb2
 
 from engram_server.api import convert
-from engram_server.errors import (
-    AlreadyExists,
-    NotFound,
-    PermissionDenied,
-    Violations,
-)
+from engram_server.errors import AlreadyExists, NotFound, PermissionDenied, Violations
 from engram_server.platform.principal import SCOPE_ADMIN, Principal
 from engram_server.pools import model
 from engram_server.services.lifecycle import RequestKey

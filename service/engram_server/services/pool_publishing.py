@@ -10,12 +10,7 @@ from typing import Any
 from engram.v1 import pool_pb2
 from psycopg.types.json import Jsonb
 
-from engram_server.errors import (
-    FailedPrecondition,
-    InvalidArgument,
-    NotFound,
-    PermissionDenied,
-)
+from engram_server.errors import FailedPrecondition, InvalidArgument, NotFound, PermissionDenied
 from engram_server.lifecycle.model import AuditAction, memory_name
 from engram_server.platform.principal import SCOPE_READ, SCOPE_WRITE, Principal
 from engram_server.pools import model
@@ -42,6 +37,8 @@ from engram_server.store.postgres import Conn
 
 
 class PoolPublishing(PoolAccess):
+    """PublishMemory ... ListAgentTrusts: publications, reviews and trust."""
+
     # -- publishing ------------------------------------------------------------
 
     async def _after_published(
