@@ -60,11 +60,21 @@ def import_graph() -> dict[str, set[str]]:
     return {name: _imports(name, path, known) for name, path in modules.items()}
 
 
-def test_graph_sees_local_and_relative_imports() -> None:
+def test_graph_sees_local_and_relative_imports(tmp_path: Path) -> None:
     graph = import_graph()
     assert len(graph) > 50
-    # A module-level import and a parent package are both edges.
     assert "engram_server.store.postgres" in graph["engram_server.services.recall_runtime"]
+    # Imports inside a function, relative ones and `from package import module`
+    # are edges too: a cycle cannot hide behind any of them.
+    source = tmp_path / "a.py"
+    source.write_text(
+        "from . import b\n"
+        "def f():\n"
+        "    from .c import name\n"
+        "    import engram_server.store.postgres\n"
+    )
+    known = {"pkg.a", "pkg.b", "pkg.c", "engram_server.store.postgres"}
+    assert _imports("pkg.a", source, known) == {"pkg.b", "pkg.c", "engram_server.store.postgres"}
 
 
 def test_no_two_modules_import_each_other() -> None:

@@ -12,8 +12,10 @@ from engram.v1 import evidence_pb2, evidence_pb2_grpc, types_pb2
 from google.protobuf import empty_pb2
 
 from engram_server.api import convert
+from engram_server.api.profiles import get_space_profile, list_space_profiles
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import EvidenceLevel, memory_name
+from engram_server.lifecycle.validation import check_space
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.services import paging
@@ -146,8 +148,6 @@ def assessment_to_proto(a: Assessment) -> evidence_pb2.AssessMemoryResponse:
 def _list_scope(v: Violations, page_size: int, memory: str, space: str) -> tuple[int, Any]:
     """The page size and the memory id of a listing around a memory or in a space,
     their violations recorded in `v`."""
-    from engram_server.lifecycle.validation import check_space
-
     size = v.collect(paging.page_size, page_size) or 0
     memory_id = v.collect(parse_memory_name, memory, "memory") if memory else None
     if space:
@@ -390,13 +390,9 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
     async def GetSpaceProfile(
         self, request: evidence_pb2.GetSpaceProfileRequest, context: Ctx
     ) -> evidence_pb2.SpaceProfile:
-        from engram_server.api.profiles import get_space_profile
-
         return await get_space_profile(self.ctx, self.service, request)
 
     async def ListSpaceProfiles(
         self, request: evidence_pb2.ListSpaceProfilesRequest, context: Ctx
     ) -> evidence_pb2.ListSpaceProfilesResponse:
-        from engram_server.api.profiles import list_space_profiles
-
         return await list_space_profiles(self.ctx, request)
