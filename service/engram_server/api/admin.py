@@ -18,8 +18,8 @@ from engram_server.api.convert import request_key
 from engram_server.api.timestamps import optional_time
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
-from engram_server.pools.groups import GroupOperations
 from engram_server.pools.model import parse_group_name
+from engram_server.services.pool_groups import GroupOperations
 from engram_server.tenancy.model import (
     ApiKey,
     Quota,

@@ -11,7 +11,12 @@ from collections.abc import Callable
 
 from engram.v1 import recall_pb2
 
-from engram_server.api.recall_filters import CONTEXT_FORMATS, bitemporal_times, filter_fields
+from engram_server.api.recall_filters import (
+    CONTEXT_FORMATS,
+    bitemporal_times,
+    filter_fields,
+    with_pools,
+)
 from engram_server.api.working_memory import (
     fill_message,
     findings_to_proto,
@@ -115,8 +120,6 @@ class EngageHandler:
         if fmt is None:  # reported above; narrows the type
             raise InvalidArgument.field("options.format", "unknown")
         if request.pools:
-            from engram_server.api.recall import with_pools
-
             query = await with_pools(self.ctx, query, request.pools)
         result = await self._get()(
             EngageRequest(

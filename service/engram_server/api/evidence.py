@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import Any, TypeVar
 
 import grpc
 from engram.v1 import evidence_pb2, evidence_pb2_grpc, types_pb2
 from google.protobuf import empty_pb2
 
 from engram_server.api import convert
+from engram_server.api.profiles import get_space_profile, list_space_profiles
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import EvidenceLevel, memory_name
+from engram_server.lifecycle.validation import check_space
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.services import paging
@@ -23,6 +27,7 @@ from engram_server.services.evidence import (
 )
 from engram_server.services.lifecycle import parse_memory_name
 from engram_server.store import evidence as evidence_store
+from engram_server.store.postgres import Conn
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
 
@@ -143,8 +148,6 @@ def assessment_to_proto(a: Assessment) -> evidence_pb2.AssessMemoryResponse:
 def _list_scope(v: Violations, page_size: int, memory: str, space: str) -> tuple[int, Any]:
     """The page size and the memory id of a listing around a memory or in a space,
     their violations recorded in `v`."""
-    from engram_server.lifecycle.validation import check_space
-
     size = v.collect(paging.page_size, page_size) or 0
     memory_id = v.collect(parse_memory_name, memory, "memory") if memory else None
     if space:
@@ -152,7 +155,11 @@ def _list_scope(v: Violations, page_size: int, memory: str, space: str) -> tuple
     return size, memory_id
 
 
-def _row_position(row: Any) -> tuple[Any, uuid.UUID]:
+_Row = TypeVar("_Row")
+TimeIdPosition = tuple[datetime, uuid.UUID]
+
+
+def _row_position(row: Any) -> TimeIdPosition:
     return row.create_time, row.id
 
 
@@ -183,6 +190,22 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
             self._service.recall_service = self.ctx.recall.service  # type: ignore[attr-defined]
         self._service.llm = self.ctx.llm  # type: ignore[attr-defined]
         return self._service
+
+    async def _time_id_page(
+        self,
+        page_token: str,
+        size: int,
+        filter_parts: tuple[Any, ...],
+        read: Callable[[Conn, TimeIdPosition | None], Awaitable[Sequence[_Row]]],
+    ) -> tuple[list[_Row], str]:
+        """One page of a listing ordered by (create_time, id): `read` gets the
+        position after which the page starts and reads `size + 1` rows, in the
+        caller's tenant; the token is bound to the listing's filter."""
+        fingerprint = paging.filter_fingerprint(*filter_parts)
+        after = paging.time_id_position(page_token, fingerprint)
+        async with self.ctx.db.tenant_tx(current_principal().tenant_id) as conn:
+            rows = await read(conn, after)
+        return paging.time_id_page(rows, size, fingerprint, _row_position)
 
     # --- grades ----------------------------------------------------------------------
 
@@ -246,20 +269,19 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         if state is None:
             v.add("state", f"unknown enum value {request.state}")
         v.raise_if_any()
-        fingerprint = paging.filter_fingerprint(
-            "ListConflicts", request.space, state, request.memory
-        )
-        after = paging.time_id_position(request.page_token, fingerprint)
-        async with self.ctx.db.tenant_tx(current_principal().tenant_id) as conn:
-            rows = await evidence_store.list_conflicts(
+        rows, token = await self._time_id_page(
+            request.page_token,
+            size,
+            ("ListConflicts", request.space, state, request.memory),
+            lambda conn, after: evidence_store.list_conflicts(
                 conn,
                 space=request.space,
                 state=state or "",
                 memory_id=memory_id,
                 limit=size + 1,
                 after=after,
-            )
-        rows, token = paging.time_id_page(rows, size, fingerprint, _row_position)
+            ),
+        )
         return evidence_pb2.ListConflictsResponse(
             conflicts=[conflict_to_proto(c) for c in rows], next_page_token=token
         )
@@ -336,12 +358,11 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
             v.add("direction", f"unknown enum value {request.direction}")
         kinds = [edge_kind(k, f"kinds[{i}]", v) for i, k in enumerate(request.kinds)]
         v.raise_if_any()
-        fingerprint = paging.filter_fingerprint(
-            "ListEdges", request.memory, direction, request.space, sorted(kinds)
-        )
-        after = paging.time_id_position(request.page_token, fingerprint)
-        async with self.ctx.db.tenant_tx(current_principal().tenant_id) as conn:
-            rows = await evidence_store.list_edges(
+        rows, token = await self._time_id_page(
+            request.page_token,
+            size,
+            ("ListEdges", request.memory, direction, request.space, sorted(kinds)),
+            lambda conn, after: evidence_store.list_edges(
                 conn,
                 memory_id=memory_id,
                 direction=direction or "BOTH",
@@ -349,8 +370,8 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
                 kinds=kinds,
                 limit=size + 1,
                 after=after,
-            )
-        rows, token = paging.time_id_page(rows, size, fingerprint, _row_position)
+            ),
+        )
         return evidence_pb2.ListEdgesResponse(
             edges=[edge_to_proto(e) for e in rows], next_page_token=token
         )
@@ -369,13 +390,9 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
     async def GetSpaceProfile(
         self, request: evidence_pb2.GetSpaceProfileRequest, context: Ctx
     ) -> evidence_pb2.SpaceProfile:
-        from engram_server.api.profiles import get_space_profile
-
         return await get_space_profile(self.ctx, self.service, request)
 
     async def ListSpaceProfiles(
         self, request: evidence_pb2.ListSpaceProfilesRequest, context: Ctx
     ) -> evidence_pb2.ListSpaceProfilesResponse:
-        from engram_server.api.profiles import list_space_profiles
-
         return await list_space_profiles(self.ctx, request)

@@ -1,13 +1,13 @@
 """PoolService servicer: pools, members, publishing, trust, sync and topics.
 
-Parses names and enums, then calls `pools.service` (unary RPCs) and
-`pools.streams` (SyncPool, SubscribeTopic). The servicer owns the hub that wakes
+Parses names and enums, then calls `services.pools` (unary RPCs) and
+`services.pool_streams` (SyncPool, SubscribeTopic). The servicer owns the hub that wakes
 streams on `engram_pool` notifications.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator
 from typing import Any, TypeVar
 
 import grpc
@@ -15,27 +15,18 @@ from engram.v1 import pool_pb2, pool_pb2_grpc
 from google.protobuf import empty_pb2
 
 from engram_server.api import convert
-from engram_server.errors import InvalidArgument, Violations
+from engram_server.errors import Violations
 from engram_server.platform.context import AppContext
 from engram_server.platform.observability import pool_streams
 from engram_server.platform.principal import current_principal
 from engram_server.pools import model
-from engram_server.pools.service import POOL_CHANNEL, PoolOperations, visibility_from_proto
-from engram_server.pools.streams import PoolHub, PoolStreams
 from engram_server.services.lifecycle import parse_memory_name
+from engram_server.services.pool_access import POOL_CHANNEL, visibility_from_proto
+from engram_server.services.pool_streams import PoolHub, PoolStreams
+from engram_server.services.pools import PoolOperations
 
 Ctx = grpc.aio.ServicerContext[Any, Any]
 T = TypeVar("T")
-
-
-def _collect(v: Violations, parse: Callable[..., T], *args: Any) -> T | None:
-    """`parse(*args)`, or None with its INVALID_ARGUMENT violations added to `v` (so
-    a request's every bad field is named at once)."""
-    try:
-        return parse(*args)
-    except InvalidArgument as exc:
-        v.items.extend(exc.violations)
-        return None
 
 
 async def _counted(kind: str, stream: AsyncGenerator[T, None]) -> AsyncIterator[T]:
@@ -135,8 +126,8 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.PublishMemoryRequest, context: Ctx
     ) -> pool_pb2.PublishMemoryResponse:
         v = Violations()
-        pool_id = _collect(v, model.parse_pool_name, request.pool, "pool")
-        memory_id = _collect(v, parse_memory_name, request.memory, "memory")
+        pool_id = v.collect(model.parse_pool_name, request.pool, "pool")
+        memory_id = v.collect(parse_memory_name, request.memory, "memory")
         model.check_topic(v, "topic", request.topic)
         visibility = visibility_from_proto(request.visibility, "visibility", v)
         v.raise_if_any()
@@ -166,7 +157,7 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.ReviewPublicationRequest, context: Ctx
     ) -> pool_pb2.Publication:
         v = Violations()
-        pool_id, publication_id = _collect(v, model.parse_publication_name, request.name) or (
+        pool_id, publication_id = v.collect(model.parse_publication_name, request.name) or (
             None,
             None,
         )
@@ -198,7 +189,7 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
         self, request: pool_pb2.ListPublicationsRequest, context: Ctx
     ) -> pool_pb2.ListPublicationsResponse:
         v = Violations()
-        pool_id = _collect(v, model.parse_pool_name, request.parent, "parent")
+        pool_id = v.collect(model.parse_pool_name, request.parent, "parent")
         states = []
         for i, s in enumerate(request.states):
             name = convert.enum_name(
@@ -207,7 +198,7 @@ class PoolServicer(pool_pb2_grpc.PoolServiceServicer):
             if name and name != "UNSPECIFIED":
                 states.append(name)
         memory_id = (
-            _collect(v, parse_memory_name, request.memory, "memory") if request.memory else None
+            v.collect(parse_memory_name, request.memory, "memory") if request.memory else None
         )
         model.check_topic(v, "topic", request.topic)
         v.raise_if_any()

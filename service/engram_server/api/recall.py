@@ -7,23 +7,26 @@ follows typed edges from the top hits (services.recall).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import grpc
 from engram.v1 import recall_pb2, recall_pb2_grpc
 
 from engram_server.api import convert
+from engram_server.api.engage import engage_handler
 from engram_server.api.evidence import EDGE_KIND_NUMBERS, edge_kind
-from engram_server.api.recall_filters import CONTEXT_FORMATS, bitemporal_times, filter_fields
+from engram_server.api.recall_filters import (
+    CONTEXT_FORMATS,
+    bitemporal_times,
+    filter_fields,
+    with_pools,
+)
 from engram_server.api.snapshots import SnapshotMethods
 from engram_server.api.timestamps import optional_time
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import Memory, Status, memory_name
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
-from engram_server.pools import recall as pool_recall
-from engram_server.pools.model import identities
 from engram_server.pools.recall import parse_pools
 from engram_server.recall.context import build_context, evidence_badge
 from engram_server.recall.tokens import TOKENIZER_NAME, count_tokens
@@ -116,18 +119,6 @@ def hit_to_proto(h: Hit) -> recall_pb2.RecallHit:
         ),
         pool=h.pool,
     )
-
-
-async def with_pools(ctx: AppContext, q: RecallQuery, pools: Any) -> RecallQuery:
-    """`q` with the requested pools and the caller's identities, against which the
-    recall's own read checks its membership (pools.recall)."""
-    if not pools:
-        return q
-    v = Violations()
-    pool_ids = parse_pools(pools, v)
-    v.raise_if_any()
-    scopes = tuple(pool_recall.PoolScope(p) for p in pool_ids)
-    return replace(q, pools=scopes, reader=tuple(identities(current_principal())))
 
 
 class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
@@ -249,8 +240,6 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
         self, request: recall_pb2.EngageRequest, context: Ctx
     ) -> recall_pb2.EngageResponse:
         # Buffering, privacy screening and per-session dedup live in api/engage.py.
-        from engram_server.api.engage import engage_handler
-
         return await engage_handler(self.ctx, self.runtime).engage(
             current_principal().tenant_id, request, self._deadline(context), hit_to_proto
         )

@@ -1,8 +1,9 @@
 """Request pieces shared by Recall, BuildContext and Engage: the filter, the
-bi-temporal times and formats."""
+bi-temporal times, formats and pools."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -12,7 +13,13 @@ from engram_server.api import convert
 from engram_server.api.timestamps import optional_time
 from engram_server.errors import InvalidArgument, Violations
 from engram_server.lifecycle.model import EvidenceLevel, Kind
+from engram_server.platform.context import AppContext
+from engram_server.platform.principal import current_principal
+from engram_server.pools import recall as pool_recall
+from engram_server.pools.model import identities
+from engram_server.pools.recall import parse_pools
 from engram_server.recall.context import ContextFormat
+from engram_server.services.recall import RecallQuery
 
 CONTEXT_FORMATS = {
     recall_pb2.CONTEXT_FORMAT_UNSPECIFIED: ContextFormat.MARKDOWN,
@@ -65,3 +72,15 @@ def bitemporal_times(
             v.items.extend(exc.violations)
             times.append(None)
     return times[0], times[1]
+
+
+async def with_pools(ctx: AppContext, q: RecallQuery, pools: Any) -> RecallQuery:
+    """`q` with the requested pools and the caller's identities, against which the
+    recall's own read checks its membership (pools.recall)."""
+    if not pools:
+        return q
+    v = Violations()
+    pool_ids = parse_pools(pools, v)
+    v.raise_if_any()
+    scopes = tuple(pool_recall.PoolScope(p) for p in pool_ids)
+    return replace(q, pools=scopes, reader=tuple(identities(current_principal())))

@@ -392,3 +392,14 @@ async def _pools(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, list[str]]
         (store.uuid_array_literal(ids),),
     )
     return {r["memory_id"]: list(r["pools"]) for r in await cur.fetchall()}
+
+
+async def enqueue_all(db: Database) -> dict[str, int]:
+    """Queues an outbox `upsert` for every memory of every tenant; counts per tenant.
+    A full rebuild (`engram reindex`, or a server replacing an outdated index)
+    starts here; the worker then drains the outbox as it does any write."""
+    async with db.unscoped() as conn:
+        cur = await conn.execute("SELECT tenant_id, queued FROM engram_enqueue_reindex()")
+        rows = await cur.fetchall()
+        await conn.commit()
+    return {row["tenant_id"]: int(row["queued"]) for row in rows}

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from engram_server.lifecycle.model import Outcome, Proposal, ProposalResult, ValidationFailure
 from engram_server.privacy import (
@@ -29,13 +29,23 @@ from engram_server.privacy import (
 from engram_server.store import policies as policy_store
 
 if TYPE_CHECKING:
-    from engram_server.services.lifecycle import LifecycleService
+    from engram_server.services.policy_cache import PolicyCache
+    from engram_server.store.postgres import Database
+
+
+class PolicySource(Protocol):
+    """What the gate reads a space's policy through: the write path's database and
+    its policy cache (LifecycleService is one), so the gate needs no use case."""
+
+    db: Database
+    policies: PolicyCache
+
 
 PRIVACY_VALIDATOR = "privacy"
 
 
 async def allowed_personal_data(
-    service: LifecycleService, tenant_id: str, space: str
+    service: PolicySource, tenant_id: str, space: str
 ) -> frozenset[str]:
     """The personal-data types the space's effective policy lets through."""
     limits = service.policies.get(tenant_id, space)
@@ -47,7 +57,7 @@ async def allowed_personal_data(
 
 
 async def screen_text(
-    service: LifecycleService,
+    service: PolicySource,
     tenant_id: str,
     space: str,
     text: str,
@@ -231,7 +241,7 @@ class ProposalScreening:
 
 
 async def screen_proposals(
-    service: LifecycleService,
+    service: PolicySource,
     tenant_id: str,
     proposals: Sequence[Proposal],
     *,

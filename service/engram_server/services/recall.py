@@ -45,7 +45,7 @@ from engram_server.recall.scoring import (
 )
 from engram_server.recall.speakers import query_words, speaker_match
 from engram_server.services.indexing import IndexWorker
-from engram_server.services.recall_depth import deep_ranked
+from engram_server.services.recall_depth import session_points
 from engram_server.store import memories as store
 from engram_server.store.postgres import Database
 from engram_server.store.vectors import (
@@ -288,7 +288,7 @@ class RecallService:
                 # Answering now could miss the caller's own writes: say so instead
                 # of returning hits that may be stale.
                 raise ReadYourWritesTimeout(pending, budget)
-        hits = await (deep_ranked(self, tenant, q) if q.deep else self._ranked(tenant, q))
+        hits = await (self._deep_ranked(tenant, q) if q.deep else self._ranked(tenant, q))
         if q.track_access and hits:
             self.access.record(tenant, [h.memory.id for h in hits])
         if hits and q.pools:
@@ -300,6 +300,21 @@ class RecallService:
             if uses:
                 self.access.record_pool_uses(tenant, uses)
         return RecallResult(hits, pending, self.embedder.name)
+
+    async def _deep_ranked(self, tenant: str, q: RecallQuery) -> list[Hit]:
+        """Depth mode (services/recall_depth.py): the direct ranking, then the
+        sessions of its best hits searched on their own and ranked with it."""
+        # Seeds are the best hits of the direct ranking (graph expansion comes last).
+        first = await self._ranked(tenant, replace(q, graph=None))
+        sessions = [] if q.session else depth.seed_sessions(h.memory.session for h in first)
+        if not sessions:
+            # Nothing to widen (no sessions, or the request names one already).
+            return first if q.graph is None else await self._ranked(tenant, q)
+        text = q.query.strip() or q.slot_key
+        extra = await session_points(
+            self.embedder, self.index, tenant, text, self._filter(q), sessions
+        )
+        return await self._ranked(tenant, q, widened=extra)
 
     async def near_duplicate(
         self,

@@ -15,35 +15,28 @@ from typing import TYPE_CHECKING
 
 from engram_server.lexical.sparse import query_sparse_vector
 from engram_server.recall import depth
-from engram_server.store.vectors import ScoredPoint
+from engram_server.store.vectors import IndexFilter, ScoredPoint
 
 if TYPE_CHECKING:
-    from engram_server.services.recall import Hit, RecallQuery, RecallService
+    from engram_server.embeddings.cache import CachedEmbedder
+    from engram_server.store.vectors import VectorIndex
 
 
-async def deep_ranked(service: RecallService, tenant: str, q: RecallQuery) -> list[Hit]:
-    # Seeds are the best hits of the direct ranking (graph expansion comes last).
-    first = await service._ranked(tenant, replace(q, graph=None))
-    sessions = [] if q.session else depth.seed_sessions(h.memory.session for h in first)
-    if not sessions:
-        # Nothing to widen (no sessions, or the request names one already).
-        return first if q.graph is None else await service._ranked(tenant, q)
-    extra = await _session_points(service, tenant, q, sessions)
-    return await service._ranked(tenant, q, widened=extra)
-
-
-async def _session_points(
-    service: RecallService, tenant: str, q: RecallQuery, sessions: list[str]
+async def session_points(
+    embedder: CachedEmbedder,
+    index: VectorIndex,
+    tenant: str,
+    text: str,
+    flt: IndexFilter,
+    sessions: list[str],
 ) -> list[ScoredPoint]:
-    text = q.query.strip() or q.slot_key
-    vector = (await service.embedder.embed_query(text, tenant)).tolist()  # cached by the first pass
+    """The index's points for `text` within each of `sessions`, under the request's
+    own filter `flt` narrowed to the session."""
+    vector = (await embedder.embed_query(text, tenant)).tolist()  # cached by the first pass
     sparse = query_sparse_vector(text) or None
-    flt = service._filter(q)
     found = await asyncio.gather(
         *(
-            service.index.search(
-                tenant, vector, sparse, replace(flt, session=session), depth.SESSION_LIMIT
-            )
+            index.search(tenant, vector, sparse, replace(flt, session=session), depth.SESSION_LIMIT)
             for session in sessions
         )
     )

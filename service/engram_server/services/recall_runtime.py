@@ -14,7 +14,7 @@ from engram_server.platform.notify import Notifier
 from engram_server.platform.telemetry import tracing_enabled
 from engram_server.recall.neighbours import ContextParams
 from engram_server.recall.scoring import FusionMode, RankingParams
-from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker
+from engram_server.services.indexing import OUTBOX_CHANNEL, IndexWorker, enqueue_all
 from engram_server.services.recall import AccessRecorder, RecallService
 from engram_server.store.api_keys import KEY_CHANNEL
 from engram_server.store.embedding_cache import PostgresEmbeddingCache
@@ -128,9 +128,6 @@ class RecallRuntime:
         model, with an empty one and queues every memory for indexing, as `engram
         reindex` does. The worker then
         refills it in the background; the embedding cache spares re-embedding."""
-        # Imported here: reindex builds its index through this module.
-        from engram_server.services.reindex import enqueue_all
-
         log.warning("%s; rebuilding it from PostgreSQL in the background", outdated.stored)
         await self.index.recreate_collection(self.embedder.dimension, self.embedder.name)
         queued = await enqueue_all(self.db)

@@ -25,7 +25,7 @@ from pathlib import Path
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.embeddings.factory import build_embedder
 from engram_server.platform.config import Settings
-from engram_server.services.indexing import IndexWorker
+from engram_server.services.indexing import IndexWorker, enqueue_all
 from engram_server.services.recall_runtime import build_index, context_params
 from engram_server.store.embedding_cache import PostgresEmbeddingCache
 from engram_server.store.postgres import Database
@@ -98,15 +98,6 @@ def check_edge_unlocked(data_dir: str | os.PathLike[str]) -> None:
 def is_lock_error(error: BaseException) -> bool:
     """The engine's message when its WAL is locked by another open index."""
     return "WouldBlock" in str(error)
-
-
-async def enqueue_all(db: Database) -> dict[str, int]:
-    """Queues an outbox `upsert` for every memory of every tenant; counts per tenant."""
-    async with db.unscoped() as conn:
-        cur = await conn.execute("SELECT tenant_id, queued FROM engram_enqueue_reindex()")
-        rows = await cur.fetchall()
-        await conn.commit()
-    return {row["tenant_id"]: int(row["queued"]) for row in rows}
 
 
 async def pending_items(worker: IndexWorker, tenants: list[str]) -> int:

@@ -13,23 +13,18 @@ from typing import Any
 from engram.v1 import admin_pb2
 
 from engram_server.api import convert
-from engram_server.errors import (
-    AlreadyExists,
-    NotFound,
-    PermissionDenied,
-    Violations,
-)
+from engram_server.errors import AlreadyExists, NotFound, PermissionDenied, Violations
 from engram_server.platform.principal import SCOPE_ADMIN, Principal
 from engram_server.pools import model
-from engram_server.pools.service import (
+from engram_server.services.lifecycle import RequestKey
+from engram_server.services.paging import decode_token, encode_token, filter_fingerprint, page_size
+from engram_server.services.pool_access import (
     POOL_CHANNEL,
-    PoolOperations,
+    PoolAccess,
     append_membership_audit,
     fetch_all,
     fetch_one,
 )
-from engram_server.services.lifecycle import RequestKey
-from engram_server.services.paging import decode_token, encode_token, filter_fingerprint, page_size
 from engram_server.store.postgres import Conn, Database
 
 
@@ -52,7 +47,7 @@ def _require_admin(principal: Principal) -> None:
 class GroupOperations:
     def __init__(self, db: Database) -> None:
         self.db = db
-        self._idem = PoolOperations(db)
+        self._idem = PoolAccess(db)
 
     async def _group(self, conn: Conn, group_id: str, lock: str = "") -> admin_pb2.Group:
         row = await fetch_one(

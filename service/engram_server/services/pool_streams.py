@@ -1,4 +1,5 @@
-"""SyncPool (slot deltas) and SubscribeTopic (topic events): resumable streams.
+"""PoolService's channels: ListTopics, and SyncPool (slot deltas) and
+SubscribeTopic (topic events), resumable streams.
 
 Both read the pool's log (`pool_events`), whose sequence numbers are gapless per
 pool and increase in commit order (migration 0020), so "everything after cursor
@@ -29,8 +30,14 @@ from engram_server.lifecycle.model import Status, memory_name
 from engram_server.platform.principal import SCOPE_READ, Principal
 from engram_server.pools import model
 from engram_server.pools.model import Role
-from engram_server.pools.service import caller_role, fetch_all, fetch_one, publication_to_proto
-from engram_server.services.paging import decode_token, encode_token, filter_fingerprint
+from engram_server.services.paging import decode_token, encode_token, filter_fingerprint, page_size
+from engram_server.services.pool_access import (
+    PoolAccess,
+    caller_role,
+    fetch_all,
+    fetch_one,
+    publication_to_proto,
+)
 from engram_server.store import memories as store
 from engram_server.store.postgres import Conn, Database
 
@@ -498,3 +505,50 @@ SELECT e.* FROM pool_events e
 """
 
 __all__ = ["PoolHub", "PoolStreams", "Role", "memory_name"]
+
+
+class PoolTopics(PoolAccess):
+    """ListTopics: the pool's topics with their publication counts."""
+
+    # -- topics ----------------------------------------------------------------
+
+    async def list_topics(
+        self, principal: Principal, pool_id: str, requested_size: int, token: str
+    ) -> pool_pb2.ListTopicsResponse:
+        size = page_size(requested_size)
+        fingerprint = filter_fingerprint("topics", pool_id)
+        position = decode_token(token, fingerprint)
+        after = str(position.get("a", "")) if position else None
+        async with self.db.tenant_tx(principal.tenant_id) as conn:
+            _, role = await self._authorise(
+                conn, principal, pool_id, Role.READER, "ListTopics", manage=False
+            )
+            rows = await fetch_all(
+                conn,
+                "SELECT topic, count(*) AS n, max(published_time) AS last"
+                " FROM publications WHERE pool_id = %(pool)s AND state = 'PUBLISHED'"
+                " AND topic <> '' AND visibility = ANY(%(vis)s)"
+                " AND (%(after)s::text IS NULL OR topic > %(after)s)"
+                " GROUP BY topic ORDER BY topic LIMIT %(n)s",
+                {
+                    "pool": pool_id,
+                    "vis": list(model.visible_to(role)),
+                    "after": after,
+                    "n": size + 1,
+                },
+            )
+        next_token = ""
+        if len(rows) > size:
+            rows = rows[:size]
+            next_token = encode_token({"a": rows[-1]["topic"]}, fingerprint)
+        topics = []
+        for r in rows:
+            t = pool_pb2.Topic(
+                name=f"pools/{pool_id}/topics/{r['topic']}",
+                topic=r["topic"],
+                publication_count=r["n"],
+            )
+            if r["last"] is not None:
+                t.last_publish_time.FromDatetime(r["last"])
+            topics.append(t)
+        return pool_pb2.ListTopicsResponse(topics=topics, next_page_token=next_token)
