@@ -117,6 +117,8 @@ def search_out(pb: decisions_pb2.SearchDecisionsResponse) -> dt.DecisionSearchRe
         hits=tuple(
             dt.DecisionHit(decision=decision_out(h.decision), score=h.score) for h in pb.hits
         ),
+        abstained=pb.abstained,
+        confidence=pb.confidence,
         raw=pb,
     )
 

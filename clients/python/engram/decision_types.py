@@ -259,9 +259,13 @@ class DecisionHit:
 
 @dataclass(frozen=True, kw_only=True)
 class DecisionSearchResult:
-    """What `search_decisions` found, best first; iterating iterates over `hits`."""
+    """What `search_decisions` found, best first; iterating iterates over `hits`.
+    `abstained` says no decision explains the query (`confidence` is under the
+    server's calibrated threshold); the hits are then only the nearest ones."""
 
     hits: tuple[DecisionHit, ...] = ()
+    abstained: bool = False
+    confidence: float = 0.0
     raw: decisions_pb2.SearchDecisionsResponse | None = field(
         default=None, repr=False, compare=False
     )

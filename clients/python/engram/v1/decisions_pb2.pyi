@@ -1190,6 +1190,16 @@ class SearchDecisionsResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     HITS_FIELD_NUMBER: _builtins.int
+    ABSTAINED_FIELD_NUMBER: _builtins.int
+    CONFIDENCE_FIELD_NUMBER: _builtins.int
+    abstained: _builtins.bool
+    """True when no decision explains the query: `confidence` is under the
+    calibrated threshold. The hits are still returned, as the nearest ones.
+    """
+    confidence: _builtins.float
+    """How much of the query the best hit's commit covers, 0-1 (the share of the
+    query's rare words its subject, body, paths and code context match).
+    """
     @_builtins.property
     def hits(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionHit]:
         """Hits, best first."""
@@ -1198,10 +1208,12 @@ class SearchDecisionsResponse(_message.Message):
         self,
         *,
         hits: _abc.Iterable[Global___DecisionHit] | None = ...,
+        abstained: _builtins.bool = ...,
+        confidence: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hits", b"hits"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abstained", b"abstained", "confidence", b"confidence", "hits", b"hits"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1222,6 +1234,7 @@ class ExplainCodeRequest(_message.Message):
     K_FIELD_NUMBER: _builtins.int
     INCLUDE_SUPERSEDED_FIELD_NUMBER: _builtins.int
     TOKEN_BUDGET_FIELD_NUMBER: _builtins.int
+    BLAME_COMMITS_FIELD_NUMBER: _builtins.int
     repository: _builtins.str
     """The repository. Required."""
     path: _builtins.str
@@ -1245,6 +1258,13 @@ class ExplainCodeRequest(_message.Message):
     def lines(self) -> Global___LineRange:
         """The lines asked about, in the version at `revision`."""
 
+    @_builtins.property
+    def blame_commits(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The commits that introduced or last changed `lines` at `revision`, as
+        `git blame` names them (full shas, at most 50). Their decisions are tied to
+        the lines, above decisions anchored elsewhere in the file.
+        """
+
     def __init__(
         self,
         *,
@@ -1257,10 +1277,11 @@ class ExplainCodeRequest(_message.Message):
         k: _builtins.int = ...,
         include_superseded: _builtins.bool = ...,
         token_budget: _builtins.int = ...,
+        blame_commits: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_superseded", b"include_superseded", "k", b"k", "lines", b"lines", "path", b"path", "question", b"question", "repository", b"repository", "revision", b"revision", "symbol", b"symbol", "token_budget", b"token_budget"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blame_commits", b"blame_commits", "include_superseded", b"include_superseded", "k", b"k", "lines", b"lines", "path", b"path", "question", b"question", "repository", b"repository", "revision", b"revision", "symbol", b"symbol", "token_budget", b"token_budget"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

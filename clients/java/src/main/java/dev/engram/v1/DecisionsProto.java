@@ -287,63 +287,66 @@ public final class DecisionsProto {
       "e_end\030\007 \001(\0132\032.google.protobuf.TimestampR" +
       "\017decisionTimeEnd\"T\n\013DecisionHit\022/\n\010decis" +
       "ion\030\001 \001(\0132\023.engram.v1.DecisionR\010decision" +
-      "\022\024\n\005score\030\002 \001(\001R\005score\"E\n\027SearchDecision" +
-      "sResponse\022*\n\004hits\030\001 \003(\0132\026.engram.v1.Deci" +
-      "sionHitR\004hits\"\244\002\n\022ExplainCodeRequest\022\036\n\n" +
-      "repository\030\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001" +
-      "(\tR\004path\022*\n\005lines\030\003 \001(\0132\024.engram.v1.Line" +
-      "RangeR\005lines\022\026\n\006symbol\030\004 \001(\tR\006symbol\022\032\n\010" +
-      "revision\030\005 \001(\tR\010revision\022\032\n\010question\030\006 \001" +
-      "(\tR\010question\022\014\n\001k\030\007 \001(\005R\001k\022-\n\022include_su" +
-      "perseded\030\010 \001(\010R\021includeSuperseded\022!\n\014tok" +
-      "en_budget\030\t \001(\005R\013tokenBudget\"\375\001\n\017CodeExp" +
-      "lanation\022/\n\010decision\030\001 \001(\0132\023.engram.v1.D" +
-      "ecisionR\010decision\022,\n\005match\030\002 \001(\0162\026.engra" +
-      "m.v1.AnchorMatchR\005match\022>\n\017matched_ancho" +
-      "rs\030\003 \003(\0132\025.engram.v1.CodeAnchorR\016matched" +
-      "Anchors\022\024\n\005score\030\004 \001(\001R\005score\0225\n\013replace" +
-      "ment\030\005 \001(\0132\023.engram.v1.DecisionR\013replace" +
-      "ment\"\220\001\n\023ExplainCodeResponse\022>\n\014explanat" +
-      "ions\030\001 \003(\0132\032.engram.v1.CodeExplanationR\014" +
-      "explanations\022\030\n\007context\030\002 \001(\tR\007context\022\037" +
-      "\n\013token_count\030\003 \001(\005R\ntokenCount*\306\001\n\016File" +
-      "ChangeType\022 \n\034FILE_CHANGE_TYPE_UNSPECIFI" +
-      "ED\020\000\022\032\n\026FILE_CHANGE_TYPE_ADDED\020\001\022\035\n\031FILE" +
-      "_CHANGE_TYPE_MODIFIED\020\002\022\034\n\030FILE_CHANGE_T" +
-      "YPE_DELETED\020\003\022\034\n\030FILE_CHANGE_TYPE_RENAME" +
-      "D\020\004\022\033\n\027FILE_CHANGE_TYPE_COPIED\020\005*\216\001\n\017Dec" +
-      "isionOutcome\022 \n\034DECISION_OUTCOME_UNSPECI" +
-      "FIED\020\000\022\030\n\024DECISION_OUTCOME_MET\020\001\022\"\n\036DECI" +
-      "SION_OUTCOME_PARTIALLY_MET\020\002\022\033\n\027DECISION" +
-      "_OUTCOME_MISSED\020\003*\305\001\n\021CommitDisposition\022" +
-      "\"\n\036COMMIT_DISPOSITION_UNSPECIFIED\020\000\022\037\n\033C" +
-      "OMMIT_DISPOSITION_DECISION\020\001\022\"\n\036COMMIT_D" +
-      "ISPOSITION_NO_DECISION\020\002\022\'\n#COMMIT_DISPO" +
-      "SITION_ALREADY_INGESTED\020\003\022\036\n\032COMMIT_DISP" +
-      "OSITION_INVALID\020\004*u\n\013AnchorMatch\022\034\n\030ANCH" +
-      "OR_MATCH_UNSPECIFIED\020\000\022\026\n\022ANCHOR_MATCH_L" +
-      "INES\020\001\022\025\n\021ANCHOR_MATCH_FILE\020\002\022\031\n\025ANCHOR_" +
-      "MATCH_SEMANTIC\020\0032\231\005\n\020DecisionsService\022R\n" +
-      "\rIngestCommits\022\037.engram.v1.IngestCommits" +
-      "Request\032 .engram.v1.IngestCommitsRespons" +
-      "e\022G\n\016CreateDecision\022 .engram.v1.CreateDe" +
-      "cisionRequest\032\023.engram.v1.Decision\022A\n\013Ge" +
-      "tDecision\022\035.engram.v1.GetDecisionRequest" +
-      "\032\023.engram.v1.Decision\022R\n\rListDecisions\022\037" +
-      ".engram.v1.ListDecisionsRequest\032 .engram" +
-      ".v1.ListDecisionsResponse\022X\n\017SearchDecis" +
-      "ions\022!.engram.v1.SearchDecisionsRequest\032" +
-      "\".engram.v1.SearchDecisionsResponse\022L\n\013E" +
-      "xplainCode\022\035.engram.v1.ExplainCodeReques" +
-      "t\032\036.engram.v1.ExplainCodeResponse\022U\n\025Rec" +
-      "ordDecisionOutcome\022\'.engram.v1.RecordDec" +
-      "isionOutcomeRequest\032\023.engram.v1.Decision" +
-      "\022R\n\rIngestSession\022\037.engram.v1.IngestSess" +
-      "ionRequest\032 .engram.v1.IngestSessionResp" +
-      "onseB\201\001\n\rdev.engram.v1B\016DecisionsProtoP\001" +
-      "Z3engram.dev/engram/clients/go/gen/engra" +
-      "m/v1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram" +
-      "\\V1\352\002\nEngram::V1b\006proto3"
+      "\022\024\n\005score\030\002 \001(\001R\005score\"\203\001\n\027SearchDecisio" +
+      "nsResponse\022*\n\004hits\030\001 \003(\0132\026.engram.v1.Dec" +
+      "isionHitR\004hits\022\034\n\tabstained\030\002 \001(\010R\tabsta" +
+      "ined\022\036\n\nconfidence\030\003 \001(\001R\nconfidence\"\311\002\n" +
+      "\022ExplainCodeRequest\022\036\n\nrepository\030\001 \001(\tR" +
+      "\nrepository\022\022\n\004path\030\002 \001(\tR\004path\022*\n\005lines" +
+      "\030\003 \001(\0132\024.engram.v1.LineRangeR\005lines\022\026\n\006s" +
+      "ymbol\030\004 \001(\tR\006symbol\022\032\n\010revision\030\005 \001(\tR\010r" +
+      "evision\022\032\n\010question\030\006 \001(\tR\010question\022\014\n\001k" +
+      "\030\007 \001(\005R\001k\022-\n\022include_superseded\030\010 \001(\010R\021i" +
+      "ncludeSuperseded\022!\n\014token_budget\030\t \001(\005R\013" +
+      "tokenBudget\022#\n\rblame_commits\030\n \003(\tR\014blam" +
+      "eCommits\"\375\001\n\017CodeExplanation\022/\n\010decision" +
+      "\030\001 \001(\0132\023.engram.v1.DecisionR\010decision\022,\n" +
+      "\005match\030\002 \001(\0162\026.engram.v1.AnchorMatchR\005ma" +
+      "tch\022>\n\017matched_anchors\030\003 \003(\0132\025.engram.v1" +
+      ".CodeAnchorR\016matchedAnchors\022\024\n\005score\030\004 \001" +
+      "(\001R\005score\0225\n\013replacement\030\005 \001(\0132\023.engram." +
+      "v1.DecisionR\013replacement\"\220\001\n\023ExplainCode" +
+      "Response\022>\n\014explanations\030\001 \003(\0132\032.engram." +
+      "v1.CodeExplanationR\014explanations\022\030\n\007cont" +
+      "ext\030\002 \001(\tR\007context\022\037\n\013token_count\030\003 \001(\005R" +
+      "\ntokenCount*\306\001\n\016FileChangeType\022 \n\034FILE_C" +
+      "HANGE_TYPE_UNSPECIFIED\020\000\022\032\n\026FILE_CHANGE_" +
+      "TYPE_ADDED\020\001\022\035\n\031FILE_CHANGE_TYPE_MODIFIE" +
+      "D\020\002\022\034\n\030FILE_CHANGE_TYPE_DELETED\020\003\022\034\n\030FIL" +
+      "E_CHANGE_TYPE_RENAMED\020\004\022\033\n\027FILE_CHANGE_T" +
+      "YPE_COPIED\020\005*\216\001\n\017DecisionOutcome\022 \n\034DECI" +
+      "SION_OUTCOME_UNSPECIFIED\020\000\022\030\n\024DECISION_O" +
+      "UTCOME_MET\020\001\022\"\n\036DECISION_OUTCOME_PARTIAL" +
+      "LY_MET\020\002\022\033\n\027DECISION_OUTCOME_MISSED\020\003*\305\001" +
+      "\n\021CommitDisposition\022\"\n\036COMMIT_DISPOSITIO" +
+      "N_UNSPECIFIED\020\000\022\037\n\033COMMIT_DISPOSITION_DE" +
+      "CISION\020\001\022\"\n\036COMMIT_DISPOSITION_NO_DECISI" +
+      "ON\020\002\022\'\n#COMMIT_DISPOSITION_ALREADY_INGES" +
+      "TED\020\003\022\036\n\032COMMIT_DISPOSITION_INVALID\020\004*u\n" +
+      "\013AnchorMatch\022\034\n\030ANCHOR_MATCH_UNSPECIFIED" +
+      "\020\000\022\026\n\022ANCHOR_MATCH_LINES\020\001\022\025\n\021ANCHOR_MAT" +
+      "CH_FILE\020\002\022\031\n\025ANCHOR_MATCH_SEMANTIC\020\0032\231\005\n" +
+      "\020DecisionsService\022R\n\rIngestCommits\022\037.eng" +
+      "ram.v1.IngestCommitsRequest\032 .engram.v1." +
+      "IngestCommitsResponse\022G\n\016CreateDecision\022" +
+      " .engram.v1.CreateDecisionRequest\032\023.engr" +
+      "am.v1.Decision\022A\n\013GetDecision\022\035.engram.v" +
+      "1.GetDecisionRequest\032\023.engram.v1.Decisio" +
+      "n\022R\n\rListDecisions\022\037.engram.v1.ListDecis" +
+      "ionsRequest\032 .engram.v1.ListDecisionsRes" +
+      "ponse\022X\n\017SearchDecisions\022!.engram.v1.Sea" +
+      "rchDecisionsRequest\032\".engram.v1.SearchDe" +
+      "cisionsResponse\022L\n\013ExplainCode\022\035.engram." +
+      "v1.ExplainCodeRequest\032\036.engram.v1.Explai" +
+      "nCodeResponse\022U\n\025RecordDecisionOutcome\022\'" +
+      ".engram.v1.RecordDecisionOutcomeRequest\032" +
+      "\023.engram.v1.Decision\022R\n\rIngestSession\022\037." +
+      "engram.v1.IngestSessionRequest\032 .engram." +
+      "v1.IngestSessionResponseB\201\001\n\rdev.engram." +
+      "v1B\016DecisionsProtoP\001Z3engram.dev/engram/" +
+      "clients/go/gen/engram/v1;engramv1\242\002\003EGR\252" +
+      "\002\tEngram.V1\312\002\tEngram\\V1\352\002\nEngram::V1b\006pr" +
+      "oto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -489,13 +492,13 @@ public final class DecisionsProto {
     internal_static_engram_v1_SearchDecisionsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_SearchDecisionsResponse_descriptor,
-        new java.lang.String[] { "Hits", });
+        new java.lang.String[] { "Hits", "Abstained", "Confidence", });
     internal_static_engram_v1_ExplainCodeRequest_descriptor =
       getDescriptor().getMessageTypes().get(23);
     internal_static_engram_v1_ExplainCodeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_ExplainCodeRequest_descriptor,
-        new java.lang.String[] { "Repository", "Path", "Lines", "Symbol", "Revision", "Question", "K", "IncludeSuperseded", "TokenBudget", });
+        new java.lang.String[] { "Repository", "Path", "Lines", "Symbol", "Revision", "Question", "K", "IncludeSuperseded", "TokenBudget", "BlameCommits", });
     internal_static_engram_v1_CodeExplanation_descriptor =
       getDescriptor().getMessageTypes().get(24);
     internal_static_engram_v1_CodeExplanation_fieldAccessorTable = new

@@ -26,6 +26,8 @@ private static final long serialVersionUID = 0L;
     symbol_ = "";
     revision_ = "";
     question_ = "";
+    blameCommits_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   @java.lang.Override
@@ -371,6 +373,67 @@ private static final long serialVersionUID = 0L;
     return tokenBudget_;
   }
 
+  public static final int BLAME_COMMITS_FIELD_NUMBER = 10;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList blameCommits_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @return A list containing the blameCommits.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getBlameCommitsList() {
+    return blameCommits_;
+  }
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @return The count of blameCommits.
+   */
+  public int getBlameCommitsCount() {
+    return blameCommits_.size();
+  }
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @param index The index of the element to return.
+   * @return The blameCommits at the given index.
+   */
+  public java.lang.String getBlameCommits(int index) {
+    return blameCommits_.get(index);
+  }
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the blameCommits at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getBlameCommitsBytes(int index) {
+    return blameCommits_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -412,6 +475,9 @@ private static final long serialVersionUID = 0L;
     if (tokenBudget_ != 0) {
       output.writeInt32(9, tokenBudget_);
     }
+    for (int i = 0; i < blameCommits_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 10, blameCommits_.getRaw(i));
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -452,6 +518,14 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(9, tokenBudget_);
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < blameCommits_.size(); i++) {
+        dataSize += computeStringSizeNoTag(blameCommits_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getBlameCommitsList().size();
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -488,6 +562,8 @@ private static final long serialVersionUID = 0L;
         != other.getIncludeSuperseded()) return false;
     if (getTokenBudget()
         != other.getTokenBudget()) return false;
+    if (!getBlameCommitsList()
+        .equals(other.getBlameCommitsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -520,6 +596,10 @@ private static final long serialVersionUID = 0L;
         getIncludeSuperseded());
     hash = (37 * hash) + TOKEN_BUDGET_FIELD_NUMBER;
     hash = (53 * hash) + getTokenBudget();
+    if (getBlameCommitsCount() > 0) {
+      hash = (37 * hash) + BLAME_COMMITS_FIELD_NUMBER;
+      hash = (53 * hash) + getBlameCommitsList().hashCode();
+    }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -674,6 +754,8 @@ private static final long serialVersionUID = 0L;
       k_ = 0;
       includeSuperseded_ = false;
       tokenBudget_ = 0;
+      blameCommits_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -737,6 +819,10 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.tokenBudget_ = tokenBudget_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        blameCommits_.makeImmutable();
+        result.blameCommits_ = blameCommits_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -822,6 +908,16 @@ private static final long serialVersionUID = 0L;
       if (other.getTokenBudget() != 0) {
         setTokenBudget(other.getTokenBudget());
       }
+      if (!other.blameCommits_.isEmpty()) {
+        if (blameCommits_.isEmpty()) {
+          blameCommits_ = other.blameCommits_;
+          bitField0_ |= 0x00000200;
+        } else {
+          ensureBlameCommitsIsMutable();
+          blameCommits_.addAll(other.blameCommits_);
+        }
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -895,6 +991,12 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 72
+            case 82: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureBlameCommitsIsMutable();
+              blameCommits_.add(s);
+              break;
+            } // case 82
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1667,6 +1769,171 @@ private static final long serialVersionUID = 0L;
     public Builder clearTokenBudget() {
       bitField0_ = (bitField0_ & ~0x00000100);
       tokenBudget_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList blameCommits_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureBlameCommitsIsMutable() {
+      if (!blameCommits_.isModifiable()) {
+        blameCommits_ = new com.google.protobuf.LazyStringArrayList(blameCommits_);
+      }
+      bitField0_ |= 0x00000200;
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @return A list containing the blameCommits.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getBlameCommitsList() {
+      blameCommits_.makeImmutable();
+      return blameCommits_;
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @return The count of blameCommits.
+     */
+    public int getBlameCommitsCount() {
+      return blameCommits_.size();
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @param index The index of the element to return.
+     * @return The blameCommits at the given index.
+     */
+    public java.lang.String getBlameCommits(int index) {
+      return blameCommits_.get(index);
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the blameCommits at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getBlameCommitsBytes(int index) {
+      return blameCommits_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @param index The index to set the value at.
+     * @param value The blameCommits to set.
+     * @return This builder for chaining.
+     */
+    public Builder setBlameCommits(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureBlameCommitsIsMutable();
+      blameCommits_.set(index, value);
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @param value The blameCommits to add.
+     * @return This builder for chaining.
+     */
+    public Builder addBlameCommits(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureBlameCommitsIsMutable();
+      blameCommits_.add(value);
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @param values The blameCommits to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllBlameCommits(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureBlameCommitsIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, blameCommits_);
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearBlameCommits() {
+      blameCommits_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000200);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The commits that introduced or last changed `lines` at `revision`, as
+     * `git blame` names them (full shas, at most 50). Their decisions are tied to
+     * the lines, above decisions anchored elsewhere in the file.
+     * </pre>
+     *
+     * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+     * @param value The bytes of the blameCommits to add.
+     * @return This builder for chaining.
+     */
+    public Builder addBlameCommitsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureBlameCommitsIsMutable();
+      blameCommits_.add(value);
+      bitField0_ |= 0x00000200;
       onChanged();
       return this;
     }

@@ -168,4 +168,53 @@ public interface ExplainCodeRequestOrBuilder extends
    * @return The tokenBudget.
    */
   int getTokenBudget();
+
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @return A list containing the blameCommits.
+   */
+  java.util.List<java.lang.String>
+      getBlameCommitsList();
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @return The count of blameCommits.
+   */
+  int getBlameCommitsCount();
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @param index The index of the element to return.
+   * @return The blameCommits at the given index.
+   */
+  java.lang.String getBlameCommits(int index);
+  /**
+   * <pre>
+   * The commits that introduced or last changed `lines` at `revision`, as
+   * `git blame` names them (full shas, at most 50). Their decisions are tied to
+   * the lines, above decisions anchored elsewhere in the file.
+   * </pre>
+   *
+   * <code>repeated string blame_commits = 10 [json_name = "blameCommits"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the blameCommits at the given index.
+   */
+  com.google.protobuf.ByteString
+      getBlameCommitsBytes(int index);
 }

@@ -105,6 +105,38 @@ private static final long serialVersionUID = 0L;
     return hits_.get(index);
   }
 
+  public static final int ABSTAINED_FIELD_NUMBER = 2;
+  private boolean abstained_ = false;
+  /**
+   * <pre>
+   * True when no decision explains the query: `confidence` is under the
+   * calibrated threshold. The hits are still returned, as the nearest ones.
+   * </pre>
+   *
+   * <code>bool abstained = 2 [json_name = "abstained"];</code>
+   * @return The abstained.
+   */
+  @java.lang.Override
+  public boolean getAbstained() {
+    return abstained_;
+  }
+
+  public static final int CONFIDENCE_FIELD_NUMBER = 3;
+  private double confidence_ = 0D;
+  /**
+   * <pre>
+   * How much of the query the best hit's commit covers, 0-1 (the share of the
+   * query's rare words its subject, body, paths and code context match).
+   * </pre>
+   *
+   * <code>double confidence = 3 [json_name = "confidence"];</code>
+   * @return The confidence.
+   */
+  @java.lang.Override
+  public double getConfidence() {
+    return confidence_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -122,6 +154,12 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < hits_.size(); i++) {
       output.writeMessage(1, hits_.get(i));
     }
+    if (abstained_ != false) {
+      output.writeBool(2, abstained_);
+    }
+    if (java.lang.Double.doubleToRawLongBits(confidence_) != 0) {
+      output.writeDouble(3, confidence_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -134,6 +172,14 @@ private static final long serialVersionUID = 0L;
     for (int i = 0; i < hits_.size(); i++) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(1, hits_.get(i));
+    }
+    if (abstained_ != false) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeBoolSize(2, abstained_);
+    }
+    if (java.lang.Double.doubleToRawLongBits(confidence_) != 0) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeDoubleSize(3, confidence_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -152,6 +198,11 @@ private static final long serialVersionUID = 0L;
 
     if (!getHitsList()
         .equals(other.getHitsList())) return false;
+    if (getAbstained()
+        != other.getAbstained()) return false;
+    if (java.lang.Double.doubleToLongBits(getConfidence())
+        != java.lang.Double.doubleToLongBits(
+            other.getConfidence())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -167,6 +218,12 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + HITS_FIELD_NUMBER;
       hash = (53 * hash) + getHitsList().hashCode();
     }
+    hash = (37 * hash) + ABSTAINED_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashBoolean(
+        getAbstained());
+    hash = (37 * hash) + CONFIDENCE_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        java.lang.Double.doubleToLongBits(getConfidence()));
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -309,6 +366,8 @@ private static final long serialVersionUID = 0L;
         hitsBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000001);
+      abstained_ = false;
+      confidence_ = 0D;
       return this;
     }
 
@@ -355,6 +414,12 @@ private static final long serialVersionUID = 0L;
 
     private void buildPartial0(dev.engram.v1.SearchDecisionsResponse result) {
       int from_bitField0_ = bitField0_;
+      if (((from_bitField0_ & 0x00000002) != 0)) {
+        result.abstained_ = abstained_;
+      }
+      if (((from_bitField0_ & 0x00000004) != 0)) {
+        result.confidence_ = confidence_;
+      }
     }
 
     @java.lang.Override
@@ -427,6 +492,12 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (other.getAbstained() != false) {
+        setAbstained(other.getAbstained());
+      }
+      if (other.getConfidence() != 0D) {
+        setConfidence(other.getConfidence());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -466,6 +537,16 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 10
+            case 16: {
+              abstained_ = input.readBool();
+              bitField0_ |= 0x00000002;
+              break;
+            } // case 16
+            case 25: {
+              confidence_ = input.readDouble();
+              bitField0_ |= 0x00000004;
+              break;
+            } // case 25
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -793,6 +874,100 @@ private static final long serialVersionUID = 0L;
         hits_ = null;
       }
       return hitsBuilder_;
+    }
+
+    private boolean abstained_ ;
+    /**
+     * <pre>
+     * True when no decision explains the query: `confidence` is under the
+     * calibrated threshold. The hits are still returned, as the nearest ones.
+     * </pre>
+     *
+     * <code>bool abstained = 2 [json_name = "abstained"];</code>
+     * @return The abstained.
+     */
+    @java.lang.Override
+    public boolean getAbstained() {
+      return abstained_;
+    }
+    /**
+     * <pre>
+     * True when no decision explains the query: `confidence` is under the
+     * calibrated threshold. The hits are still returned, as the nearest ones.
+     * </pre>
+     *
+     * <code>bool abstained = 2 [json_name = "abstained"];</code>
+     * @param value The abstained to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAbstained(boolean value) {
+
+      abstained_ = value;
+      bitField0_ |= 0x00000002;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * True when no decision explains the query: `confidence` is under the
+     * calibrated threshold. The hits are still returned, as the nearest ones.
+     * </pre>
+     *
+     * <code>bool abstained = 2 [json_name = "abstained"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAbstained() {
+      bitField0_ = (bitField0_ & ~0x00000002);
+      abstained_ = false;
+      onChanged();
+      return this;
+    }
+
+    private double confidence_ ;
+    /**
+     * <pre>
+     * How much of the query the best hit's commit covers, 0-1 (the share of the
+     * query's rare words its subject, body, paths and code context match).
+     * </pre>
+     *
+     * <code>double confidence = 3 [json_name = "confidence"];</code>
+     * @return The confidence.
+     */
+    @java.lang.Override
+    public double getConfidence() {
+      return confidence_;
+    }
+    /**
+     * <pre>
+     * How much of the query the best hit's commit covers, 0-1 (the share of the
+     * query's rare words its subject, body, paths and code context match).
+     * </pre>
+     *
+     * <code>double confidence = 3 [json_name = "confidence"];</code>
+     * @param value The confidence to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConfidence(double value) {
+
+      confidence_ = value;
+      bitField0_ |= 0x00000004;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How much of the query the best hit's commit covers, 0-1 (the share of the
+     * query's rare words its subject, body, paths and code context match).
+     * </pre>
+     *
+     * <code>double confidence = 3 [json_name = "confidence"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConfidence() {
+      bitField0_ = (bitField0_ & ~0x00000004);
+      confidence_ = 0D;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

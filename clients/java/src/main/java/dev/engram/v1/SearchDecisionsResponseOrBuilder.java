@@ -51,4 +51,26 @@ public interface SearchDecisionsResponseOrBuilder extends
    */
   dev.engram.v1.DecisionHitOrBuilder getHitsOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * True when no decision explains the query: `confidence` is under the
+   * calibrated threshold. The hits are still returned, as the nearest ones.
+   * </pre>
+   *
+   * <code>bool abstained = 2 [json_name = "abstained"];</code>
+   * @return The abstained.
+   */
+  boolean getAbstained();
+
+  /**
+   * <pre>
+   * How much of the query the best hit's commit covers, 0-1 (the share of the
+   * query's rare words its subject, body, paths and code context match).
+   * </pre>
+   *
+   * <code>double confidence = 3 [json_name = "confidence"];</code>
+   * @return The confidence.
+   */
+  double getConfidence();
 }
