@@ -17,6 +17,7 @@ from engram.v1 import decisions_pb2 as D
 from engram_server.decisions.extract import mine
 from engram_server.decisions.model import Commit
 from engram_server.decisions.ranking import is_origin_question
+from engram_server.services.decisions import ABSTAIN_BELOW
 
 from tests.conftest import MakeTenant, RunningServer, TestTenant
 from tests.test_cli import run
@@ -123,6 +124,42 @@ async def test_an_identifier_only_in_the_diff_finds_its_commit(
     assert found.hits and list(found.hits[0].decision.commits) == [wanted]
 
 
+async def test_names_the_diff_introduced_answer_which_change_introduced_them(
+    server: RunningServer, make_tenant: MakeTenant, repo: Path
+) -> None:
+    t = await make_tenant()
+    write(repo, "src/actions.go", "package fzf\n\nconst (\n\tactAccept = iota\n)\n")
+    commit_all(repo, "Parse key bindings", T0)
+    write(
+        repo,
+        "src/actions.go",
+        "package fzf\n\nconst (\n\tactAccept = iota\n\tactWait\n)\n",
+    )
+    introduced = commit_all(
+        repo, "Add an action that blocks until the search completes", T0 + timedelta(1)
+    )
+    write(
+        repo,
+        "src/actions.go",
+        "package fzf\n\nconst (\n\tactAccept = iota\n\tactWait // blocks\n)\n",
+    )
+    commit_all(repo, "Explain what each action does", T0 + timedelta(2))
+    write(repo, "src/other.go", 'package fzf\n\nvar secretToken = "ghp_0123456789abcdefghij"\n')
+    commit_all(repo, "Keep the token out of the logs", T0 + timedelta(3))
+    sent = list(read_commits(str(repo), "HEAD"))
+    names = {n for c in sent for f in c.files for n in f.added_symbols}
+    # Moved or edited names are on both sides of a change: not introduced by it.
+    assert [list(f.added_symbols) for f in sent[1].files] == [["actWait"]]
+    assert [list(f.added_symbols) for f in sent[2].files] == [[]]
+    # Names only, never the code or literals they were on.
+    assert "secretToken" in names and not any("ghp_" in n for n in names)
+    await ingest_repo(t, repo)
+    await indexed(server, t)
+
+    found = await search(t, "Which change introduced actWait?")
+    assert list(found.hits[0].decision.commits) == [introduced]
+
+
 async def test_a_short_subject_is_not_buried_under_long_newer_bodies(
     server: RunningServer, make_tenant: MakeTenant, repo: Path
 ) -> None:
@@ -190,10 +227,10 @@ async def test_search_abstains_when_nothing_explains_the_question(
     await indexed(server, t)
 
     answered = await search(t, "why is the connection pool capped at four?")
-    assert not answered.abstained and answered.confidence >= 0.5
+    assert not answered.abstained and answered.confidence >= ABSTAIN_BELOW
     assert answered.hits[0].decision.title == "Cap the connection pool at four connections"
     unanswered = await search(t, "why was the GraphQL schema stitched with Apollo federation?")
-    assert unanswered.abstained and unanswered.confidence < 0.5
+    assert unanswered.abstained and unanswered.confidence < ABSTAIN_BELOW
     # Another tenant's history neither answers nor leaks into the confidence.
     foreign: D.SearchDecisionsResponse = await stub(other).SearchDecisions(
         D.SearchDecisionsRequest(query="why is the connection pool capped at four?")

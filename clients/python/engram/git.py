@@ -15,7 +15,9 @@ ranges on both sides and the enclosing section (`@@ -40,2 +40,5 @@ def
 rerank_async(`), from which added and deleted line counts follow. Merges carry no
 patch of their own (git prints none by default), so they arrive without files.
 Only comment lines added by a hunk are sent as its excerpt (they are where
-rationale lives in code); code itself never leaves the machine.
+rationale lives in code), and of the rest only the names a file's change
+introduced or removed (`engram.diff_symbols`); code itself never leaves the
+machine.
 
 This is client-side code: it runs the `git` on PATH on the caller's machine and
 needs nothing beyond the standard library and the SDK's own `engram.v1`
@@ -32,6 +34,7 @@ from collections.abc import Generator, Iterator
 from datetime import datetime
 from pathlib import Path
 
+from engram import diff_symbols
 from engram.v1 import decisions_pb2
 
 # Each commit starts with a marker line; its header fields end with NUL + STX.
@@ -243,6 +246,16 @@ def _files(patch: str) -> Iterator[decisions_pb2.FileChange]:
     current: decisions_pb2.FileChange | None = None
     hunk: decisions_pb2.DiffHunk | None = None
     excerpt: list[str] = []
+    plus: list[str] = []
+    minus: list[str] = []
+
+    def close_file(f: decisions_pb2.FileChange) -> decisions_pb2.FileChange:
+        added, removed = diff_symbols.introduced_and_removed(f.path, plus, minus)
+        f.added_symbols.extend(added)
+        f.removed_symbols.extend(removed)
+        plus.clear()
+        minus.clear()
+        return f
 
     def close_hunk() -> None:
         nonlocal hunk, excerpt
@@ -254,7 +267,7 @@ def _files(patch: str) -> Iterator[decisions_pb2.FileChange]:
         if line.startswith("diff --git "):
             close_hunk()
             if current is not None:
-                yield current
+                yield close_file(current)
             a, b = _diff_paths(line)
             current = decisions_pb2.FileChange(
                 path=b, change_type=decisions_pb2.FILE_CHANGE_TYPE_MODIFIED
@@ -287,12 +300,14 @@ def _files(patch: str) -> Iterator[decisions_pb2.FileChange]:
             current.additions += new_count
             current.deletions += old_count
             continue
+        if hunk is not None and line[:1] in ("+", "-"):
+            (plus if line[0] == "+" else minus).append(line[1:])
         if hunk is not None and line.startswith("+") and _COMMENT.match(line[1:]):
             if sum(len(x) for x in excerpt) < MAX_EXCERPT:
                 excerpt.append(line)
     close_hunk()
     if current is not None:
-        yield current
+        yield close_file(current)
 
 
 def _diff_paths(line: str) -> tuple[str, str]:

@@ -112,7 +112,17 @@ def commit_from_proto(index: int, c: decisions_pb2.Commit) -> CommitInput:
             for h in f.hunks
         )
         files.append(
-            FileChange(f.path, f.old_path, change, f.additions, f.deletions, f.binary, hunks)
+            FileChange(
+                f.path,
+                f.old_path,
+                change,
+                f.additions,
+                f.deletions,
+                f.binary,
+                hunks,
+                tuple(f.added_symbols),
+                tuple(f.removed_symbols),
+            )
         )
     commit = Commit(
         sha=c.sha,

@@ -34,7 +34,7 @@ from datetime import datetime
 from engram_server.decisions.model import Commit
 from engram_server.lexical import analyze
 
-FIELDS = ("subject", "body", "paths", "code")
+FIELDS = ("subject", "body", "paths", "code", "symbols")
 
 
 @dataclass(frozen=True)
@@ -49,18 +49,58 @@ PARAMS: dict[str, FieldParams] = {
     "body": FieldParams(1.0, 0.75),
     "paths": FieldParams(1.0, 0.5),
     "code": FieldParams(0.5, 0.75),
+    "symbols": FieldParams(1.0, 0.75),
 }
 K1 = 1.2
 # Origin routing: how much an "oldest commit carrying this word" vote weighs,
 # relative to the word's BM25F contribution, and which fields count as carrying it.
-ORIGIN_WEIGHT = 1.5
-ORIGIN_FIELDS = ("subject", "paths", "code")
+ORIGIN_WEIGHT = 1.0
+ORIGIN_FIELDS = ("subject", "paths", "code", "symbols")
 # Words a question uses to ask, which say nothing about what it asks about.
 QUESTION_WORDS = frozenset(
-    """why when what which who whom whose where how does did do was were is are has
-    have had happen happened ever still now longer anymore get got make made
-    use used project repository repo code commit change changed""".split()
+    analyze(
+        """why when what which who whom whose where how does did do was were is are has
+        have had happen happened ever still now no not longer anymore get got make made
+        use used project repository repo code commit change changed"""
+    )
 )
+# What a question asks for, in the words commits use for it: "no longer" asks
+# about a removal, "called before" about a rename. These terms are added to the
+# question's, at EXPANSION_WEIGHT.
+EXPANSION_WEIGHT = 0.7
+_INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), tuple(analyze(words)))
+    for pattern, words in (
+        (
+            r"\b(?:no longer|not \w+ any ?more|stop(?:ped|s)?|drop(?:ped|s)?|remov\w*|taken out"
+            r"|took out|got rid|get rid|delet\w*|gone|went away|disappear\w*|dead)\b",
+            "remove drop delete",
+        ),
+        (
+            r"\b(?:first (?:added|introduced)|introduc\w*|originally|come from|came from)\b",
+            "add introduce initial",
+        ),
+        (
+            r"\b(?:called before|named before|old name|former name|previous name|renam\w*"
+            r"|used to be called|new name)\b",
+            "rename",
+        ),
+        (
+            r"\b(?:mov(?:e|ed|es) (?:from|to|out|away)|switch\w*|migrat\w*|replac\w*"
+            r"|in favou?r of|port(?:ed)? to|convert\w*|instead of)\b",
+            "switch migrate replace port move",
+        ),
+        (
+            r"\b(?:minimum|msrv|raised?|bump\w*|requir\w* (?:version|\d)|upgrad\w*|newer)\b",
+            "bump upgrade minimum",
+        ),
+        (
+            r"\b(?:workaround|work around|special[- ]case|skip\w*|disabl\w*)\b",
+            "workaround avoid",
+        ),
+    )
+)
+_SHORT_FLAG = re.compile(r"(?<![\w-])-([A-Za-z0-9])\b")
 # Words that make a question an origin question: they vote for no commit's age.
 _ORIGIN_WORDS = frozenset(
     analyze(
@@ -90,7 +130,10 @@ def document_terms(commit: Commit) -> dict[str, list[str]]:
     subject, body = commit.subject, commit.body
     paths: list[str] = []
     code: list[str] = []
+    symbols: list[str] = []
     for f in commit.files:
+        symbols.extend(f.added_symbols)
+        symbols.extend(f.removed_symbols)
         paths.append(f.path)
         if f.old_path and f.old_path != f.path:
             paths.append(f.old_path)
@@ -106,13 +149,39 @@ def document_terms(commit: Commit) -> dict[str, list[str]]:
         "body": analyze(body),
         "paths": analyze("\n".join(dict.fromkeys(paths))),
         "code": analyze("\n".join(dict.fromkeys(code))),
+        "symbols": analyze("\n".join(dict.fromkeys(symbols))),
     }
 
 
 def question_terms(question: str) -> list[str]:
-    """The question's terms, without the words that only make it a question."""
-    return list(
-        dict.fromkeys(t for t in analyze(question) if t not in QUESTION_WORDS and len(t) > 1)
+    """The question's terms, without the words that only make it a question (a
+    one-letter word only as a short option: `-L`)."""
+    terms = [t for t in analyze(question) if t not in QUESTION_WORDS and len(t) > 1]
+    terms += [m.group(1).lower() for m in _SHORT_FLAG.finditer(question)]
+    return list(dict.fromkeys(terms))
+
+
+def expansion_terms(question: str, terms: Sequence[str]) -> list[str]:
+    """The words commits use for what the question asks (a removal, a rename...),
+    beside its own `terms`."""
+    out: dict[str, None] = {}
+    for pattern, words in _INTENTS:
+        if pattern.search(question):
+            out.update((w, None) for w in words if w not in terms)
+    return list(out)
+
+
+@dataclass(frozen=True)
+class Query:
+    terms: tuple[str, ...]
+    expansions: tuple[str, ...]  # weigh EXPANSION_WEIGHT
+    origin: bool  # asks for the commit that introduced something
+
+
+def parse_query(question: str) -> Query:
+    terms = question_terms(question)
+    return Query(
+        tuple(terms), tuple(expansion_terms(question, terms)), is_origin_question(question)
     )
 
 
@@ -167,8 +236,9 @@ class CommitIndex:
         count = len(self.documents)
         return math.log(1.0 + (count - n + 0.5) / (n + 0.5))
 
-    def search(self, terms: Sequence[str], limit: int, origin: bool = False) -> list[Scored]:
-        """The best commits for `terms`, one per decision, best first."""
+    def search(self, query: Query, limit: int) -> list[Scored]:
+        """The best commits for `query`, one per decision, best first."""
+        terms, expansions, origin = query.terms, query.expansions, query.origin
         if not self.documents or not terms:
             return []
         count = len(self.documents)
@@ -177,11 +247,12 @@ class CommitIndex:
         scores: dict[int, float] = {}
         oldest: dict[int, float] = {}
         origin_fields = [FIELDS.index(name) for name in ORIGIN_FIELDS]
-        for term in terms:
+        weights = {t: EXPANSION_WEIGHT for t in expansions} | {t: 1.0 for t in terms}
+        for term, weight in weights.items():
             postings = self._postings.get(term)
             if not postings:
                 continue
-            idf = self.idf(term)
+            idf = self.idf(term) * weight
             for doc, tf in postings:
                 lengths = self._lengths[doc]
                 weighted = 0.0
@@ -190,7 +261,7 @@ class CommitIndex:
                         norm = 1.0 - p.b + p.b * lengths[f] / averages[f]
                         weighted += p.weight * tf[f] / norm
                 scores[doc] = scores.get(doc, 0.0) + idf * weighted / (K1 + weighted)
-            if origin and term not in _ORIGIN_WORDS:
+            if origin and weight == 1.0 and term not in _ORIGIN_WORDS:
                 carriers = [d for d, tf in postings if any(tf[f] for f in origin_fields)]
                 if carriers:
                     first = min(carriers, key=lambda d: self.documents[d].commit_time)

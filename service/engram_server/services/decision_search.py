@@ -14,7 +14,7 @@ import asyncio
 from collections import OrderedDict
 from dataclasses import dataclass, field
 
-from engram_server.decisions.ranking import CommitIndex, Scored, merge_ranked
+from engram_server.decisions.ranking import CommitIndex, Query, Scored, merge_ranked
 from engram_server.store import decision_search as store
 from engram_server.store.postgres import Database
 
@@ -72,7 +72,7 @@ class CommitIndexes:
         return index
 
     async def search(
-        self, tenant: str, repository: str, terms: list[str], limit: int, origin: bool
+        self, tenant: str, repository: str, query: Query, limit: int
     ) -> tuple[list[Scored], dict[str, CommitIndex]]:
         """The best commits of `repository` (every repository of the tenant when
         empty), with the indexes that scored them (by repository)."""
@@ -82,5 +82,5 @@ class CommitIndexes:
             async with self.db.tenant_tx(tenant) as conn:
                 names = await store.repositories(conn, MAX_REPOSITORIES)
         indexes = {name: await self.index(tenant, name) for name in names}
-        ranked = merge_ranked((ix.search(terms, limit, origin) for ix in indexes.values()), limit)
+        ranked = merge_ranked((ix.search(query, limit) for ix in indexes.values()), limit)
         return ranked, indexes

@@ -98,6 +98,8 @@ MAX_DIFF_EXCERPT_BYTES = 64 * 1024
 # counted in bytes, as a path of wide characters takes up to four per character.
 MAX_PATH_BYTES = 1024
 MAX_ANCHOR_SYMBOL_CHARS = 200
+MAX_SYMBOLS = 200  # added (or removed) names per file
+MAX_SYMBOL_CHARS = 200
 MAX_MEMORY_CHARS = 2000
 MAX_EXPLAIN_K = 20
 MAX_SEARCH_K = 50
@@ -107,8 +109,11 @@ DEFAULT_EXPLAIN_K = 5
 COMMIT_LEG_WEIGHT = 1.0
 RECALL_LEG_WEIGHT = 0.3
 BRIDGE_LEG_WEIGHT = 0.1
-# Below this confidence (`DecisionsService.confidence`) SearchDecisions abstains.
-ABSTAIN_BELOW = 0.5
+# SearchDecisions' confidence is the best `DecisionsService.confidence` of its
+# first CONFIDENCE_DEPTH hits; under ABSTAIN_BELOW it abstains. Calibrated on the
+# development questions (docs/decisions.md, "Ranking").
+CONFIDENCE_DEPTH = 5
+ABSTAIN_BELOW = 0.3
 # ExplainCode: a decision whose commit last changed the asked lines (blame) scores
 # above one anchored on them (an anchor-leg score is at most 2.0).
 BLAME_SCORE = 3.0
@@ -233,6 +238,14 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
             v.add(f"{fp}.old_path", f"at most {MAX_PATH_BYTES} bytes")
         if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
             v.add(f"{fp}.old_path", "required for a rename or copy")
+        for name, symbols in (
+            ("added_symbols", f.added_symbols),
+            ("removed_symbols", f.removed_symbols),
+        ):
+            if len(symbols) > MAX_SYMBOLS:
+                v.add(f"{fp}.{name}", f"at most {MAX_SYMBOLS} names")
+            elif any(len(s) > MAX_SYMBOL_CHARS or not s or "\x00" in s for s in symbols):
+                v.add(f"{fp}.{name}", f"names of 1-{MAX_SYMBOL_CHARS} characters, without NUL")
         if len(f.hunks) > MAX_HUNKS:
             v.add(f"{fp}.hunks", f"at most {MAX_HUNKS} hunks per file")
             continue
@@ -694,6 +707,13 @@ class DecisionsService:
             old_path = await atom(f.old_path, f"{fp}.old_path")
             if new_path is None or old_path is None:
                 continue  # a credential in a path: the file is not mined or stored
+            added, removed = f.added_symbols, f.removed_symbols
+            if added or removed:
+                # Names are screened as one atom per file: a credential-like name
+                # drops the file's names, never its hunks.
+                names = await atom(" ".join((*added, *removed)), f"{fp}.added_symbols")
+                if names is None or names != " ".join((*added, *removed)):
+                    added, removed = (), ()
             hunks = []
             for hi, h in enumerate(f.hunks):
                 text = await clean(h.excerpt, f"{fp}.hunks[{hi}].excerpt")
@@ -701,7 +721,16 @@ class DecisionsService:
                 if text != h.excerpt or section != h.section:
                     h = replace(h, excerpt=text, section=section)
                 hunks.append(h)
-            files.append(replace(f, path=new_path, old_path=old_path, hunks=tuple(hunks)))
+            files.append(
+                replace(
+                    f,
+                    path=new_path,
+                    old_path=old_path,
+                    hunks=tuple(hunks),
+                    added_symbols=added,
+                    removed_symbols=removed,
+                )
+            )
         return (
             replace(
                 commit,
@@ -1283,8 +1312,8 @@ class DecisionsService:
             ]
         done = await self._finish(tenant, candidates, k, q.include_superseded, 0, "")
         confidence = 0.0
-        if done.candidates:
-            confidence = await self.confidence(tenant, q.query, done.candidates[0].decision)
+        for c in done.candidates[:CONFIDENCE_DEPTH]:
+            confidence = max(confidence, await self.confidence(tenant, q.query, c.decision))
         return SearchAnswer(done.candidates, confidence, confidence < ABSTAIN_BELOW)
 
     async def _finish(
@@ -1465,9 +1494,8 @@ class DecisionsService:
         within: set[uuid.UUID] | None,
     ) -> list[tuple[Decision, float]]:
         """Decisions by BM25F over their whole commits (`decisions.ranking`)."""
-        terms = ranking.question_terms(question)
         ranked, _ = await self.commit_indexes.search(
-            tenant, repository, terms, limit, ranking.is_origin_question(question)
+            tenant, repository, ranking.parse_query(question), limit
         )
         wanted = {
             s.decision_id: s.score for s in ranked if within is None or s.decision_id in within
@@ -1480,7 +1508,7 @@ class DecisionsService:
         """How much of the question the decision's best commit covers (0-1): the
         share of the question's IDF mass its subject, body, paths and code match."""
         index = await self.commit_indexes.index(tenant, decision.repository)
-        terms = ranking.question_terms(question)
+        terms = ranking.parse_query(question).terms
         return max((index.coverage(terms, sha) for sha in decision.commits), default=0.0)
 
 

@@ -50,10 +50,11 @@ async def save_documents(
     )
     await conn.execute(
         "INSERT INTO decision_search_documents (tenant_id, repository, sha, decision_id,"
-        " commit_time, subject, body, paths, code)"
-        " SELECT %s, %s, r.sha, r.decision_id, r.commit_time, r.subject, r.body, r.paths, r.code"
+        " commit_time, subject, body, paths, code, symbols)"
+        " SELECT %s, %s, r.sha, r.decision_id, r.commit_time, r.subject, r.body, r.paths,"
+        " r.code, r.symbols"
         " FROM jsonb_to_recordset(%s) AS r(sha text, decision_id uuid, commit_time timestamptz,"
-        " subject text, body text, paths text, code text)",
+        " subject text, body text, paths text, code text, symbols text)",
         (tenant_id, repository, payload),
     )
 
@@ -73,7 +74,7 @@ async def state(conn: Conn, repository: str) -> tuple[int, int]:
 async def documents_after(conn: Conn, repository: str, after: int) -> list[tuple[int, Document]]:
     """(seq, document) of a repository's documents with seq above `after`, in seq order."""
     cur = await conn.execute(
-        "SELECT seq, sha, decision_id, commit_time, subject, body, paths, code"
+        "SELECT seq, sha, decision_id, commit_time, subject, body, paths, code, symbols"
         " FROM decision_search_documents WHERE repository = %s AND seq > %s ORDER BY seq",
         (repository, after),
     )

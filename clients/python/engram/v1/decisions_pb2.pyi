@@ -231,6 +231,8 @@ class FileChange(_message.Message):
     DELETIONS_FIELD_NUMBER: _builtins.int
     BINARY_FIELD_NUMBER: _builtins.int
     HUNKS_FIELD_NUMBER: _builtins.int
+    ADDED_SYMBOLS_FIELD_NUMBER: _builtins.int
+    REMOVED_SYMBOLS_FIELD_NUMBER: _builtins.int
     path: _builtins.str
     """Path in this commit's tree, relative to the repository root. Required."""
     old_path: _builtins.str
@@ -247,6 +249,17 @@ class FileChange(_message.Message):
     def hunks(self) -> _containers.RepeatedCompositeFieldContainer[Global___DiffHunk]:
         """The hunks, at most 200 per file."""
 
+    @_builtins.property
+    def added_symbols(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Names (functions, types, constants, options) that appear on lines the change
+        added and on none it deleted: what it introduced. Names only, never code;
+        at most 200, each at most 200 characters. They answer "when was X added".
+        """
+
+    @_builtins.property
+    def removed_symbols(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Names on deleted lines and on no added one: what the change removed."""
+
     def __init__(
         self,
         *,
@@ -257,10 +270,12 @@ class FileChange(_message.Message):
         deletions: _builtins.int = ...,
         binary: _builtins.bool = ...,
         hunks: _abc.Iterable[Global___DiffHunk] | None = ...,
+        added_symbols: _abc.Iterable[_builtins.str] | None = ...,
+        removed_symbols: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["additions", b"additions", "binary", b"binary", "change_type", b"change_type", "deletions", b"deletions", "hunks", b"hunks", "old_path", b"old_path", "path", b"path"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["added_symbols", b"added_symbols", "additions", b"additions", "binary", b"binary", "change_type", b"change_type", "deletions", b"deletions", "hunks", b"hunks", "old_path", b"old_path", "path", b"path", "removed_symbols", b"removed_symbols"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1,6 +1,7 @@
 -- What the commit leg of SearchDecisions / ExplainCode ranks (`decisions.ranking`):
 -- one row per ingested commit that became (or joined) a decision, with the index
--- terms of its subject, body and trailers, changed paths and hunk context, each
+-- terms of its subject, body and trailers, changed paths, hunk context and the
+-- names its diff added or removed, each
 -- a space-separated list of analysed terms. The server keeps an in-memory BM25F
 -- index per repository built from these rows and refreshed by `seq`, so it is a
 -- cache of this table that any replica can rebuild.
@@ -15,6 +16,7 @@ CREATE TABLE decision_search_documents (
   body          text NOT NULL DEFAULT '',
   paths         text NOT NULL DEFAULT '',
   code          text NOT NULL DEFAULT '',
+  symbols       text NOT NULL DEFAULT '',
   seq           bigint GENERATED ALWAYS AS IDENTITY,
   PRIMARY KEY (tenant_id, repository, sha),
   FOREIGN KEY (tenant_id, decision_id) REFERENCES decisions (tenant_id, id) ON DELETE CASCADE

@@ -409,9 +409,15 @@ type FileChange struct {
 	// Whether the file is binary (no line stats or hunks).
 	Binary bool `protobuf:"varint,6,opt,name=binary,proto3" json:"binary,omitempty"`
 	// The hunks, at most 200 per file.
-	Hunks         []*DiffHunk `protobuf:"bytes,7,rep,name=hunks,proto3" json:"hunks,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Hunks []*DiffHunk `protobuf:"bytes,7,rep,name=hunks,proto3" json:"hunks,omitempty"`
+	// Names (functions, types, constants, options) that appear on lines the change
+	// added and on none it deleted: what it introduced. Names only, never code;
+	// at most 200, each at most 200 characters. They answer "when was X added".
+	AddedSymbols []string `protobuf:"bytes,8,rep,name=added_symbols,json=addedSymbols,proto3" json:"added_symbols,omitempty"`
+	// Names on deleted lines and on no added one: what the change removed.
+	RemovedSymbols []string `protobuf:"bytes,9,rep,name=removed_symbols,json=removedSymbols,proto3" json:"removed_symbols,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *FileChange) Reset() {
@@ -489,6 +495,20 @@ func (x *FileChange) GetBinary() bool {
 func (x *FileChange) GetHunks() []*DiffHunk {
 	if x != nil {
 		return x.Hunks
+	}
+	return nil
+}
+
+func (x *FileChange) GetAddedSymbols() []string {
+	if x != nil {
+		return x.AddedSymbols
+	}
+	return nil
+}
+
+func (x *FileChange) GetRemovedSymbols() []string {
+	if x != nil {
+		return x.RemovedSymbols
 	}
 	return nil
 }
@@ -2600,7 +2620,7 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\told_lines\x18\x01 \x01(\v2\x14.engram.v1.LineRangeR\boldLines\x121\n" +
 	"\tnew_lines\x18\x02 \x01(\v2\x14.engram.v1.LineRangeR\bnewLines\x12\x18\n" +
 	"\asection\x18\x03 \x01(\tR\asection\x12\x18\n" +
-	"\aexcerpt\x18\x04 \x01(\tR\aexcerpt\"\xf6\x01\n" +
+	"\aexcerpt\x18\x04 \x01(\tR\aexcerpt\"\xc4\x02\n" +
 	"\n" +
 	"FileChange\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x19\n" +
@@ -2610,7 +2630,9 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\tadditions\x18\x04 \x01(\x05R\tadditions\x12\x1c\n" +
 	"\tdeletions\x18\x05 \x01(\x05R\tdeletions\x12\x16\n" +
 	"\x06binary\x18\x06 \x01(\bR\x06binary\x12)\n" +
-	"\x05hunks\x18\a \x03(\v2\x13.engram.v1.DiffHunkR\x05hunks\"\x97\x03\n" +
+	"\x05hunks\x18\a \x03(\v2\x13.engram.v1.DiffHunkR\x05hunks\x12#\n" +
+	"\radded_symbols\x18\b \x03(\tR\faddedSymbols\x12'\n" +
+	"\x0fremoved_symbols\x18\t \x03(\tR\x0eremovedSymbols\"\x97\x03\n" +
 	"\x06Commit\x12\x10\n" +
 	"\x03sha\x18\x01 \x01(\tR\x03sha\x12\x18\n" +
 	"\aparents\x18\x02 \x03(\tR\aparents\x12\x1f\n" +

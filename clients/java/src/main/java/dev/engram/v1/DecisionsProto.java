@@ -163,190 +163,192 @@ public final class DecisionsProto {
       "eRangeR\010oldLines\0221\n\tnew_lines\030\002 \001(\0132\024.en" +
       "gram.v1.LineRangeR\010newLines\022\030\n\007section\030\003" +
       " \001(\tR\007section\022\030\n\007excerpt\030\004 \001(\tR\007excerpt\"" +
-      "\366\001\n\nFileChange\022\022\n\004path\030\001 \001(\tR\004path\022\031\n\010ol" +
+      "\304\002\n\nFileChange\022\022\n\004path\030\001 \001(\tR\004path\022\031\n\010ol" +
       "d_path\030\002 \001(\tR\007oldPath\022:\n\013change_type\030\003 \001" +
       "(\0162\031.engram.v1.FileChangeTypeR\nchangeTyp" +
       "e\022\034\n\tadditions\030\004 \001(\005R\tadditions\022\034\n\tdelet" +
       "ions\030\005 \001(\005R\tdeletions\022\026\n\006binary\030\006 \001(\010R\006b" +
       "inary\022)\n\005hunks\030\007 \003(\0132\023.engram.v1.DiffHun" +
-      "kR\005hunks\"\227\003\n\006Commit\022\020\n\003sha\030\001 \001(\tR\003sha\022\030\n" +
-      "\007parents\030\002 \003(\tR\007parents\022\037\n\013author_name\030\003" +
-      " \001(\tR\nauthorName\022!\n\014author_email\030\004 \001(\tR\013" +
-      "authorEmail\022;\n\013author_time\030\005 \001(\0132\032.googl" +
-      "e.protobuf.TimestampR\nauthorTime\022%\n\016comm" +
-      "itter_name\030\006 \001(\tR\rcommitterName\022;\n\013commi" +
-      "t_time\030\007 \001(\0132\032.google.protobuf.Timestamp" +
-      "R\ncommitTime\022\030\n\007message\030\010 \001(\tR\007message\022+" +
-      "\n\005files\030\t \003(\0132\025.engram.v1.FileChangeR\005fi" +
-      "les\022!\n\014diff_excerpt\030\n \001(\tR\013diffExcerpt\022\022" +
-      "\n\004refs\030\013 \003(\tR\004refs\"\213\001\n\020DecisionEvidence\022" +
-      "\024\n\005quote\030\001 \001(\tR\005quote\022\035\n\ncommit_sha\030\002 \001(" +
-      "\tR\tcommitSha\022\026\n\006origin\030\003 \001(\tR\006origin\022\022\n\004" +
-      "path\030\004 \001(\tR\004path\022\026\n\006memory\030\005 \001(\tR\006memory" +
-      "\"\203\001\n\nCodeAnchor\022\022\n\004path\030\001 \001(\tR\004path\022*\n\005l" +
-      "ines\030\002 \001(\0132\024.engram.v1.LineRangeR\005lines\022" +
-      "\035\n\ncommit_sha\030\003 \001(\tR\tcommitSha\022\026\n\006symbol" +
-      "\030\004 \001(\tR\006symbol\"`\n\023DecisionAlternative\022 \n" +
-      "\013description\030\001 \001(\tR\013description\022\'\n\017reaso" +
-      "n_rejected\030\002 \001(\tR\016reasonRejected\"\234\007\n\010Dec" +
-      "ision\022\022\n\004name\030\001 \001(\tR\004name\022\036\n\nrepository\030" +
-      "\002 \001(\tR\nrepository\022\024\n\005title\030\003 \001(\tR\005title\022" +
-      "\034\n\tstatement\030\004 \001(\tR\tstatement\022\034\n\trationa" +
-      "le\030\005 \001(\tR\trationale\022\032\n\010question\030\006 \001(\tR\010q" +
-      "uestion\022B\n\014alternatives\030\007 \003(\0132\036.engram.v" +
-      "1.DecisionAlternativeR\014alternatives\0227\n\010e" +
-      "vidence\030\010 \003(\0132\033.engram.v1.DecisionEviden" +
-      "ceR\010evidence\022/\n\007anchors\030\t \003(\0132\025.engram.v" +
-      "1.CodeAnchorR\007anchors\022\030\n\007commits\030\n \003(\tR\007" +
-      "commits\022?\n\rdecision_time\030\013 \001(\0132\032.google." +
-      "protobuf.TimestampR\014decisionTime\022;\n\013crea" +
-      "te_time\030\014 \001(\0132\032.google.protobuf.Timestam" +
-      "pR\ncreateTime\022;\n\013update_time\030\r \001(\0132\032.goo" +
-      "gle.protobuf.TimestampR\nupdateTime\022\026\n\006me" +
-      "mory\030\016 \001(\tR\006memory\022\024\n\005space\030\017 \001(\tR\005space" +
-      "\022/\n\006status\030\020 \001(\0162\027.engram.v1.MemoryStatu" +
-      "sR\006status\022#\n\rsuperseded_by\030\021 \001(\tR\014supers" +
-      "ededBy\022\026\n\006author\030\022 \001(\tR\006author\022\022\n\004tags\030\023" +
-      " \003(\tR\004tags\022\"\n\014expectations\030\024 \003(\tR\014expect" +
-      "ations\0224\n\007outcome\030\025 \001(\0162\032.engram.v1.Deci" +
-      "sionOutcomeR\007outcome\022I\n\017outcome_history\030" +
-      "\026 \003(\0132 .engram.v1.DecisionOutcomeRecordR" +
-      "\016outcomeHistory\022\026\n\006origin\030\027 \001(\tR\006origin\"" +
-      "\371\001\n\025DecisionOutcomeRecord\0224\n\007outcome\030\001 \001" +
-      "(\0162\032.engram.v1.DecisionOutcomeR\007outcome\022" +
-      "\030\n\007summary\030\002 \001(\tR\007summary\0227\n\010evidence\030\003 " +
-      "\003(\0132\033.engram.v1.DecisionEvidenceR\010eviden" +
-      "ce\022;\n\013record_time\030\004 \001(\0132\032.google.protobu" +
-      "f.TimestampR\nrecordTime\022\032\n\010recorder\030\005 \001(" +
-      "\tR\010recorder\"\364\001\n\034RecordDecisionOutcomeReq" +
-      "uest\022\022\n\004name\030\001 \001(\tR\004name\0224\n\007outcome\030\002 \001(" +
-      "\0162\032.engram.v1.DecisionOutcomeR\007outcome\022\030" +
-      "\n\007summary\030\003 \001(\tR\007summary\0227\n\010evidence\030\004 \003" +
-      "(\0132\033.engram.v1.DecisionEvidenceR\010evidenc" +
-      "e\022\035\n\nrequest_id\030\005 \001(\tR\trequestId\022\030\n\007sour" +
-      "ces\030\006 \003(\tR\007sources\"\256\001\n\024IngestSessionRequ" +
-      "est\022\024\n\005space\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001" +
-      "(\tR\007session\022\036\n\nrepository\030\003 \001(\tR\nreposit" +
-      "ory\022\'\n\017decisions_space\030\004 \001(\tR\016decisionsS" +
-      "pace\022\035\n\nrequest_id\030\005 \001(\tR\trequestId\"\331\001\n\025" +
-      "IngestSessionResponse\0221\n\tdecisions\030\001 \003(\013" +
-      "2\023.engram.v1.DecisionR\tdecisions\022+\n\021crea" +
-      "ted_decisions\030\002 \001(\005R\020createdDecisions\022\032\n" +
-      "\010messages\030\003 \001(\005R\010messages\022D\n\020privacy_fin" +
-      "dings\030\004 \003(\0132\031.engram.v1.PrivacyFindingR\017" +
-      "privacyFindings\"\317\001\n\024IngestCommitsRequest" +
-      "\022\036\n\nrepository\030\001 \001(\tR\nrepository\022\024\n\005spac" +
-      "e\030\002 \001(\tR\005space\022+\n\007commits\030\003 \003(\0132\021.engram" +
-      ".v1.CommitR\007commits\022\027\n\007use_llm\030\004 \001(\010R\006us" +
-      "eLlm\022\034\n\treprocess\030\005 \001(\010R\treprocess\022\035\n\nre" +
-      "quest_id\030\006 \001(\tR\trequestId\"\330\003\n\025IngestComm" +
-      "itsResponse\0221\n\tdecisions\030\001 \003(\0132\023.engram." +
-      "v1.DecisionR\tdecisions\022+\n\021processed_comm" +
-      "its\030\002 \001(\005R\020processedCommits\022\'\n\017skipped_c" +
-      "ommits\030\003 \001(\005R\016skippedCommits\0228\n\030commits_" +
-      "without_decision\030\004 \001(\005R\026commitsWithoutDe" +
-      "cision\022+\n\021created_decisions\030\005 \001(\005R\020creat" +
-      "edDecisions\022+\n\021updated_decisions\030\006 \001(\005R\020" +
-      "updatedDecisions\022D\n\020privacy_findings\030\007 \003" +
-      "(\0132\031.engram.v1.PrivacyFindingR\017privacyFi" +
-      "ndings\0223\n\007commits\030\010 \003(\0132\031.engram.v1.Inge" +
-      "stedCommitR\007commits\022\'\n\017invalid_commits\030\t" +
-      " \001(\005R\016invalidCommits\"N\n\024CommitFieldViola" +
-      "tion\022\024\n\005field\030\001 \001(\tR\005field\022 \n\013descriptio" +
-      "n\030\002 \001(\tR\013description\"\355\001\n\016IngestedCommit\022" +
-      "\024\n\005index\030\001 \001(\005R\005index\022\020\n\003sha\030\002 \001(\tR\003sha\022" +
-      ">\n\013disposition\030\003 \001(\0162\034.engram.v1.CommitD" +
-      "ispositionR\013disposition\022\026\n\006reason\030\004 \001(\tR" +
-      "\006reason\022\032\n\010decision\030\005 \001(\tR\010decision\022?\n\nv" +
-      "iolations\030\006 \003(\0132\037.engram.v1.CommitFieldV" +
-      "iolationR\nviolations\"\261\001\n\025CreateDecisionR" +
-      "equest\022/\n\010decision\030\001 \001(\0132\023.engram.v1.Dec" +
-      "isionR\010decision\022\024\n\005space\030\002 \001(\tR\005space\022\030\n" +
-      "\007session\030\003 \001(\tR\007session\022\035\n\nrequest_id\030\004 " +
-      "\001(\tR\trequestId\022\030\n\007sources\030\005 \003(\tR\007sources" +
-      "\"(\n\022GetDecisionRequest\022\022\n\004name\030\001 \001(\tR\004na" +
-      "me\"\201\003\n\024ListDecisionsRequest\022\036\n\nrepositor" +
-      "y\030\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001(\tR\004path\022" +
-      "J\n\023decision_time_start\030\003 \001(\0132\032.google.pr" +
-      "otobuf.TimestampR\021decisionTimeStart\022F\n\021d" +
-      "ecision_time_end\030\004 \001(\0132\032.google.protobuf" +
-      ".TimestampR\017decisionTimeEnd\022-\n\022include_s" +
-      "uperseded\030\005 \001(\010R\021includeSuperseded\022\033\n\tpa" +
-      "ge_size\030\006 \001(\005R\010pageSize\022\035\n\npage_token\030\007 " +
-      "\001(\tR\tpageToken\0226\n\010outcomes\030\010 \003(\0162\032.engra" +
-      "m.v1.DecisionOutcomeR\010outcomes\"r\n\025ListDe" +
-      "cisionsResponse\0221\n\tdecisions\030\001 \003(\0132\023.eng" +
-      "ram.v1.DecisionR\tdecisions\022&\n\017next_page_" +
-      "token\030\002 \001(\tR\rnextPageToken\"\263\002\n\026SearchDec" +
-      "isionsRequest\022\024\n\005query\030\001 \001(\tR\005query\022\036\n\nr" +
-      "epository\030\002 \001(\tR\nrepository\022\022\n\004path\030\003 \001(" +
-      "\tR\004path\022\014\n\001k\030\004 \001(\005R\001k\022-\n\022include_superse" +
-      "ded\030\005 \001(\010R\021includeSuperseded\022J\n\023decision" +
-      "_time_start\030\006 \001(\0132\032.google.protobuf.Time" +
-      "stampR\021decisionTimeStart\022F\n\021decision_tim" +
-      "e_end\030\007 \001(\0132\032.google.protobuf.TimestampR" +
-      "\017decisionTimeEnd\"T\n\013DecisionHit\022/\n\010decis" +
-      "ion\030\001 \001(\0132\023.engram.v1.DecisionR\010decision" +
-      "\022\024\n\005score\030\002 \001(\001R\005score\"\203\001\n\027SearchDecisio" +
-      "nsResponse\022*\n\004hits\030\001 \003(\0132\026.engram.v1.Dec" +
-      "isionHitR\004hits\022\034\n\tabstained\030\002 \001(\010R\tabsta" +
-      "ined\022\036\n\nconfidence\030\003 \001(\001R\nconfidence\"\311\002\n" +
-      "\022ExplainCodeRequest\022\036\n\nrepository\030\001 \001(\tR" +
-      "\nrepository\022\022\n\004path\030\002 \001(\tR\004path\022*\n\005lines" +
-      "\030\003 \001(\0132\024.engram.v1.LineRangeR\005lines\022\026\n\006s" +
-      "ymbol\030\004 \001(\tR\006symbol\022\032\n\010revision\030\005 \001(\tR\010r" +
-      "evision\022\032\n\010question\030\006 \001(\tR\010question\022\014\n\001k" +
-      "\030\007 \001(\005R\001k\022-\n\022include_superseded\030\010 \001(\010R\021i" +
-      "ncludeSuperseded\022!\n\014token_budget\030\t \001(\005R\013" +
-      "tokenBudget\022#\n\rblame_commits\030\n \003(\tR\014blam" +
-      "eCommits\"\375\001\n\017CodeExplanation\022/\n\010decision" +
-      "\030\001 \001(\0132\023.engram.v1.DecisionR\010decision\022,\n" +
-      "\005match\030\002 \001(\0162\026.engram.v1.AnchorMatchR\005ma" +
-      "tch\022>\n\017matched_anchors\030\003 \003(\0132\025.engram.v1" +
-      ".CodeAnchorR\016matchedAnchors\022\024\n\005score\030\004 \001" +
-      "(\001R\005score\0225\n\013replacement\030\005 \001(\0132\023.engram." +
-      "v1.DecisionR\013replacement\"\220\001\n\023ExplainCode" +
-      "Response\022>\n\014explanations\030\001 \003(\0132\032.engram." +
-      "v1.CodeExplanationR\014explanations\022\030\n\007cont" +
-      "ext\030\002 \001(\tR\007context\022\037\n\013token_count\030\003 \001(\005R" +
-      "\ntokenCount*\306\001\n\016FileChangeType\022 \n\034FILE_C" +
-      "HANGE_TYPE_UNSPECIFIED\020\000\022\032\n\026FILE_CHANGE_" +
-      "TYPE_ADDED\020\001\022\035\n\031FILE_CHANGE_TYPE_MODIFIE" +
-      "D\020\002\022\034\n\030FILE_CHANGE_TYPE_DELETED\020\003\022\034\n\030FIL" +
-      "E_CHANGE_TYPE_RENAMED\020\004\022\033\n\027FILE_CHANGE_T" +
-      "YPE_COPIED\020\005*\216\001\n\017DecisionOutcome\022 \n\034DECI" +
-      "SION_OUTCOME_UNSPECIFIED\020\000\022\030\n\024DECISION_O" +
-      "UTCOME_MET\020\001\022\"\n\036DECISION_OUTCOME_PARTIAL" +
-      "LY_MET\020\002\022\033\n\027DECISION_OUTCOME_MISSED\020\003*\305\001" +
-      "\n\021CommitDisposition\022\"\n\036COMMIT_DISPOSITIO" +
-      "N_UNSPECIFIED\020\000\022\037\n\033COMMIT_DISPOSITION_DE" +
-      "CISION\020\001\022\"\n\036COMMIT_DISPOSITION_NO_DECISI" +
-      "ON\020\002\022\'\n#COMMIT_DISPOSITION_ALREADY_INGES" +
-      "TED\020\003\022\036\n\032COMMIT_DISPOSITION_INVALID\020\004*u\n" +
-      "\013AnchorMatch\022\034\n\030ANCHOR_MATCH_UNSPECIFIED" +
-      "\020\000\022\026\n\022ANCHOR_MATCH_LINES\020\001\022\025\n\021ANCHOR_MAT" +
-      "CH_FILE\020\002\022\031\n\025ANCHOR_MATCH_SEMANTIC\020\0032\231\005\n" +
-      "\020DecisionsService\022R\n\rIngestCommits\022\037.eng" +
-      "ram.v1.IngestCommitsRequest\032 .engram.v1." +
-      "IngestCommitsResponse\022G\n\016CreateDecision\022" +
-      " .engram.v1.CreateDecisionRequest\032\023.engr" +
-      "am.v1.Decision\022A\n\013GetDecision\022\035.engram.v" +
-      "1.GetDecisionRequest\032\023.engram.v1.Decisio" +
-      "n\022R\n\rListDecisions\022\037.engram.v1.ListDecis" +
-      "ionsRequest\032 .engram.v1.ListDecisionsRes" +
-      "ponse\022X\n\017SearchDecisions\022!.engram.v1.Sea" +
-      "rchDecisionsRequest\032\".engram.v1.SearchDe" +
-      "cisionsResponse\022L\n\013ExplainCode\022\035.engram." +
-      "v1.ExplainCodeRequest\032\036.engram.v1.Explai" +
-      "nCodeResponse\022U\n\025RecordDecisionOutcome\022\'" +
-      ".engram.v1.RecordDecisionOutcomeRequest\032" +
-      "\023.engram.v1.Decision\022R\n\rIngestSession\022\037." +
-      "engram.v1.IngestSessionRequest\032 .engram." +
-      "v1.IngestSessionResponseB\201\001\n\rdev.engram." +
-      "v1B\016DecisionsProtoP\001Z3engram.dev/engram/" +
-      "clients/go/gen/engram/v1;engramv1\242\002\003EGR\252" +
-      "\002\tEngram.V1\312\002\tEngram\\V1\352\002\nEngram::V1b\006pr" +
-      "oto3"
+      "kR\005hunks\022#\n\radded_symbols\030\010 \003(\tR\014addedSy" +
+      "mbols\022\'\n\017removed_symbols\030\t \003(\tR\016removedS" +
+      "ymbols\"\227\003\n\006Commit\022\020\n\003sha\030\001 \001(\tR\003sha\022\030\n\007p" +
+      "arents\030\002 \003(\tR\007parents\022\037\n\013author_name\030\003 \001" +
+      "(\tR\nauthorName\022!\n\014author_email\030\004 \001(\tR\013au" +
+      "thorEmail\022;\n\013author_time\030\005 \001(\0132\032.google." +
+      "protobuf.TimestampR\nauthorTime\022%\n\016commit" +
+      "ter_name\030\006 \001(\tR\rcommitterName\022;\n\013commit_" +
+      "time\030\007 \001(\0132\032.google.protobuf.TimestampR\n" +
+      "commitTime\022\030\n\007message\030\010 \001(\tR\007message\022+\n\005" +
+      "files\030\t \003(\0132\025.engram.v1.FileChangeR\005file" +
+      "s\022!\n\014diff_excerpt\030\n \001(\tR\013diffExcerpt\022\022\n\004" +
+      "refs\030\013 \003(\tR\004refs\"\213\001\n\020DecisionEvidence\022\024\n" +
+      "\005quote\030\001 \001(\tR\005quote\022\035\n\ncommit_sha\030\002 \001(\tR" +
+      "\tcommitSha\022\026\n\006origin\030\003 \001(\tR\006origin\022\022\n\004pa" +
+      "th\030\004 \001(\tR\004path\022\026\n\006memory\030\005 \001(\tR\006memory\"\203" +
+      "\001\n\nCodeAnchor\022\022\n\004path\030\001 \001(\tR\004path\022*\n\005lin" +
+      "es\030\002 \001(\0132\024.engram.v1.LineRangeR\005lines\022\035\n" +
+      "\ncommit_sha\030\003 \001(\tR\tcommitSha\022\026\n\006symbol\030\004" +
+      " \001(\tR\006symbol\"`\n\023DecisionAlternative\022 \n\013d" +
+      "escription\030\001 \001(\tR\013description\022\'\n\017reason_" +
+      "rejected\030\002 \001(\tR\016reasonRejected\"\234\007\n\010Decis" +
+      "ion\022\022\n\004name\030\001 \001(\tR\004name\022\036\n\nrepository\030\002 " +
+      "\001(\tR\nrepository\022\024\n\005title\030\003 \001(\tR\005title\022\034\n" +
+      "\tstatement\030\004 \001(\tR\tstatement\022\034\n\trationale" +
+      "\030\005 \001(\tR\trationale\022\032\n\010question\030\006 \001(\tR\010que" +
+      "stion\022B\n\014alternatives\030\007 \003(\0132\036.engram.v1." +
+      "DecisionAlternativeR\014alternatives\0227\n\010evi" +
+      "dence\030\010 \003(\0132\033.engram.v1.DecisionEvidence" +
+      "R\010evidence\022/\n\007anchors\030\t \003(\0132\025.engram.v1." +
+      "CodeAnchorR\007anchors\022\030\n\007commits\030\n \003(\tR\007co" +
+      "mmits\022?\n\rdecision_time\030\013 \001(\0132\032.google.pr" +
+      "otobuf.TimestampR\014decisionTime\022;\n\013create" +
+      "_time\030\014 \001(\0132\032.google.protobuf.TimestampR" +
+      "\ncreateTime\022;\n\013update_time\030\r \001(\0132\032.googl" +
+      "e.protobuf.TimestampR\nupdateTime\022\026\n\006memo" +
+      "ry\030\016 \001(\tR\006memory\022\024\n\005space\030\017 \001(\tR\005space\022/" +
+      "\n\006status\030\020 \001(\0162\027.engram.v1.MemoryStatusR" +
+      "\006status\022#\n\rsuperseded_by\030\021 \001(\tR\014supersed" +
+      "edBy\022\026\n\006author\030\022 \001(\tR\006author\022\022\n\004tags\030\023 \003" +
+      "(\tR\004tags\022\"\n\014expectations\030\024 \003(\tR\014expectat" +
+      "ions\0224\n\007outcome\030\025 \001(\0162\032.engram.v1.Decisi" +
+      "onOutcomeR\007outcome\022I\n\017outcome_history\030\026 " +
+      "\003(\0132 .engram.v1.DecisionOutcomeRecordR\016o" +
+      "utcomeHistory\022\026\n\006origin\030\027 \001(\tR\006origin\"\371\001" +
+      "\n\025DecisionOutcomeRecord\0224\n\007outcome\030\001 \001(\016" +
+      "2\032.engram.v1.DecisionOutcomeR\007outcome\022\030\n" +
+      "\007summary\030\002 \001(\tR\007summary\0227\n\010evidence\030\003 \003(" +
+      "\0132\033.engram.v1.DecisionEvidenceR\010evidence" +
+      "\022;\n\013record_time\030\004 \001(\0132\032.google.protobuf." +
+      "TimestampR\nrecordTime\022\032\n\010recorder\030\005 \001(\tR" +
+      "\010recorder\"\364\001\n\034RecordDecisionOutcomeReque" +
+      "st\022\022\n\004name\030\001 \001(\tR\004name\0224\n\007outcome\030\002 \001(\0162" +
+      "\032.engram.v1.DecisionOutcomeR\007outcome\022\030\n\007" +
+      "summary\030\003 \001(\tR\007summary\0227\n\010evidence\030\004 \003(\013" +
+      "2\033.engram.v1.DecisionEvidenceR\010evidence\022" +
+      "\035\n\nrequest_id\030\005 \001(\tR\trequestId\022\030\n\007source" +
+      "s\030\006 \003(\tR\007sources\"\256\001\n\024IngestSessionReques" +
+      "t\022\024\n\005space\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001(\t" +
+      "R\007session\022\036\n\nrepository\030\003 \001(\tR\nrepositor" +
+      "y\022\'\n\017decisions_space\030\004 \001(\tR\016decisionsSpa" +
+      "ce\022\035\n\nrequest_id\030\005 \001(\tR\trequestId\"\331\001\n\025In" +
+      "gestSessionResponse\0221\n\tdecisions\030\001 \003(\0132\023" +
+      ".engram.v1.DecisionR\tdecisions\022+\n\021create" +
+      "d_decisions\030\002 \001(\005R\020createdDecisions\022\032\n\010m" +
+      "essages\030\003 \001(\005R\010messages\022D\n\020privacy_findi" +
+      "ngs\030\004 \003(\0132\031.engram.v1.PrivacyFindingR\017pr" +
+      "ivacyFindings\"\317\001\n\024IngestCommitsRequest\022\036" +
+      "\n\nrepository\030\001 \001(\tR\nrepository\022\024\n\005space\030" +
+      "\002 \001(\tR\005space\022+\n\007commits\030\003 \003(\0132\021.engram.v" +
+      "1.CommitR\007commits\022\027\n\007use_llm\030\004 \001(\010R\006useL" +
+      "lm\022\034\n\treprocess\030\005 \001(\010R\treprocess\022\035\n\nrequ" +
+      "est_id\030\006 \001(\tR\trequestId\"\330\003\n\025IngestCommit" +
+      "sResponse\0221\n\tdecisions\030\001 \003(\0132\023.engram.v1" +
+      ".DecisionR\tdecisions\022+\n\021processed_commit" +
+      "s\030\002 \001(\005R\020processedCommits\022\'\n\017skipped_com" +
+      "mits\030\003 \001(\005R\016skippedCommits\0228\n\030commits_wi" +
+      "thout_decision\030\004 \001(\005R\026commitsWithoutDeci" +
+      "sion\022+\n\021created_decisions\030\005 \001(\005R\020created" +
+      "Decisions\022+\n\021updated_decisions\030\006 \001(\005R\020up" +
+      "datedDecisions\022D\n\020privacy_findings\030\007 \003(\013" +
+      "2\031.engram.v1.PrivacyFindingR\017privacyFind" +
+      "ings\0223\n\007commits\030\010 \003(\0132\031.engram.v1.Ingest" +
+      "edCommitR\007commits\022\'\n\017invalid_commits\030\t \001" +
+      "(\005R\016invalidCommits\"N\n\024CommitFieldViolati" +
+      "on\022\024\n\005field\030\001 \001(\tR\005field\022 \n\013description\030" +
+      "\002 \001(\tR\013description\"\355\001\n\016IngestedCommit\022\024\n" +
+      "\005index\030\001 \001(\005R\005index\022\020\n\003sha\030\002 \001(\tR\003sha\022>\n" +
+      "\013disposition\030\003 \001(\0162\034.engram.v1.CommitDis" +
+      "positionR\013disposition\022\026\n\006reason\030\004 \001(\tR\006r" +
+      "eason\022\032\n\010decision\030\005 \001(\tR\010decision\022?\n\nvio" +
+      "lations\030\006 \003(\0132\037.engram.v1.CommitFieldVio" +
+      "lationR\nviolations\"\261\001\n\025CreateDecisionReq" +
+      "uest\022/\n\010decision\030\001 \001(\0132\023.engram.v1.Decis" +
+      "ionR\010decision\022\024\n\005space\030\002 \001(\tR\005space\022\030\n\007s" +
+      "ession\030\003 \001(\tR\007session\022\035\n\nrequest_id\030\004 \001(" +
+      "\tR\trequestId\022\030\n\007sources\030\005 \003(\tR\007sources\"(" +
+      "\n\022GetDecisionRequest\022\022\n\004name\030\001 \001(\tR\004name" +
+      "\"\201\003\n\024ListDecisionsRequest\022\036\n\nrepository\030" +
+      "\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001(\tR\004path\022J\n" +
+      "\023decision_time_start\030\003 \001(\0132\032.google.prot" +
+      "obuf.TimestampR\021decisionTimeStart\022F\n\021dec" +
+      "ision_time_end\030\004 \001(\0132\032.google.protobuf.T" +
+      "imestampR\017decisionTimeEnd\022-\n\022include_sup" +
+      "erseded\030\005 \001(\010R\021includeSuperseded\022\033\n\tpage" +
+      "_size\030\006 \001(\005R\010pageSize\022\035\n\npage_token\030\007 \001(" +
+      "\tR\tpageToken\0226\n\010outcomes\030\010 \003(\0162\032.engram." +
+      "v1.DecisionOutcomeR\010outcomes\"r\n\025ListDeci" +
+      "sionsResponse\0221\n\tdecisions\030\001 \003(\0132\023.engra" +
+      "m.v1.DecisionR\tdecisions\022&\n\017next_page_to" +
+      "ken\030\002 \001(\tR\rnextPageToken\"\263\002\n\026SearchDecis" +
+      "ionsRequest\022\024\n\005query\030\001 \001(\tR\005query\022\036\n\nrep" +
+      "ository\030\002 \001(\tR\nrepository\022\022\n\004path\030\003 \001(\tR" +
+      "\004path\022\014\n\001k\030\004 \001(\005R\001k\022-\n\022include_supersede" +
+      "d\030\005 \001(\010R\021includeSuperseded\022J\n\023decision_t" +
+      "ime_start\030\006 \001(\0132\032.google.protobuf.Timest" +
+      "ampR\021decisionTimeStart\022F\n\021decision_time_" +
+      "end\030\007 \001(\0132\032.google.protobuf.TimestampR\017d" +
+      "ecisionTimeEnd\"T\n\013DecisionHit\022/\n\010decisio" +
+      "n\030\001 \001(\0132\023.engram.v1.DecisionR\010decision\022\024" +
+      "\n\005score\030\002 \001(\001R\005score\"\203\001\n\027SearchDecisions" +
+      "Response\022*\n\004hits\030\001 \003(\0132\026.engram.v1.Decis" +
+      "ionHitR\004hits\022\034\n\tabstained\030\002 \001(\010R\tabstain" +
+      "ed\022\036\n\nconfidence\030\003 \001(\001R\nconfidence\"\311\002\n\022E" +
+      "xplainCodeRequest\022\036\n\nrepository\030\001 \001(\tR\nr" +
+      "epository\022\022\n\004path\030\002 \001(\tR\004path\022*\n\005lines\030\003" +
+      " \001(\0132\024.engram.v1.LineRangeR\005lines\022\026\n\006sym" +
+      "bol\030\004 \001(\tR\006symbol\022\032\n\010revision\030\005 \001(\tR\010rev" +
+      "ision\022\032\n\010question\030\006 \001(\tR\010question\022\014\n\001k\030\007" +
+      " \001(\005R\001k\022-\n\022include_superseded\030\010 \001(\010R\021inc" +
+      "ludeSuperseded\022!\n\014token_budget\030\t \001(\005R\013to" +
+      "kenBudget\022#\n\rblame_commits\030\n \003(\tR\014blameC" +
+      "ommits\"\375\001\n\017CodeExplanation\022/\n\010decision\030\001" +
+      " \001(\0132\023.engram.v1.DecisionR\010decision\022,\n\005m" +
+      "atch\030\002 \001(\0162\026.engram.v1.AnchorMatchR\005matc" +
+      "h\022>\n\017matched_anchors\030\003 \003(\0132\025.engram.v1.C" +
+      "odeAnchorR\016matchedAnchors\022\024\n\005score\030\004 \001(\001" +
+      "R\005score\0225\n\013replacement\030\005 \001(\0132\023.engram.v1" +
+      ".DecisionR\013replacement\"\220\001\n\023ExplainCodeRe" +
+      "sponse\022>\n\014explanations\030\001 \003(\0132\032.engram.v1" +
+      ".CodeExplanationR\014explanations\022\030\n\007contex" +
+      "t\030\002 \001(\tR\007context\022\037\n\013token_count\030\003 \001(\005R\nt" +
+      "okenCount*\306\001\n\016FileChangeType\022 \n\034FILE_CHA" +
+      "NGE_TYPE_UNSPECIFIED\020\000\022\032\n\026FILE_CHANGE_TY" +
+      "PE_ADDED\020\001\022\035\n\031FILE_CHANGE_TYPE_MODIFIED\020" +
+      "\002\022\034\n\030FILE_CHANGE_TYPE_DELETED\020\003\022\034\n\030FILE_" +
+      "CHANGE_TYPE_RENAMED\020\004\022\033\n\027FILE_CHANGE_TYP" +
+      "E_COPIED\020\005*\216\001\n\017DecisionOutcome\022 \n\034DECISI" +
+      "ON_OUTCOME_UNSPECIFIED\020\000\022\030\n\024DECISION_OUT" +
+      "COME_MET\020\001\022\"\n\036DECISION_OUTCOME_PARTIALLY" +
+      "_MET\020\002\022\033\n\027DECISION_OUTCOME_MISSED\020\003*\305\001\n\021" +
+      "CommitDisposition\022\"\n\036COMMIT_DISPOSITION_" +
+      "UNSPECIFIED\020\000\022\037\n\033COMMIT_DISPOSITION_DECI" +
+      "SION\020\001\022\"\n\036COMMIT_DISPOSITION_NO_DECISION" +
+      "\020\002\022\'\n#COMMIT_DISPOSITION_ALREADY_INGESTE" +
+      "D\020\003\022\036\n\032COMMIT_DISPOSITION_INVALID\020\004*u\n\013A" +
+      "nchorMatch\022\034\n\030ANCHOR_MATCH_UNSPECIFIED\020\000" +
+      "\022\026\n\022ANCHOR_MATCH_LINES\020\001\022\025\n\021ANCHOR_MATCH" +
+      "_FILE\020\002\022\031\n\025ANCHOR_MATCH_SEMANTIC\020\0032\231\005\n\020D" +
+      "ecisionsService\022R\n\rIngestCommits\022\037.engra" +
+      "m.v1.IngestCommitsRequest\032 .engram.v1.In" +
+      "gestCommitsResponse\022G\n\016CreateDecision\022 ." +
+      "engram.v1.CreateDecisionRequest\032\023.engram" +
+      ".v1.Decision\022A\n\013GetDecision\022\035.engram.v1." +
+      "GetDecisionRequest\032\023.engram.v1.Decision\022" +
+      "R\n\rListDecisions\022\037.engram.v1.ListDecisio" +
+      "nsRequest\032 .engram.v1.ListDecisionsRespo" +
+      "nse\022X\n\017SearchDecisions\022!.engram.v1.Searc" +
+      "hDecisionsRequest\032\".engram.v1.SearchDeci" +
+      "sionsResponse\022L\n\013ExplainCode\022\035.engram.v1" +
+      ".ExplainCodeRequest\032\036.engram.v1.ExplainC" +
+      "odeResponse\022U\n\025RecordDecisionOutcome\022\'.e" +
+      "ngram.v1.RecordDecisionOutcomeRequest\032\023." +
+      "engram.v1.Decision\022R\n\rIngestSession\022\037.en" +
+      "gram.v1.IngestSessionRequest\032 .engram.v1" +
+      ".IngestSessionResponseB\201\001\n\rdev.engram.v1" +
+      "B\016DecisionsProtoP\001Z3engram.dev/engram/cl" +
+      "ients/go/gen/engram/v1;engramv1\242\002\003EGR\252\002\t" +
+      "Engram.V1\312\002\tEngram\\V1\352\002\nEngram::V1b\006prot" +
+      "o3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
@@ -372,7 +374,7 @@ public final class DecisionsProto {
     internal_static_engram_v1_FileChange_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_FileChange_descriptor,
-        new java.lang.String[] { "Path", "OldPath", "ChangeType", "Additions", "Deletions", "Binary", "Hunks", });
+        new java.lang.String[] { "Path", "OldPath", "ChangeType", "Additions", "Deletions", "Binary", "Hunks", "AddedSymbols", "RemovedSymbols", });
     internal_static_engram_v1_Commit_descriptor =
       getDescriptor().getMessageTypes().get(3);
     internal_static_engram_v1_Commit_fieldAccessorTable = new

@@ -25,6 +25,10 @@ private static final long serialVersionUID = 0L;
     oldPath_ = "";
     changeType_ = 0;
     hunks_ = java.util.Collections.emptyList();
+    addedSymbols_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    removedSymbols_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
   }
 
   @java.lang.Override
@@ -273,6 +277,120 @@ private static final long serialVersionUID = 0L;
     return hunks_.get(index);
   }
 
+  public static final int ADDED_SYMBOLS_FIELD_NUMBER = 8;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList addedSymbols_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @return A list containing the addedSymbols.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getAddedSymbolsList() {
+    return addedSymbols_;
+  }
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @return The count of addedSymbols.
+   */
+  public int getAddedSymbolsCount() {
+    return addedSymbols_.size();
+  }
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @param index The index of the element to return.
+   * @return The addedSymbols at the given index.
+   */
+  public java.lang.String getAddedSymbols(int index) {
+    return addedSymbols_.get(index);
+  }
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the addedSymbols at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getAddedSymbolsBytes(int index) {
+    return addedSymbols_.getByteString(index);
+  }
+
+  public static final int REMOVED_SYMBOLS_FIELD_NUMBER = 9;
+  @SuppressWarnings("serial")
+  private com.google.protobuf.LazyStringArrayList removedSymbols_ =
+      com.google.protobuf.LazyStringArrayList.emptyList();
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @return A list containing the removedSymbols.
+   */
+  public com.google.protobuf.ProtocolStringList
+      getRemovedSymbolsList() {
+    return removedSymbols_;
+  }
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @return The count of removedSymbols.
+   */
+  public int getRemovedSymbolsCount() {
+    return removedSymbols_.size();
+  }
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @param index The index of the element to return.
+   * @return The removedSymbols at the given index.
+   */
+  public java.lang.String getRemovedSymbols(int index) {
+    return removedSymbols_.get(index);
+  }
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the removedSymbols at the given index.
+   */
+  public com.google.protobuf.ByteString
+      getRemovedSymbolsBytes(int index) {
+    return removedSymbols_.getByteString(index);
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -307,6 +425,12 @@ private static final long serialVersionUID = 0L;
     }
     for (int i = 0; i < hunks_.size(); i++) {
       output.writeMessage(7, hunks_.get(i));
+    }
+    for (int i = 0; i < addedSymbols_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 8, addedSymbols_.getRaw(i));
+    }
+    for (int i = 0; i < removedSymbols_.size(); i++) {
+      com.google.protobuf.GeneratedMessageV3.writeString(output, 9, removedSymbols_.getRaw(i));
     }
     getUnknownFields().writeTo(output);
   }
@@ -343,6 +467,22 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(7, hunks_.get(i));
     }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < addedSymbols_.size(); i++) {
+        dataSize += computeStringSizeNoTag(addedSymbols_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getAddedSymbolsList().size();
+    }
+    {
+      int dataSize = 0;
+      for (int i = 0; i < removedSymbols_.size(); i++) {
+        dataSize += computeStringSizeNoTag(removedSymbols_.getRaw(i));
+      }
+      size += dataSize;
+      size += 1 * getRemovedSymbolsList().size();
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -371,6 +511,10 @@ private static final long serialVersionUID = 0L;
         != other.getBinary()) return false;
     if (!getHunksList()
         .equals(other.getHunksList())) return false;
+    if (!getAddedSymbolsList()
+        .equals(other.getAddedSymbolsList())) return false;
+    if (!getRemovedSymbolsList()
+        .equals(other.getRemovedSymbolsList())) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -398,6 +542,14 @@ private static final long serialVersionUID = 0L;
     if (getHunksCount() > 0) {
       hash = (37 * hash) + HUNKS_FIELD_NUMBER;
       hash = (53 * hash) + getHunksList().hashCode();
+    }
+    if (getAddedSymbolsCount() > 0) {
+      hash = (37 * hash) + ADDED_SYMBOLS_FIELD_NUMBER;
+      hash = (53 * hash) + getAddedSymbolsList().hashCode();
+    }
+    if (getRemovedSymbolsCount() > 0) {
+      hash = (37 * hash) + REMOVED_SYMBOLS_FIELD_NUMBER;
+      hash = (53 * hash) + getRemovedSymbolsList().hashCode();
     }
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
@@ -547,6 +699,10 @@ private static final long serialVersionUID = 0L;
         hunksBuilder_.clear();
       }
       bitField0_ = (bitField0_ & ~0x00000040);
+      addedSymbols_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
+      removedSymbols_ =
+          com.google.protobuf.LazyStringArrayList.emptyList();
       return this;
     }
 
@@ -610,6 +766,14 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000020) != 0)) {
         result.binary_ = binary_;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        addedSymbols_.makeImmutable();
+        result.addedSymbols_ = addedSymbols_;
+      }
+      if (((from_bitField0_ & 0x00000100) != 0)) {
+        removedSymbols_.makeImmutable();
+        result.removedSymbols_ = removedSymbols_;
       }
     }
 
@@ -705,6 +869,26 @@ private static final long serialVersionUID = 0L;
           }
         }
       }
+      if (!other.addedSymbols_.isEmpty()) {
+        if (addedSymbols_.isEmpty()) {
+          addedSymbols_ = other.addedSymbols_;
+          bitField0_ |= 0x00000080;
+        } else {
+          ensureAddedSymbolsIsMutable();
+          addedSymbols_.addAll(other.addedSymbols_);
+        }
+        onChanged();
+      }
+      if (!other.removedSymbols_.isEmpty()) {
+        if (removedSymbols_.isEmpty()) {
+          removedSymbols_ = other.removedSymbols_;
+          bitField0_ |= 0x00000100;
+        } else {
+          ensureRemovedSymbolsIsMutable();
+          removedSymbols_.addAll(other.removedSymbols_);
+        }
+        onChanged();
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -774,6 +958,18 @@ private static final long serialVersionUID = 0L;
               }
               break;
             } // case 58
+            case 66: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureAddedSymbolsIsMutable();
+              addedSymbols_.add(s);
+              break;
+            } // case 66
+            case 74: {
+              java.lang.String s = input.readStringRequireUtf8();
+              ensureRemovedSymbolsIsMutable();
+              removedSymbols_.add(s);
+              break;
+            } // case 74
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1490,6 +1686,318 @@ private static final long serialVersionUID = 0L;
         hunks_ = null;
       }
       return hunksBuilder_;
+    }
+
+    private com.google.protobuf.LazyStringArrayList addedSymbols_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureAddedSymbolsIsMutable() {
+      if (!addedSymbols_.isModifiable()) {
+        addedSymbols_ = new com.google.protobuf.LazyStringArrayList(addedSymbols_);
+      }
+      bitField0_ |= 0x00000080;
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @return A list containing the addedSymbols.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getAddedSymbolsList() {
+      addedSymbols_.makeImmutable();
+      return addedSymbols_;
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @return The count of addedSymbols.
+     */
+    public int getAddedSymbolsCount() {
+      return addedSymbols_.size();
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @param index The index of the element to return.
+     * @return The addedSymbols at the given index.
+     */
+    public java.lang.String getAddedSymbols(int index) {
+      return addedSymbols_.get(index);
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the addedSymbols at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getAddedSymbolsBytes(int index) {
+      return addedSymbols_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @param index The index to set the value at.
+     * @param value The addedSymbols to set.
+     * @return This builder for chaining.
+     */
+    public Builder setAddedSymbols(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureAddedSymbolsIsMutable();
+      addedSymbols_.set(index, value);
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @param value The addedSymbols to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAddedSymbols(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureAddedSymbolsIsMutable();
+      addedSymbols_.add(value);
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @param values The addedSymbols to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllAddedSymbols(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureAddedSymbolsIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, addedSymbols_);
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearAddedSymbols() {
+      addedSymbols_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000080);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names (functions, types, constants, options) that appear on lines the change
+     * added and on none it deleted: what it introduced. Names only, never code;
+     * at most 200, each at most 200 characters. They answer "when was X added".
+     * </pre>
+     *
+     * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+     * @param value The bytes of the addedSymbols to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAddedSymbolsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureAddedSymbolsIsMutable();
+      addedSymbols_.add(value);
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+
+    private com.google.protobuf.LazyStringArrayList removedSymbols_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+    private void ensureRemovedSymbolsIsMutable() {
+      if (!removedSymbols_.isModifiable()) {
+        removedSymbols_ = new com.google.protobuf.LazyStringArrayList(removedSymbols_);
+      }
+      bitField0_ |= 0x00000100;
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @return A list containing the removedSymbols.
+     */
+    public com.google.protobuf.ProtocolStringList
+        getRemovedSymbolsList() {
+      removedSymbols_.makeImmutable();
+      return removedSymbols_;
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @return The count of removedSymbols.
+     */
+    public int getRemovedSymbolsCount() {
+      return removedSymbols_.size();
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @param index The index of the element to return.
+     * @return The removedSymbols at the given index.
+     */
+    public java.lang.String getRemovedSymbols(int index) {
+      return removedSymbols_.get(index);
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @param index The index of the value to return.
+     * @return The bytes of the removedSymbols at the given index.
+     */
+    public com.google.protobuf.ByteString
+        getRemovedSymbolsBytes(int index) {
+      return removedSymbols_.getByteString(index);
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @param index The index to set the value at.
+     * @param value The removedSymbols to set.
+     * @return This builder for chaining.
+     */
+    public Builder setRemovedSymbols(
+        int index, java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureRemovedSymbolsIsMutable();
+      removedSymbols_.set(index, value);
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @param value The removedSymbols to add.
+     * @return This builder for chaining.
+     */
+    public Builder addRemovedSymbols(
+        java.lang.String value) {
+      if (value == null) { throw new NullPointerException(); }
+      ensureRemovedSymbolsIsMutable();
+      removedSymbols_.add(value);
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @param values The removedSymbols to add.
+     * @return This builder for chaining.
+     */
+    public Builder addAllRemovedSymbols(
+        java.lang.Iterable<java.lang.String> values) {
+      ensureRemovedSymbolsIsMutable();
+      com.google.protobuf.AbstractMessageLite.Builder.addAll(
+          values, removedSymbols_);
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearRemovedSymbols() {
+      removedSymbols_ =
+        com.google.protobuf.LazyStringArrayList.emptyList();
+      bitField0_ = (bitField0_ & ~0x00000100);;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * Names on deleted lines and on no added one: what the change removed.
+     * </pre>
+     *
+     * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+     * @param value The bytes of the removedSymbols to add.
+     * @return This builder for chaining.
+     */
+    public Builder addRemovedSymbolsBytes(
+        com.google.protobuf.ByteString value) {
+      if (value == null) { throw new NullPointerException(); }
+      checkByteStringIsUtf8(value);
+      ensureRemovedSymbolsIsMutable();
+      removedSymbols_.add(value);
+      bitField0_ |= 0x00000100;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -140,4 +140,94 @@ public interface FileChangeOrBuilder extends
    */
   dev.engram.v1.DiffHunkOrBuilder getHunksOrBuilder(
       int index);
+
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @return A list containing the addedSymbols.
+   */
+  java.util.List<java.lang.String>
+      getAddedSymbolsList();
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @return The count of addedSymbols.
+   */
+  int getAddedSymbolsCount();
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @param index The index of the element to return.
+   * @return The addedSymbols at the given index.
+   */
+  java.lang.String getAddedSymbols(int index);
+  /**
+   * <pre>
+   * Names (functions, types, constants, options) that appear on lines the change
+   * added and on none it deleted: what it introduced. Names only, never code;
+   * at most 200, each at most 200 characters. They answer "when was X added".
+   * </pre>
+   *
+   * <code>repeated string added_symbols = 8 [json_name = "addedSymbols"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the addedSymbols at the given index.
+   */
+  com.google.protobuf.ByteString
+      getAddedSymbolsBytes(int index);
+
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @return A list containing the removedSymbols.
+   */
+  java.util.List<java.lang.String>
+      getRemovedSymbolsList();
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @return The count of removedSymbols.
+   */
+  int getRemovedSymbolsCount();
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @param index The index of the element to return.
+   * @return The removedSymbols at the given index.
+   */
+  java.lang.String getRemovedSymbols(int index);
+  /**
+   * <pre>
+   * Names on deleted lines and on no added one: what the change removed.
+   * </pre>
+   *
+   * <code>repeated string removed_symbols = 9 [json_name = "removedSymbols"];</code>
+   * @param index The index of the value to return.
+   * @return The bytes of the removedSymbols at the given index.
+   */
+  com.google.protobuf.ByteString
+      getRemovedSymbolsBytes(int index);
 }
