@@ -47,18 +47,18 @@ class CommitIndexes:
                 count, top = await store.state(conn, repository)
                 if count == len(cached.index) and top == cached.top:
                     return cached.index
-                rebuild = top < cached.top or count < len(cached.index)
-                index = CommitIndex() if rebuild else cached.index
-                after = 0 if rebuild else cached.top
-                for seq, doc in await store.documents_after(conn, repository, after):
-                    if doc.sha in index.shas:  # rewritten: start over
-                        return await self._rebuild(tenant, repository, cached)
-                    index.add(doc)
-                    after = seq
-            if len(index) != count:  # rows committed out of seq order
-                return await self._rebuild(tenant, repository, cached)
-            cached.index, cached.top = index, after
-            return index
+                if top > cached.top and count > len(cached.index):
+                    rows = await store.documents_after(conn, repository, cached.top)
+                else:
+                    rows = []  # fewer rows or no new seq: a purge or a rewrite
+            appended = bool(rows) and not any(doc.sha in cached.index.shas for _, doc in rows)
+            if appended and len(cached.index) + len(rows) == count:
+                for _, doc in rows:
+                    cached.index.add(doc)
+                cached.top = rows[-1][0]
+                return cached.index
+            # A purge, a rewritten commit, or rows committed out of seq order.
+            return await self._rebuild(tenant, repository, cached)
 
     async def _rebuild(self, tenant: str, repository: str, cached: _Cached) -> CommitIndex:
         index = CommitIndex()

@@ -110,9 +110,10 @@ COMMIT_LEG_WEIGHT = 1.0
 RECALL_LEG_WEIGHT = 0.3
 BRIDGE_LEG_WEIGHT = 0.1
 # SearchDecisions' confidence is the best `DecisionsService.confidence` of its
-# first CONFIDENCE_DEPTH hits; under ABSTAIN_BELOW it abstains. Calibrated on the
+# first CONFIDENCE_DEPTH hits (the first: the answer shown); under ABSTAIN_BELOW
+# it abstains. Calibrated on the
 # development questions (docs/decisions.md, "Ranking").
-CONFIDENCE_DEPTH = 5
+CONFIDENCE_DEPTH = 1
 ABSTAIN_BELOW = 0.3
 # ExplainCode: a decision whose commit last changed the asked lines (blame) scores
 # above one anchored on them (an anchor-leg score is at most 2.0).
