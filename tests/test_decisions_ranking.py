@@ -283,6 +283,18 @@ async def test_explain_names_the_commit_that_last_changed_the_lines_and_where_an
     assert code == 0, err
     assert "`model.py:26-26`" in out and "`model.py:6-6`" not in out
 
+    # Another tenant naming the same commits learns nothing.
+    other = await make_tenant()
+    foreign = await stub(other).ExplainCode(
+        D.ExplainCodeRequest(
+            repository=REPO,
+            path="model.py",
+            lines=D.LineRange(start_line=26, end_line=26),
+            blame_commits=[tuned],
+        )
+    )
+    assert not foreign.explanations
+
     # Blame commits are checked like every field.
     with pytest.raises(grpc.aio.AioRpcError) as caught:
         await stub(t).ExplainCode(
