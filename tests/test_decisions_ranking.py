@@ -206,7 +206,7 @@ def test_the_why_is_the_sentence_that_gives_the_reason_not_a_side_remark() -> No
 
 
 async def test_search_abstains_when_nothing_explains_the_question(
-    server: RunningServer, make_tenant: MakeTenant, repo: Path
+    server: RunningServer, make_tenant: MakeTenant, repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     t = await make_tenant()
     other = await make_tenant()
@@ -231,6 +231,18 @@ async def test_search_abstains_when_nothing_explains_the_question(
     assert answered.hits[0].decision.title == "Cap the connection pool at four connections"
     unanswered = await search(t, "why was the GraphQL schema stitched with Apollo federation?")
     assert unanswered.abstained and unanswered.confidence < ABSTAIN_BELOW
+    conn = ("--address", server.address, "--api-key", t.secret)
+    code, out, err = await run(
+        capsys,
+        "decisions",
+        "search",
+        "why was GraphQL federation adopted?",
+        "--repository",
+        REPO,
+        *conn,
+    )
+    assert code == 0, err
+    assert out.startswith("No recorded decision explains this (confidence 0.")
     # Another tenant's history neither answers nor leaks into the confidence.
     foreign: D.SearchDecisionsResponse = await stub(other).SearchDecisions(
         D.SearchDecisionsRequest(query="why is the connection pool capped at four?")

@@ -364,6 +364,11 @@ def search(args: argparse.Namespace) -> int:
         )
     out = common.output(args)
     assert response.raw is not None
+    if response.abstained and not args.json:
+        out.line(
+            f"No recorded decision explains this (confidence {response.confidence:.2f});"
+            " the nearest ones:"
+        )
     for hit, message in zip(response.hits, response.raw.hits, strict=True):
         if args.json:
             out.item(json_format.MessageToDict(message))
