@@ -117,6 +117,8 @@ def search_out(pb: decisions_pb2.SearchDecisionsResponse) -> dt.DecisionSearchRe
         hits=tuple(
             dt.DecisionHit(decision=decision_out(h.decision), score=h.score) for h in pb.hits
         ),
+        abstained=pb.abstained,
+        confidence=pb.confidence,
         raw=pb,
     )
 
@@ -260,6 +262,8 @@ def file_change_in(value: Any, field: str) -> decisions_pb2.FileChange:
         deletions=_count(value.deletions, f"{field}.deletions"),
         binary=c.flag(value.binary, f"{field}.binary"),
         hunks=[hunk_in(h, f"{field}.hunks[{i}]") for i, h in _items(value.hunks, f"{field}.hunks")],
+        added_symbols=value.added_symbols,
+        removed_symbols=value.removed_symbols,
     )
 
 

@@ -87,7 +87,8 @@ class FileChange:
     """One file a commit touched (engram.v1.FileChange). `change_type` may also be
     given as a name (`"renamed"`); UNSPECIFIED reads as MODIFIED. `old_path` is
     the previous path of a rename or copy; a binary file has no line counts or
-    hunks."""
+    hunks. `added_symbols` / `removed_symbols`: the names the change introduced
+    or removed (`engram.diff_symbols`), never code."""
 
     path: str
     old_path: str = ""
@@ -96,6 +97,8 @@ class FileChange:
     deletions: int = 0
     binary: bool = False
     hunks: Sequence[DiffHunk] = ()
+    added_symbols: Sequence[str] = ()
+    removed_symbols: Sequence[str] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -259,9 +262,13 @@ class DecisionHit:
 
 @dataclass(frozen=True, kw_only=True)
 class DecisionSearchResult:
-    """What `search_decisions` found, best first; iterating iterates over `hits`."""
+    """What `search_decisions` found, best first; iterating iterates over `hits`.
+    `abstained` says no decision explains the query (`confidence` is under the
+    server's calibrated threshold); the hits are then only the nearest ones."""
 
     hits: tuple[DecisionHit, ...] = ()
+    abstained: bool = False
+    confidence: float = 0.0
     raw: decisions_pb2.SearchDecisionsResponse | None = field(
         default=None, repr=False, compare=False
     )

@@ -229,6 +229,7 @@ class _Requests:
         k: Any,
         include_superseded: Any,
         token_budget: Any,
+        blame_commits: Any = (),
     ) -> decisions_pb2.ExplainCodeRequest:
         return c.fill(
             decisions_pb2.ExplainCodeRequest(),
@@ -241,6 +242,7 @@ class _Requests:
             k=k,
             include_superseded=include_superseded,
             token_budget=token_budget,
+            blame_commits=blame_commits,
         )
 
     @staticmethod
@@ -543,10 +545,21 @@ class DecisionsMixin:
         k: int = 0,
         include_superseded: bool = False,
         token_budget: int = 0,
+        blame_commits: Sequence[str] = (),
     ) -> dt.ExplainResult:
-        """Why is this code like this? `.context` is a prompt-ready Markdown block."""
+        """Why is this code like this? `.context` is a prompt-ready Markdown block.
+        `blame_commits`: the commits `git blame` names for `lines` at `revision`."""
         request = _Requests.explain(
-            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
+            repository,
+            path,
+            lines,
+            symbol,
+            revision,
+            question,
+            k,
+            include_superseded,
+            token_budget,
+            blame_commits,
         )
         return dc.explain_out(
             self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)
@@ -725,9 +738,19 @@ class AsyncDecisionsMixin:
         k: int = 0,
         include_superseded: bool = False,
         token_budget: int = 0,
+        blame_commits: Sequence[str] = (),
     ) -> dt.ExplainResult:
         request = _Requests.explain(
-            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
+            repository,
+            path,
+            lines,
+            symbol,
+            revision,
+            question,
+            k,
+            include_superseded,
+            token_budget,
+            blame_commits,
         )
         return dc.explain_out(
             await self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)

@@ -19,8 +19,9 @@ patch with rename and copy detection (`-M -C`), whose hunk headers give the
 changed line ranges on both sides and the enclosing section (`@@ -40,2 +40,5 @@
 def rerank_async(`). Merges carry no patch of their own (git prints none by
 default), so they arrive without files. Only comment lines added by a hunk are
-sent as its excerpt (they are where rationale lives in code); code itself never
-leaves the machine.
+sent as its excerpt (they are where rationale lives in code), and of the rest
+only the names a file's change introduced or removed (`engram.diff_symbols`);
+code itself never leaves the machine.
 
 Real histories hold anything, so everything is read as bytes and made
 representable rather than refused: invalid UTF-8 becomes U+FFFD; a file whose
@@ -50,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from engram import diff_symbols
 from engram.v1 import decisions_pb2
 
 MAX_EXCERPT = 1024
@@ -596,6 +598,9 @@ def _read_hunks(
     excerpt: list[bytes] = []
     size = 0
     additions = deletions = 0
+    # Changed lines, for the names the change introduced or removed.
+    plus: list[str] = []
+    minus: list[str] = []
 
     def close_hunk() -> None:
         nonlocal hunk, excerpt, size
@@ -633,6 +638,8 @@ def _read_hunks(
             # quote binary data: the file goes as binary, without them.
             f.binary = True
             break
+        if hunk is not None and line[:1] in (b"+", b"-"):
+            (plus if line[:1] == b"+" else minus).append(_text(line[1:]))
         if hunk is not None and line.startswith(b"+") and _COMMENT.match(line[1:]):
             if size < MAX_EXCERPT:
                 excerpt.append(line + b"\n")
@@ -646,3 +653,6 @@ def _read_hunks(
         return
     f.additions = min(additions, _MAX_INT32)
     f.deletions = min(deletions, _MAX_INT32)
+    added, removed = diff_symbols.introduced_and_removed(f.path, plus, minus)
+    f.added_symbols.extend(added)
+    f.removed_symbols.extend(removed)

@@ -113,7 +113,17 @@ def commit_from_proto(index: int, c: decisions_pb2.Commit) -> CommitInput:
             for h in f.hunks
         )
         files.append(
-            FileChange(f.path, f.old_path, change, f.additions, f.deletions, f.binary, hunks)
+            FileChange(
+                f.path,
+                f.old_path,
+                change,
+                f.additions,
+                f.deletions,
+                f.binary,
+                hunks,
+                tuple(f.added_symbols),
+                tuple(f.removed_symbols),
+            )
         )
     commit = Commit(
         sha=c.sha,
@@ -404,7 +414,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
     async def SearchDecisions(
         self, request: decisions_pb2.SearchDecisionsRequest, context: Ctx
     ) -> decisions_pb2.SearchDecisionsResponse:
-        hits = await self._service().search(
+        found = await self._service().answer_search(
             current_principal().tenant_id,
             SearchQuery(
                 query=request.query,
@@ -419,8 +429,10 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
         return decisions_pb2.SearchDecisionsResponse(
             hits=[
                 decisions_pb2.DecisionHit(decision=decision_to_proto(c.decision), score=c.score)
-                for c in hits
-            ]
+                for c in found.candidates
+            ],
+            abstained=found.abstained,
+            confidence=found.confidence,
         )
 
     async def ExplainCode(
@@ -438,6 +450,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
                 k=request.k,
                 include_superseded=request.include_superseded,
                 token_budget=request.token_budget,
+                blame_commits=tuple(request.blame_commits),
             ),
         )
         return decisions_pb2.ExplainCodeResponse(

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import argparse
 import re
+import subprocess
 import sys
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +257,68 @@ def _lines(text: str | None) -> tuple[int, int] | None:
 _SHA = re.compile(r"[0-9a-f]{4,64}")
 
 
+@dataclass(frozen=True)
+class Blamed:
+    """A commit `git blame` names for some of the asked lines."""
+
+    sha: str
+    summary: str
+    author: str
+    when: datetime
+    lines: list[int]
+
+
+def blame(repo_path: str, revision: str, path: str, span: tuple[int, int]) -> list[Blamed]:
+    """The commits that introduced or last changed lines `span` of `path` at
+    `revision` (`git blame --porcelain`), in the order of the lines; empty when
+    git cannot tell (no checkout, an unknown revision, lines past the end)."""
+    done = subprocess.run(
+        [
+            *("git", "-C", repo_path, "blame", "--porcelain"),
+            *("-L", f"{span[0]},{span[1]}", revision or "HEAD", "--", path),
+        ],
+        capture_output=True,
+        text=True,
+        errors="replace",
+        check=False,
+    )
+    if done.returncode != 0:
+        return []
+    found: dict[str, Blamed] = {}
+    headers: dict[str, dict[str, str]] = {}
+    sha = ""
+    for line in done.stdout.splitlines():
+        if line.startswith("\t"):
+            continue
+        head, _, rest = line.partition(" ")
+        if len(head) in (40, 64) and all(c in "0123456789abcdef" for c in head):
+            sha = head
+            headers.setdefault(sha, {})
+            final_line = int(rest.split()[1])
+            if sha not in found:
+                found[sha] = Blamed(sha, "", "", datetime.fromtimestamp(0, UTC), [])
+            found[sha].lines.append(final_line)
+        elif sha:
+            headers[sha][head] = rest
+    out = []
+    for sha, b in found.items():
+        h = headers.get(sha, {})
+        when = datetime.fromtimestamp(int(h.get("author-time", "0") or 0), UTC)
+        out.append(Blamed(sha, h.get("summary", ""), h.get("author", ""), when, b.lines))
+    return out
+
+
+def _ranges(numbers: list[int]) -> str:
+    """40, 41, 42, 50 -> "40-42, 50"."""
+    out: list[str] = []
+    for n in sorted(set(numbers)):
+        if out and n == int(out[-1].rpartition("-")[2]) + 1:
+            out[-1] = f"{out[-1].partition('-')[0]}-{n}"
+        else:
+            out.append(str(n))
+    return ", ".join(out)
+
+
 def explain(args: argparse.Namespace) -> int:
     repository = _default_repository(args)
     revision = args.revision
@@ -271,22 +336,44 @@ def explain(args: argparse.Namespace) -> int:
         except git.GitError as error:
             if not _SHA.fullmatch(revision):
                 raise UsageError(f"--revision {revision!r} in {args.repo_path}: {error}") from error
+    lines = _lines(args.lines)
+    blamed = blame(args.repo_path, revision, args.path, lines) if lines else []
     with common.make_client(args) as client:
         response = client.explain_code(
             repository,
             args.path,
-            lines=_lines(args.lines),
+            lines=lines,
             symbol=args.symbol,
             revision=revision,
             question=args.question,
             k=args.k,
             include_superseded=args.include_superseded,
             token_budget=args.budget,
+            blame_commits=[b.sha for b in blamed][:50],
         )
     out = common.output(args)
     if args.json:
-        out.item(_json(response))
+        data = _json(response)
+        if blamed:
+            data["blame"] = [
+                {
+                    "commit": b.sha,
+                    "lines": _ranges(b.lines),
+                    "summary": b.summary,
+                    "author": b.author,
+                    "time": b.when.isoformat(),
+                }
+                for b in blamed
+            ]
+        out.item(data)
     else:
+        for b in blamed:
+            out.line(
+                f"Lines {_ranges(b.lines)} of {args.path} were introduced or last changed by"
+                f" {b.sha[:12]} ({b.when.date().isoformat()}, {b.author}): {b.summary}"
+            )
+        if blamed:
+            out.line("")
         out.line(response.context or "No recorded decision explains this code.")
     return 0
 
@@ -302,6 +389,11 @@ def search(args: argparse.Namespace) -> int:
         )
     out = common.output(args)
     assert response.raw is not None
+    if response.abstained and not args.json:
+        out.line(
+            f"No recorded decision explains this (confidence {response.confidence:.2f});"
+            " the nearest ones:"
+        )
     for hit, message in zip(response.hits, response.raw.hits, strict=True):
         if args.json:
             out.item(json_format.MessageToDict(message))

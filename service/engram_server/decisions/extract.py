@@ -52,6 +52,24 @@ _REASON = re.compile(
     r"|does not work|doesn't work|did not work|didn't work|broke|breaks|fails?\b|failed)",
     re.IGNORECASE,
 )
+# The words that state a reason outright, as opposed to ones that only mention
+# trouble ("fails", "regression") or a need: a sentence with one of these is
+# the "why"; the others are the why only when no sentence states one.
+_STATED_REASON = re.compile(
+    r"[,;]\s*so\b|\b(?:because|so that|so (?:we|it|the|that|users?|callers?)|in order to"
+    r"|to (?:avoid|prevent|keep|make sure|ensure|allow|reduce|fix|support|handle)|otherwise"
+    r"|since (?!v?\d)|due to"
+    r"|caused by|the reason|this (?:avoids|prevents|fixes|allows|means|makes|ensures|keeps"
+    r"|reduces|improves)|which (?:means|caused|made|breaks)|as a result|instead of|rather than)\b",
+    re.IGNORECASE,
+)
+# A sentence that sets itself aside from the change's point.
+_SIDE_REMARK = re.compile(
+    r"^(?:\(|note:?\b|nb:?\b|n\.b\.|also\b|incidentally|by the way|btw\b|ps:?\b|p\.s\."
+    r"|unrelated|as a side|while (?:i was|we were|at it|here)|drive-by)",
+    re.IGNORECASE,
+)
+MAX_REASON_SENTENCES = 3
 _MEASUREMENT = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s?(?:ms|µs|us|ns|s|secs?|seconds?|minutes?|mins?|hours?|h"
     r"|%|x|\u00d7|[KMGT]i?B|bytes?|[kKM]?req/s|rps|qps|ops/s|/s|fps|MHz|GHz|tokens|times"
@@ -230,7 +248,7 @@ def mine(commit: Commit, *, max_anchors: int = MAX_ANCHORS) -> Mined:
     if not title:
         return Mined(None, Skip("empty commit message"))
 
-    rationale_spans = [s for s in reasons if not _REVERTS_SHA.search(s.text)]
+    rationale_spans = reason_sentences([s for s in reasons if not _REVERTS_SHA.search(s.text)])
     rationale = " ".join(s.flat for s in rationale_spans)[:MAX_RATIONALE_CHARS]
     if not rationale and subject_reason:
         rationale = flat(subject)
@@ -277,6 +295,16 @@ _LOWER_TWINS = {
     _REASON: re.compile(_REASON.pattern),
     _REVIEW: re.compile(_REVIEW.pattern),
 }
+
+
+def reason_sentences(spans: Sequence[Span]) -> list[Span]:
+    """The sentences that give the reason, in message order: those stating one
+    outright ("because", "so that", "to avoid", "otherwise") and not set aside as
+    a remark ("Also, ...", "(...)"); else the side remarks that state one; else
+    the ones that only name trouble ("fails", "regression")."""
+    stated = [s for s in spans if _STATED_REASON.search(s.text)]
+    central = [s for s in stated if not _SIDE_REMARK.match(s.text)]
+    return (central or stated or list(spans))[:MAX_REASON_SENTENCES]
 
 
 def _positions(pattern: re.Pattern[str], text: str, start: int) -> list[int]:

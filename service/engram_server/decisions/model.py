@@ -92,6 +92,9 @@ class FileChange:
     deletions: int = 0
     binary: bool = False
     hunks: tuple[Hunk, ...] = ()
+    # Names the change introduced / removed (never code).
+    added_symbols: tuple[str, ...] = ()
+    removed_symbols: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -28,7 +28,7 @@ from typing import Any
 
 import psycopg
 
-from engram_server.decisions import answer
+from engram_server.decisions import answer, ranking
 from engram_server.decisions.anchors import carry, hunk_positions, symbol_matches
 from engram_server.decisions.extract import mine, verbatim
 from engram_server.decisions.identity import (
@@ -71,6 +71,7 @@ from engram_server.platform.principal import Principal
 from engram_server.privacy import PrivacyFinding, Screened, default_boundary
 from engram_server.recall.tokens import count_tokens
 from engram_server.services import paging
+from engram_server.services.decision_search import CommitIndexes
 from engram_server.services.lifecycle import (
     InTransaction,
     LifecycleService,
@@ -79,6 +80,7 @@ from engram_server.services.lifecycle import (
     hold_erasure_epoch,
 )
 from engram_server.services.privacy_gate import screen_text
+from engram_server.store import decision_search as search_store
 from engram_server.store import decisions as store
 from engram_server.store import erasure as erasure_store
 from engram_server.store import memories as memory_store
@@ -96,11 +98,27 @@ MAX_DIFF_EXCERPT_BYTES = 64 * 1024
 # counted in bytes, as a path of wide characters takes up to four per character.
 MAX_PATH_BYTES = 1024
 MAX_ANCHOR_SYMBOL_CHARS = 200
+MAX_SYMBOLS = 200  # added (or removed) names per file
+MAX_SYMBOL_CHARS = 200
 MAX_MEMORY_CHARS = 2000
 MAX_EXPLAIN_K = 20
 MAX_SEARCH_K = 50
 MAX_QUERY_CHARS = 2000
 DEFAULT_EXPLAIN_K = 5
+# Fusion of the answering legs (tuned on the development questions).
+COMMIT_LEG_WEIGHT = 1.0
+RECALL_LEG_WEIGHT = 0.3
+BRIDGE_LEG_WEIGHT = 0.1
+# SearchDecisions' confidence is the best `DecisionsService.confidence` of its
+# first CONFIDENCE_DEPTH hits (the first: the answer shown); under ABSTAIN_BELOW
+# it abstains. Calibrated on the
+# development questions (docs/decisions.md, "Ranking").
+CONFIDENCE_DEPTH = 1
+ABSTAIN_BELOW = 0.3
+# ExplainCode: a decision whose commit last changed the asked lines (blame) scores
+# above one anchored on them (an anchor-leg score is at most 2.0).
+BLAME_SCORE = 3.0
+MAX_BLAME_COMMITS = 50
 DEFAULT_SEARCH_K = 10
 MAX_TOKEN_BUDGET = 20_000
 INGEST_ATTEMPTS = 3
@@ -153,6 +171,8 @@ class ExplainQuery:
     k: int = 0
     include_superseded: bool = False
     token_budget: int = 0
+    # The commits `git blame` names for `lines` at `revision` (from the client).
+    blame_commits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,6 +184,15 @@ class SearchQuery:
     include_superseded: bool = False
     start: datetime | None = None
     end: datetime | None = None
+
+
+@dataclass(frozen=True)
+class SearchAnswer:
+    candidates: list[answer.Candidate]
+    # How much of the query the best hit's commit covers (0-1), and whether that
+    # is under ABSTAIN_BELOW: no decision explains the query.
+    confidence: float
+    abstained: bool
 
 
 @dataclass(frozen=True)
@@ -281,6 +310,14 @@ def check_commit(v: Violations, path: str, c: Commit) -> None:
             _check_path(v, f"{fp}.old_path", f.old_path)
         if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
             v.add(f"{fp}.old_path", "required for a rename or copy")
+        for name, symbols in (
+            ("added_symbols", f.added_symbols),
+            ("removed_symbols", f.removed_symbols),
+        ):
+            if len(symbols) > MAX_SYMBOLS:
+                v.add(f"{fp}.{name}", f"at most {MAX_SYMBOLS} names")
+            elif any(len(s) > MAX_SYMBOL_CHARS or not s or "\x00" in s for s in symbols):
+                v.add(f"{fp}.{name}", f"names of 1-{MAX_SYMBOL_CHARS} characters, without NUL")
         if len(f.hunks) > MAX_HUNKS:
             v.add(f"{fp}.hunks", f"at most {MAX_HUNKS} hunks per file")
             continue
@@ -361,6 +398,7 @@ class DecisionsService:
         self.recall = recall
         # engram_server.llm.registry.LLMRegistry: the tenant's model for use_llm.
         self.llm = llm
+        self.commit_indexes = CommitIndexes(self.db)
 
     async def llm_miner(self, tenant: str) -> Any:
         """`drafts_for` of an ingest with the tenant's model: the deterministic
@@ -637,6 +675,7 @@ class DecisionsService:
 
         commit_rows: list[store.CommitRow] = []
         change_rows: list[store.FileChangeRow] = []
+        documents: list[search_store.DocumentRow] = []
         replaced: list[tuple[str, str]] = []  # (superseding identity, sha it replaces)
         for i, commit, draft, reason, replaces in final:
             decision_id = decision_ids.get(draft.identity) if draft is not None else None
@@ -661,6 +700,12 @@ class DecisionsService:
                 )
             )
             change_rows.extend(_file_rows(commit))
+            if decision_id is not None:
+                documents.append(
+                    search_store.DocumentRow(
+                        commit.sha, decision_id, commit.time, ranking.document_terms(commit)
+                    )
+                )
             if draft is not None and decision_id is not None:
                 if draft.reverts:
                     replaced.append((draft.identity, draft.reverts))
@@ -679,6 +724,7 @@ class DecisionsService:
                 conn, tenant, repository, commit_rows, replace=reprocess, space=space
             )
             await store.save_file_changes(conn, tenant, repository, change_rows, space)
+            await search_store.save_documents(conn, tenant, repository, documents)
 
         reversed_ids: set[uuid.UUID] = set()
         for identity, target_sha in replaced:
@@ -748,6 +794,13 @@ class DecisionsService:
             old_path = await atom(f.old_path, f"{fp}.old_path")
             if new_path is None or old_path is None:
                 continue  # a credential in a path: the file is not mined or stored
+            added, removed = f.added_symbols, f.removed_symbols
+            if added or removed:
+                # Names are screened as one atom per file: a credential-like name
+                # drops the file's names, never its hunks.
+                names = await atom(" ".join((*added, *removed)), f"{fp}.added_symbols")
+                if names is None or names != " ".join((*added, *removed)):
+                    added, removed = (), ()
             hunks = []
             for hi, h in enumerate(f.hunks):
                 text = await clean(h.excerpt, f"{fp}.hunks[{hi}].excerpt")
@@ -755,7 +808,16 @@ class DecisionsService:
                 if text != h.excerpt or section != h.section:
                     h = replace(h, excerpt=text, section=section)
                 hunks.append(h)
-            files.append(replace(f, path=new_path, old_path=old_path, hunks=tuple(hunks)))
+            files.append(
+                replace(
+                    f,
+                    path=new_path,
+                    old_path=old_path,
+                    hunks=tuple(hunks),
+                    added_symbols=added,
+                    removed_symbols=removed,
+                )
+            )
         return (
             replace(
                 commit,
@@ -1265,12 +1327,23 @@ class DecisionsService:
             v.add("question", f"at most {MAX_QUERY_CHARS} characters")
         if len(q.symbol) > 200:
             v.add("symbol", "at most 200 characters")
+        if len(q.blame_commits) > MAX_BLAME_COMMITS:
+            v.add("blame_commits", f"at most {MAX_BLAME_COMMITS} commits")
+        for i, sha in enumerate(q.blame_commits):
+            if not _SHA.match(sha):
+                v.add(f"blame_commits[{i}]", "a full commit sha: 40 or 64 lowercase hex characters")
         v.raise_if_any()
         k = q.k or DEFAULT_EXPLAIN_K
         candidates: list[answer.Candidate] = []
         async with self.db.tenant_tx(tenant) as conn:
             paths = await _path_history(conn, q.repository, q.path)
             placed = await self._anchor_leg(conn, q, paths)
+            for decision_id, blamed in (await self._blame_leg(conn, q)).items():
+                held = placed.get(decision_id)
+                if held is None or held[0] != answer.Match.LINES:
+                    placed[decision_id] = blamed
+                else:  # anchored on the lines and named by blame: both facts count
+                    placed[decision_id] = (held[0], held[1] + blamed[1], [*blamed[2], *held[2]])
             ids = list(placed)
             found = await store.get_decisions(conn, ids, with_anchors=False)
         for decision_id, (match, score, matched) in placed.items():
@@ -1292,6 +1365,11 @@ class DecisionsService:
         )
 
     async def search(self, tenant: str, q: SearchQuery) -> list[answer.Candidate]:
+        return (await self.answer_search(tenant, q)).candidates
+
+    async def answer_search(self, tenant: str, q: SearchQuery) -> SearchAnswer:
+        """The decisions that answer `q.query`, best first, with the confidence that
+        the best one does (and the abstain signal)."""
         v = Violations()
         if not q.query.strip():
             v.add("query", "required")
@@ -1320,7 +1398,10 @@ class DecisionsService:
                 and (q.end is None or c.decision.decision_time < q.end)
             ]
         done = await self._finish(tenant, candidates, k, q.include_superseded, 0, "")
-        return done.candidates
+        confidence = 0.0
+        for c in done.candidates[:CONFIDENCE_DEPTH]:
+            confidence = max(confidence, await self.confidence(tenant, q.query, c.decision))
+        return SearchAnswer(done.candidates, confidence, confidence < ABSTAIN_BELOW)
 
     async def _finish(
         self,
@@ -1371,7 +1452,8 @@ class DecisionsService:
         times = await store.commit_times(conn, q.repository, shas)
         until = await store.commit_time(conn, q.repository, q.revision) if q.revision else None
         changes: list[dict[str, Any]] = []
-        if q.revision and q.lines is not None and times:
+        # With a revision, every anchor is shown where its lines are at that revision.
+        if q.revision and times:
             changes = await store.changes_on_paths(
                 conn, q.repository, paths, min(times.values()), until
             )
@@ -1380,22 +1462,44 @@ class DecisionsService:
             shown: Anchor = anchor
             match = answer.Match.FILE
             score = 1.0
+            at: Anchor | None = anchor
+            if q.revision and anchor.lines is not None and anchor.commit_sha != q.revision:
+                at = _carried(anchor, times.get(anchor.commit_sha), changes, q.revision)
+            if at is not None:
+                shown = at
             if q.symbol and symbol_matches(q.symbol, anchor.symbol):
                 match, score = answer.Match.LINES, 2.0
-            elif q.lines is not None and anchor.lines is not None:
-                at: Anchor | None = anchor
-                if q.revision and anchor.commit_sha != q.revision:
-                    at = _carried(anchor, times.get(anchor.commit_sha), changes, q.revision)
-                if at is not None and at.lines is not None and at.lines.overlaps(q.lines):
+            elif q.lines is not None and at is not None and at.lines is not None:
+                if at.lines.overlaps(q.lines):
                     overlap = min(at.lines.end, q.lines.end) - max(at.lines.start, q.lines.start)
                     match, score = answer.Match.LINES, 1.0 + (overlap + 1) / q.lines.count
-                if at is not None:
-                    shown = at
             held = out.get(decision_id)
             if held is None or match < held[0]:
                 out[decision_id] = (match, score, [shown])
             elif match == held[0]:
                 out[decision_id] = (match, max(score, held[1]) + 0.01, [*held[2], shown])
+        return out
+
+    async def _blame_leg(
+        self, conn: Conn, q: ExplainQuery
+    ) -> dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]]:
+        """Decisions of the commits that introduced or last changed the asked lines
+        (as the client's `git blame` names them): tied to the lines."""
+        if not q.blame_commits:
+            return {}
+        of = await store.decisions_of_commits(conn, q.repository, list(q.blame_commits))
+        out: dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]] = {}
+        for sha in q.blame_commits:
+            decision_id = of.get(sha)
+            if decision_id is None:
+                continue
+            anchor = Anchor(q.path, q.lines, sha, q.symbol)
+            held = out.get(decision_id)
+            out[decision_id] = (
+                answer.Match.LINES,
+                BLAME_SCORE + (held[1] - BLAME_SCORE + 0.01 if held else 0.0),
+                [*(held[2] if held else []), anchor],
+            )
         return out
 
     async def _semantic(
@@ -1437,19 +1541,62 @@ class DecisionsService:
         async with self.db.tenant_tx(tenant) as conn:
             by_memory = await store.by_memories(conn, memory_ids, with_anchors=False)
             bridge = await store.get_decisions(conn, [d for d, _ in bridged], with_anchors=False)
+        recalled: list[tuple[Decision, float]] = []
         for memory_id in memory_ids:
             d = by_memory.get(memory_id)
             if d is None or (repository and d.repository != repository):
                 continue
             if within is not None and d.id not in within:
                 continue
-            out.append(answer.Candidate(d, answer.Match.SEMANTIC, scores[memory_id]))
+            recalled.append((d, scores[memory_id]))
+        bridged_decisions: list[tuple[Decision, float]] = []
         for decision_id, n in bridged:
             d = bridge.get(decision_id)
             if d is None or (within is not None and d.id not in within):
                 continue
-            out.append(answer.Candidate(d, answer.Match.SEMANTIC, 0.25 * n))
+            bridged_decisions.append((d, float(n)))
+        commits = await self._commit_leg(tenant, repository, question, limit, within)
+        # Each leg's scores are scaled to its best one (1.0), then weighted and summed
+        # per decision (`answer.fuse` adds a decision's entries of one class): the
+        # commit leg leads, meaning (dense and memory-text recall) and the named
+        # identifiers add to it and find what it misses.
+        for weight, leg in (
+            (COMMIT_LEG_WEIGHT, commits),
+            (RECALL_LEG_WEIGHT, recalled),
+            (BRIDGE_LEG_WEIGHT, bridged_decisions),
+        ):
+            best = max((score for _, score in leg), default=0.0)
+            if best <= 0:
+                continue
+            for d, score in leg:
+                out.append(answer.Candidate(d, answer.Match.SEMANTIC, weight * score / best))
         return out
+
+    async def _commit_leg(
+        self,
+        tenant: str,
+        repository: str,
+        question: str,
+        limit: int,
+        within: set[uuid.UUID] | None,
+    ) -> list[tuple[Decision, float]]:
+        """Decisions by BM25F over their whole commits (`decisions.ranking`)."""
+        ranked, _ = await self.commit_indexes.search(
+            tenant, repository, ranking.parse_query(question), limit
+        )
+        wanted = {
+            s.decision_id: s.score for s in ranked if within is None or s.decision_id in within
+        }
+        async with self.db.tenant_tx(tenant) as conn:
+            found = await store.get_decisions(conn, list(wanted), with_anchors=False)
+        return [(found[d], score) for d, score in wanted.items() if d in found]
+
+    async def confidence(self, tenant: str, question: str, decision: Decision) -> float:
+        """How much of the question the decision's best commit covers (0-1): the
+        share of the question's IDF mass its subject, body, paths and code match."""
+        index = await self.commit_indexes.index(tenant, decision.repository)
+        terms = ranking.parse_query(question).terms
+        return max((index.coverage(terms, sha) for sha in decision.commits), default=0.0)
 
 
 _COUNTS = ("processed", "skipped", "without_decision", "created", "updated", "invalid")

@@ -231,6 +231,8 @@ class FileChange(_message.Message):
     DELETIONS_FIELD_NUMBER: _builtins.int
     BINARY_FIELD_NUMBER: _builtins.int
     HUNKS_FIELD_NUMBER: _builtins.int
+    ADDED_SYMBOLS_FIELD_NUMBER: _builtins.int
+    REMOVED_SYMBOLS_FIELD_NUMBER: _builtins.int
     path: _builtins.str
     """Path in this commit's tree, relative to the repository root. Required."""
     old_path: _builtins.str
@@ -247,6 +249,17 @@ class FileChange(_message.Message):
     def hunks(self) -> _containers.RepeatedCompositeFieldContainer[Global___DiffHunk]:
         """The hunks, at most 200 per file."""
 
+    @_builtins.property
+    def added_symbols(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Names (functions, types, constants, options) that appear on lines the change
+        added and on none it deleted: what it introduced. Names only, never code;
+        at most 200, each at most 200 characters. They answer "when was X added".
+        """
+
+    @_builtins.property
+    def removed_symbols(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Names on deleted lines and on no added one: what the change removed."""
+
     def __init__(
         self,
         *,
@@ -257,10 +270,12 @@ class FileChange(_message.Message):
         deletions: _builtins.int = ...,
         binary: _builtins.bool = ...,
         hunks: _abc.Iterable[Global___DiffHunk] | None = ...,
+        added_symbols: _abc.Iterable[_builtins.str] | None = ...,
+        removed_symbols: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["additions", b"additions", "binary", b"binary", "change_type", b"change_type", "deletions", b"deletions", "hunks", b"hunks", "old_path", b"old_path", "path", b"path"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["added_symbols", b"added_symbols", "additions", b"additions", "binary", b"binary", "change_type", b"change_type", "deletions", b"deletions", "hunks", b"hunks", "old_path", b"old_path", "path", b"path", "removed_symbols", b"removed_symbols"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1190,6 +1205,16 @@ class SearchDecisionsResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     HITS_FIELD_NUMBER: _builtins.int
+    ABSTAINED_FIELD_NUMBER: _builtins.int
+    CONFIDENCE_FIELD_NUMBER: _builtins.int
+    abstained: _builtins.bool
+    """True when no decision explains the query: `confidence` is under the
+    calibrated threshold. The hits are still returned, as the nearest ones.
+    """
+    confidence: _builtins.float
+    """How much of the query the best hit's commit covers, 0-1 (the share of the
+    query's rare words its subject, body, paths and code context match).
+    """
     @_builtins.property
     def hits(self) -> _containers.RepeatedCompositeFieldContainer[Global___DecisionHit]:
         """Hits, best first."""
@@ -1198,10 +1223,12 @@ class SearchDecisionsResponse(_message.Message):
         self,
         *,
         hits: _abc.Iterable[Global___DecisionHit] | None = ...,
+        abstained: _builtins.bool = ...,
+        confidence: _builtins.float = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["hits", b"hits"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["abstained", b"abstained", "confidence", b"confidence", "hits", b"hits"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1222,6 +1249,7 @@ class ExplainCodeRequest(_message.Message):
     K_FIELD_NUMBER: _builtins.int
     INCLUDE_SUPERSEDED_FIELD_NUMBER: _builtins.int
     TOKEN_BUDGET_FIELD_NUMBER: _builtins.int
+    BLAME_COMMITS_FIELD_NUMBER: _builtins.int
     repository: _builtins.str
     """The repository. Required."""
     path: _builtins.str
@@ -1245,6 +1273,13 @@ class ExplainCodeRequest(_message.Message):
     def lines(self) -> Global___LineRange:
         """The lines asked about, in the version at `revision`."""
 
+    @_builtins.property
+    def blame_commits(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """The commits that introduced or last changed `lines` at `revision`, as
+        `git blame` names them (full shas, at most 50). Their decisions are tied to
+        the lines, above decisions anchored elsewhere in the file.
+        """
+
     def __init__(
         self,
         *,
@@ -1257,10 +1292,11 @@ class ExplainCodeRequest(_message.Message):
         k: _builtins.int = ...,
         include_superseded: _builtins.bool = ...,
         token_budget: _builtins.int = ...,
+        blame_commits: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["include_superseded", b"include_superseded", "k", b"k", "lines", b"lines", "path", b"path", "question", b"question", "repository", b"repository", "revision", b"revision", "symbol", b"symbol", "token_budget", b"token_budget"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blame_commits", b"blame_commits", "include_superseded", b"include_superseded", "k", b"k", "lines", b"lines", "path", b"path", "question", b"question", "repository", b"repository", "revision", b"revision", "symbol", b"symbol", "token_budget", b"token_budget"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -409,9 +409,15 @@ type FileChange struct {
 	// Whether the file is binary (no line stats or hunks).
 	Binary bool `protobuf:"varint,6,opt,name=binary,proto3" json:"binary,omitempty"`
 	// The hunks, at most 200 per file.
-	Hunks         []*DiffHunk `protobuf:"bytes,7,rep,name=hunks,proto3" json:"hunks,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Hunks []*DiffHunk `protobuf:"bytes,7,rep,name=hunks,proto3" json:"hunks,omitempty"`
+	// Names (functions, types, constants, options) that appear on lines the change
+	// added and on none it deleted: what it introduced. Names only, never code;
+	// at most 200, each at most 200 characters. They answer "when was X added".
+	AddedSymbols []string `protobuf:"bytes,8,rep,name=added_symbols,json=addedSymbols,proto3" json:"added_symbols,omitempty"`
+	// Names on deleted lines and on no added one: what the change removed.
+	RemovedSymbols []string `protobuf:"bytes,9,rep,name=removed_symbols,json=removedSymbols,proto3" json:"removed_symbols,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *FileChange) Reset() {
@@ -489,6 +495,20 @@ func (x *FileChange) GetBinary() bool {
 func (x *FileChange) GetHunks() []*DiffHunk {
 	if x != nil {
 		return x.Hunks
+	}
+	return nil
+}
+
+func (x *FileChange) GetAddedSymbols() []string {
+	if x != nil {
+		return x.AddedSymbols
+	}
+	return nil
+}
+
+func (x *FileChange) GetRemovedSymbols() []string {
+	if x != nil {
+		return x.RemovedSymbols
 	}
 	return nil
 }
@@ -2246,7 +2266,13 @@ func (x *DecisionHit) GetScore() float64 {
 type SearchDecisionsResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Hits, best first.
-	Hits          []*DecisionHit `protobuf:"bytes,1,rep,name=hits,proto3" json:"hits,omitempty"`
+	Hits []*DecisionHit `protobuf:"bytes,1,rep,name=hits,proto3" json:"hits,omitempty"`
+	// True when no decision explains the query: `confidence` is under the
+	// calibrated threshold. The hits are still returned, as the nearest ones.
+	Abstained bool `protobuf:"varint,2,opt,name=abstained,proto3" json:"abstained,omitempty"`
+	// How much of the query the best hit's commit covers, 0-1 (the share of the
+	// query's rare words its subject, body, paths and code context match).
+	Confidence    float64 `protobuf:"fixed64,3,opt,name=confidence,proto3" json:"confidence,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2288,6 +2314,20 @@ func (x *SearchDecisionsResponse) GetHits() []*DecisionHit {
 	return nil
 }
 
+func (x *SearchDecisionsResponse) GetAbstained() bool {
+	if x != nil {
+		return x.Abstained
+	}
+	return false
+}
+
+func (x *SearchDecisionsResponse) GetConfidence() float64 {
+	if x != nil {
+		return x.Confidence
+	}
+	return 0
+}
+
 // Request for ExplainCode.
 type ExplainCodeRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2310,7 +2350,11 @@ type ExplainCodeRequest struct {
 	// Also return reversed decisions (each with its replacement).
 	IncludeSuperseded bool `protobuf:"varint,8,opt,name=include_superseded,json=includeSuperseded,proto3" json:"include_superseded,omitempty"`
 	// Token budget for the `context` block; 0 means 1500.
-	TokenBudget   int32 `protobuf:"varint,9,opt,name=token_budget,json=tokenBudget,proto3" json:"token_budget,omitempty"`
+	TokenBudget int32 `protobuf:"varint,9,opt,name=token_budget,json=tokenBudget,proto3" json:"token_budget,omitempty"`
+	// The commits that introduced or last changed `lines` at `revision`, as
+	// `git blame` names them (full shas, at most 50). Their decisions are tied to
+	// the lines, above decisions anchored elsewhere in the file.
+	BlameCommits  []string `protobuf:"bytes,10,rep,name=blame_commits,json=blameCommits,proto3" json:"blame_commits,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2406,6 +2450,13 @@ func (x *ExplainCodeRequest) GetTokenBudget() int32 {
 		return x.TokenBudget
 	}
 	return 0
+}
+
+func (x *ExplainCodeRequest) GetBlameCommits() []string {
+	if x != nil {
+		return x.BlameCommits
+	}
+	return nil
 }
 
 // One decision that explains the code asked about.
@@ -2569,7 +2620,7 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\told_lines\x18\x01 \x01(\v2\x14.engram.v1.LineRangeR\boldLines\x121\n" +
 	"\tnew_lines\x18\x02 \x01(\v2\x14.engram.v1.LineRangeR\bnewLines\x12\x18\n" +
 	"\asection\x18\x03 \x01(\tR\asection\x12\x18\n" +
-	"\aexcerpt\x18\x04 \x01(\tR\aexcerpt\"\xf6\x01\n" +
+	"\aexcerpt\x18\x04 \x01(\tR\aexcerpt\"\xc4\x02\n" +
 	"\n" +
 	"FileChange\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12\x19\n" +
@@ -2579,7 +2630,9 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\tadditions\x18\x04 \x01(\x05R\tadditions\x12\x1c\n" +
 	"\tdeletions\x18\x05 \x01(\x05R\tdeletions\x12\x16\n" +
 	"\x06binary\x18\x06 \x01(\bR\x06binary\x12)\n" +
-	"\x05hunks\x18\a \x03(\v2\x13.engram.v1.DiffHunkR\x05hunks\"\x97\x03\n" +
+	"\x05hunks\x18\a \x03(\v2\x13.engram.v1.DiffHunkR\x05hunks\x12#\n" +
+	"\radded_symbols\x18\b \x03(\tR\faddedSymbols\x12'\n" +
+	"\x0fremoved_symbols\x18\t \x03(\tR\x0eremovedSymbols\"\x97\x03\n" +
 	"\x06Commit\x12\x10\n" +
 	"\x03sha\x18\x01 \x01(\tR\x03sha\x12\x18\n" +
 	"\aparents\x18\x02 \x03(\tR\aparents\x12\x1f\n" +
@@ -2739,9 +2792,13 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\x11decision_time_end\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\x0fdecisionTimeEnd\"T\n" +
 	"\vDecisionHit\x12/\n" +
 	"\bdecision\x18\x01 \x01(\v2\x13.engram.v1.DecisionR\bdecision\x12\x14\n" +
-	"\x05score\x18\x02 \x01(\x01R\x05score\"E\n" +
+	"\x05score\x18\x02 \x01(\x01R\x05score\"\x83\x01\n" +
 	"\x17SearchDecisionsResponse\x12*\n" +
-	"\x04hits\x18\x01 \x03(\v2\x16.engram.v1.DecisionHitR\x04hits\"\xa4\x02\n" +
+	"\x04hits\x18\x01 \x03(\v2\x16.engram.v1.DecisionHitR\x04hits\x12\x1c\n" +
+	"\tabstained\x18\x02 \x01(\bR\tabstained\x12\x1e\n" +
+	"\n" +
+	"confidence\x18\x03 \x01(\x01R\n" +
+	"confidence\"\xc9\x02\n" +
 	"\x12ExplainCodeRequest\x12\x1e\n" +
 	"\n" +
 	"repository\x18\x01 \x01(\tR\n" +
@@ -2753,7 +2810,9 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\bquestion\x18\x06 \x01(\tR\bquestion\x12\f\n" +
 	"\x01k\x18\a \x01(\x05R\x01k\x12-\n" +
 	"\x12include_superseded\x18\b \x01(\bR\x11includeSuperseded\x12!\n" +
-	"\ftoken_budget\x18\t \x01(\x05R\vtokenBudget\"\xfd\x01\n" +
+	"\ftoken_budget\x18\t \x01(\x05R\vtokenBudget\x12#\n" +
+	"\rblame_commits\x18\n" +
+	" \x03(\tR\fblameCommits\"\xfd\x01\n" +
 	"\x0fCodeExplanation\x12/\n" +
 	"\bdecision\x18\x01 \x01(\v2\x13.engram.v1.DecisionR\bdecision\x12,\n" +
 	"\x05match\x18\x02 \x01(\x0e2\x16.engram.v1.AnchorMatchR\x05match\x12>\n" +

@@ -1,0 +1,305 @@
+"""The commit leg of answering: BM25F over whole commits, origin routing, confidence.
+
+A decision is found by the commit it came from, read whole: its subject, its
+body and trailers, the paths it changed (old names of renames included) and the
+code context its hunks name (the enclosing function or section git prints after
+`@@`, and the comment lines it added). Each field is scored with its own length
+normalisation and weight (BM25F): a two-word subject that names the question's
+words is not buried under a long body that repeats them once each, and a word
+in the subject counts more than the same word deep in a body.
+
+Origin questions ("when was X first added", "what was it called before",
+"where did X come from") ask about the commit that introduced X, not the later
+ones that mention it. For those, each specific word of the question also votes
+for the oldest commit that carries it in its subject, paths or code context.
+
+`confidence` says how much of the question the best commit covers (the share of
+the question's inverse document frequency it matches): a question about
+something the history never mentions matches only common words, and the answer
+then abstains.
+
+Pure: no I/O; the terms come from `lexical.analyze`, the same for documents and
+questions.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from engram_server.decisions.model import Commit
+from engram_server.lexical import analyze
+
+FIELDS = ("subject", "body", "paths", "code", "symbols")
+
+
+@dataclass(frozen=True)
+class FieldParams:
+    weight: float
+    b: float  # length normalisation: 0 none, 1 full
+
+
+# Tuned on the development questions (eval/datasets/decisions, dev split).
+PARAMS: dict[str, FieldParams] = {
+    "subject": FieldParams(3.0, 0.5),
+    "body": FieldParams(1.0, 0.75),
+    "paths": FieldParams(1.0, 0.5),
+    "code": FieldParams(0.5, 0.75),
+    "symbols": FieldParams(1.0, 0.75),
+}
+K1 = 1.2
+# Origin routing: how much an "oldest commit carrying this word" vote weighs,
+# relative to the word's BM25F contribution, and which fields count as carrying it.
+ORIGIN_WEIGHT = 1.0
+ORIGIN_FIELDS = ("subject", "paths", "code", "symbols")
+# Words a question uses to ask, which say nothing about what it asks about.
+QUESTION_WORDS = frozenset(
+    analyze(
+        """why when what which who whom whose where how does did do was were is are has
+        have had happen happened ever still now no not longer anymore get got make made
+        use used project repository repo code commit change changed"""
+    )
+)
+# What a question asks for, in the words commits use for it: "no longer" asks
+# about a removal, "called before" about a rename. These terms are added to the
+# question's, at EXPANSION_WEIGHT.
+EXPANSION_WEIGHT = 0.7
+_INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
+    (re.compile(pattern, re.IGNORECASE), tuple(analyze(words)))
+    for pattern, words in (
+        (
+            r"\b(?:no longer|not \w+ any ?more|stop(?:ped|s)?|drop(?:ped|s)?|remov\w*|taken out"
+            r"|took out|got rid|get rid|delet\w*|gone|went away|disappear\w*|dead)\b",
+            "remove drop delete",
+        ),
+        (
+            r"\b(?:first (?:added|introduced)|introduc\w*|originally|come from|came from)\b",
+            "add introduce initial",
+        ),
+        (
+            r"\b(?:called before|named before|old name|former name|previous name|renam\w*"
+            r"|used to be called|new name)\b",
+            "rename",
+        ),
+        (
+            r"\b(?:mov(?:e|ed|es) (?:from|to|out|away)|switch\w*|migrat\w*|replac\w*"
+            r"|in favou?r of|port(?:ed)? to|convert\w*|instead of)\b",
+            "switch migrate replace port move",
+        ),
+        (
+            r"\b(?:minimum|msrv|raised?|bump\w*|requir\w* (?:version|\d)|upgrad\w*|newer)\b",
+            "bump upgrade minimum",
+        ),
+        (
+            r"\b(?:workaround|work around|special[- ]case|skip\w*|disabl\w*)\b",
+            "workaround avoid",
+        ),
+    )
+)
+_SHORT_FLAG = re.compile(r"(?<![\w-])-([A-Za-z0-9])\b")
+# Words that make a question an origin question: they vote for no commit's age.
+_ORIGIN_WORDS = frozenset(
+    analyze(
+        "first firstly added add introduced introduce original originally called named"
+        " renamed before earlier former previous old come came created born appeared"
+        " since version release inception origin"
+    )
+)
+_ORIGIN = re.compile(
+    r"\b(?:first(?:ly)?\s+(?:added|introduced|appeared|appear|created|written|implemented"
+    r"|used|supported|shipped|landed)|(?:was|were)\s+(?:\S+\s+){0,6}?(?:introduced|added|"
+    r"created|born)\b|introduc(?:e|ed|es|ing|tion)\b|original(?:ly)?\b|called\s+before"
+    r"|named\s+before|(?:old|previous|former|earlier)\s+name|renamed\s+from|used\s+to\s+be"
+    r"\s+called|come\s+from|came\s+from|(?:since|in)\s+which\s+(?:version|release)"
+    r"|how\s+long\s+has|inception|origin(?:s|ated)?\b)",
+    re.IGNORECASE,
+)
+
+
+def is_origin_question(question: str) -> bool:
+    """Whether `question` asks where something came from (its first commit)."""
+    return bool(_ORIGIN.search(question))
+
+
+def document_terms(commit: Commit) -> dict[str, list[str]]:
+    """The index terms of one commit, per field."""
+    subject, body = commit.subject, commit.body
+    paths: list[str] = []
+    code: list[str] = []
+    symbols: list[str] = []
+    for f in commit.files:
+        symbols.extend(f.added_symbols)
+        symbols.extend(f.removed_symbols)
+        paths.append(f.path)
+        if f.old_path and f.old_path != f.path:
+            paths.append(f.old_path)
+        for h in f.hunks:
+            if h.section:
+                code.append(h.section)
+            if h.excerpt:
+                code.append(h.excerpt)
+    if commit.diff_excerpt:
+        code.append(commit.diff_excerpt)
+    return {
+        "subject": analyze(subject),
+        "body": analyze(body),
+        "paths": analyze("\n".join(dict.fromkeys(paths))),
+        "code": analyze("\n".join(dict.fromkeys(code))),
+        "symbols": analyze("\n".join(dict.fromkeys(symbols))),
+    }
+
+
+def question_terms(question: str) -> list[str]:
+    """The question's terms, without the words that only make it a question (a
+    one-letter word only as a short option: `-L`)."""
+    terms = [t for t in analyze(question) if t not in QUESTION_WORDS and len(t) > 1]
+    terms += [m.group(1).lower() for m in _SHORT_FLAG.finditer(question)]
+    return list(dict.fromkeys(terms))
+
+
+def expansion_terms(question: str, terms: Sequence[str]) -> list[str]:
+    """The words commits use for what the question asks (a removal, a rename...),
+    beside its own `terms`."""
+    out: dict[str, None] = {}
+    for pattern, words in _INTENTS:
+        if pattern.search(question):
+            out.update((w, None) for w in words if w not in terms)
+    return list(out)
+
+
+@dataclass(frozen=True)
+class Query:
+    terms: tuple[str, ...]
+    expansions: tuple[str, ...]  # weigh EXPANSION_WEIGHT
+    origin: bool  # asks for the commit that introduced something
+
+
+def parse_query(question: str) -> Query:
+    terms = question_terms(question)
+    return Query(
+        tuple(terms), tuple(expansion_terms(question, terms)), is_origin_question(question)
+    )
+
+
+@dataclass(frozen=True)
+class Document:
+    sha: str
+    decision_id: uuid.UUID
+    commit_time: datetime
+    fields: dict[str, Sequence[str]]
+
+
+@dataclass(frozen=True)
+class Scored:
+    decision_id: uuid.UUID
+    sha: str
+    score: float
+    origin: bool  # the oldest commit carrying one of the question's words
+
+
+class CommitIndex:
+    """An in-memory BM25F index over the commits of one repository."""
+
+    def __init__(self) -> None:
+        self.documents: list[Document] = []
+        self.shas: dict[str, int] = {}
+        # term -> [(document, frequency per field)]
+        self._postings: dict[str, list[tuple[int, tuple[int, ...]]]] = {}
+        self._lengths: list[tuple[int, ...]] = []
+        self._totals = [0] * len(FIELDS)
+
+    def __len__(self) -> int:
+        return len(self.documents)
+
+    def add(self, doc: Document) -> None:
+        index = len(self.documents)
+        self.documents.append(doc)
+        self.shas[doc.sha] = index
+        counts: dict[str, list[int]] = {}
+        lengths = []
+        for f, name in enumerate(FIELDS):
+            terms = doc.fields.get(name, ())
+            lengths.append(len(terms))
+            self._totals[f] += len(terms)
+            for term in terms:
+                counts.setdefault(term, [0] * len(FIELDS))[f] += 1
+        self._lengths.append(tuple(lengths))
+        for term, tf in counts.items():
+            self._postings.setdefault(term, []).append((index, tuple(tf)))
+
+    def idf(self, term: str) -> float:
+        n = len(self._postings.get(term, ()))
+        count = len(self.documents)
+        return math.log(1.0 + (count - n + 0.5) / (n + 0.5))
+
+    def search(self, query: Query, limit: int) -> list[Scored]:
+        """The best commits for `query`, one per decision, best first."""
+        terms, expansions, origin = query.terms, query.expansions, query.origin
+        if not self.documents or not terms:
+            return []
+        count = len(self.documents)
+        averages = [max(total / count, 1.0) for total in self._totals]
+        params = [PARAMS[name] for name in FIELDS]
+        scores: dict[int, float] = {}
+        oldest: dict[int, float] = {}
+        origin_fields = [FIELDS.index(name) for name in ORIGIN_FIELDS]
+        weights = {t: EXPANSION_WEIGHT for t in expansions} | {t: 1.0 for t in terms}
+        for term, weight in weights.items():
+            postings = self._postings.get(term)
+            if not postings:
+                continue
+            idf = self.idf(term) * weight
+            for doc, tf in postings:
+                lengths = self._lengths[doc]
+                weighted = 0.0
+                for f, p in enumerate(params):
+                    if tf[f]:
+                        norm = 1.0 - p.b + p.b * lengths[f] / averages[f]
+                        weighted += p.weight * tf[f] / norm
+                scores[doc] = scores.get(doc, 0.0) + idf * weighted / (K1 + weighted)
+            if origin and weight == 1.0 and term not in _ORIGIN_WORDS:
+                carriers = [d for d, tf in postings if any(tf[f] for f in origin_fields)]
+                if carriers:
+                    first = min(carriers, key=lambda d: self.documents[d].commit_time)
+                    oldest[first] = oldest.get(first, 0.0) + idf
+        for doc, bonus in oldest.items():
+            scores[doc] = scores.get(doc, 0.0) + ORIGIN_WEIGHT * bonus
+        ranked = sorted(scores.items(), key=lambda item: -item[1])
+        out: list[Scored] = []
+        seen: set[uuid.UUID] = set()
+        for doc, score in ranked:
+            d = self.documents[doc]
+            if d.decision_id in seen:
+                continue
+            seen.add(d.decision_id)
+            out.append(Scored(d.decision_id, d.sha, score, doc in oldest))
+            if len(out) >= limit:
+                break
+        return out
+
+    def coverage(self, terms: Sequence[str], sha: str) -> float:
+        """The share of the question's IDF mass that the commit `sha` matches (a
+        word the history never uses weighs as much as the rarest one)."""
+        doc = self.shas.get(sha)
+        if doc is None or not terms:
+            return 0.0
+        count = len(self.documents)
+        unseen = math.log(1.0 + (count + 0.5) / 0.5)
+        total = matched = 0.0
+        for term in terms:
+            postings = self._postings.get(term)
+            idf = self.idf(term) if postings else unseen
+            total += idf
+            if postings and any(d == doc for d, _ in postings):
+                matched += idf
+        return matched / total if total else 0.0
+
+
+def merge_ranked(lists: Iterable[Sequence[Scored]], limit: int) -> list[Scored]:
+    """Results of several repositories' indexes, best score first."""
+    merged = sorted((s for one in lists for s in one), key=lambda s: -s.score)
+    return merged[:limit]
