@@ -206,6 +206,7 @@ class _Requests:
         include_superseded: Any,
         start: Any,
         end: Any,
+        read_your_writes: Any = False,
     ) -> decisions_pb2.SearchDecisionsRequest:
         return c.fill(
             decisions_pb2.SearchDecisionsRequest(),
@@ -216,6 +217,7 @@ class _Requests:
             include_superseded=include_superseded,
             decision_time_start=start,
             decision_time_end=end,
+            consistency=_requests.consistency(read_your_writes),
         )
 
     @staticmethod
@@ -229,6 +231,7 @@ class _Requests:
         k: Any,
         include_superseded: Any,
         token_budget: Any,
+        read_your_writes: Any = False,
     ) -> decisions_pb2.ExplainCodeRequest:
         return c.fill(
             decisions_pb2.ExplainCodeRequest(),
@@ -241,6 +244,7 @@ class _Requests:
             k=k,
             include_superseded=include_superseded,
             token_budget=token_budget,
+            consistency=_requests.consistency(read_your_writes),
         )
 
     @staticmethod
@@ -348,6 +352,8 @@ class _RepositoryIngest:
         merged.created_decisions += response.created_decisions
         merged.updated_decisions += response.updated_decisions
         merged.invalid_commits += response.invalid_commits
+        # The backlog as the last call saw it.
+        merged.pending_index_items = response.pending_index_items
         for commit in response.commits:
             item = merged.commits.add()
             item.CopyFrom(commit)
@@ -516,8 +522,13 @@ class DecisionsMixin:
         include_superseded: bool = False,
         start: datetime | None = None,
         end: datetime | None = None,
+        read_your_writes: bool = False,
     ) -> dt.DecisionSearchResult:
-        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
+        """Decisions that answer `query`, best first. `read_your_writes`: wait until
+        every write of the tenant (decisions just ingested included) is searchable."""
+        request = _Requests.search(
+            query, repository, path, k, include_superseded, start, end, read_your_writes
+        )
         return dc.search_out(
             self._transport_.unary(self._decisions.SearchDecisions, request, retryable=True)
         )
@@ -535,10 +546,21 @@ class DecisionsMixin:
         k: int = 0,
         include_superseded: bool = False,
         token_budget: int = 0,
+        read_your_writes: bool = False,
     ) -> dt.ExplainResult:
-        """Why is this code like this? `.context` is a prompt-ready Markdown block."""
+        """Why is this code like this? `.context` is a prompt-ready Markdown block.
+        `read_your_writes`: the semantic leg waits until the tenant's writes are searchable."""
         request = _Requests.explain(
-            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
+            repository,
+            path,
+            lines,
+            symbol,
+            revision,
+            question,
+            k,
+            include_superseded,
+            token_budget,
+            read_your_writes,
         )
         return dc.explain_out(
             self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)
@@ -697,8 +719,13 @@ class AsyncDecisionsMixin:
         include_superseded: bool = False,
         start: datetime | None = None,
         end: datetime | None = None,
+        read_your_writes: bool = False,
     ) -> dt.DecisionSearchResult:
-        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
+        """Decisions that answer `query`, best first. `read_your_writes`: wait until
+        every write of the tenant (decisions just ingested included) is searchable."""
+        request = _Requests.search(
+            query, repository, path, k, include_superseded, start, end, read_your_writes
+        )
         return dc.search_out(
             await self._transport_.unary(self._decisions.SearchDecisions, request, retryable=True)
         )
@@ -716,9 +743,19 @@ class AsyncDecisionsMixin:
         k: int = 0,
         include_superseded: bool = False,
         token_budget: int = 0,
+        read_your_writes: bool = False,
     ) -> dt.ExplainResult:
         request = _Requests.explain(
-            repository, path, lines, symbol, revision, question, k, include_superseded, token_budget
+            repository,
+            path,
+            lines,
+            symbol,
+            revision,
+            question,
+            k,
+            include_superseded,
+            token_budget,
+            read_your_writes,
         )
         return dc.explain_out(
             await self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)

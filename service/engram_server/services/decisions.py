@@ -150,6 +150,9 @@ class ExplainQuery:
     k: int = 0
     include_superseded: bool = False
     token_budget: int = 0
+    # Read-your-writes (`DecisionsService.await_index`), waiting at most this long.
+    read_your_writes: bool = False
+    wait_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,9 @@ class SearchQuery:
     include_superseded: bool = False
     start: datetime | None = None
     end: datetime | None = None
+    # Read-your-writes (`DecisionsService.await_index`), waiting at most this long.
+    read_your_writes: bool = False
+    wait_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -313,6 +319,22 @@ class DecisionsService:
             return checked.draft, checked.skip_reason, mined.replaces
 
         return drafts_for
+
+    # --- index freshness ----------------------------------------------------------
+
+    async def await_index(self, tenant: str, read_your_writes: bool, wait: float | None) -> None:
+        """Read-your-writes for the semantic leg, as Recall does it: waits (up to
+        `wait` seconds) until every write of the tenant, the decisions of an ingest
+        just answered included, is searchable; UNAVAILABLE if it is not by then.
+        Nothing to wait for on a server without recall (no semantic leg)."""
+        if read_your_writes and self.recall is not None:
+            await self.recall.service.await_writes(tenant, wait)
+
+    async def index_backlog(self, tenant: str) -> int:
+        """The tenant's writes not yet searchable by both legs (0 without recall)."""
+        if self.recall is None:
+            return 0
+        return int((await self.recall.worker.backlog(tenant))["pending"])
 
     # --- ingest ------------------------------------------------------------------
 
@@ -1180,6 +1202,7 @@ class DecisionsService:
         if len(q.symbol) > 200:
             v.add("symbol", "at most 200 characters")
         v.raise_if_any()
+        await self.await_index(tenant, q.read_your_writes, q.wait_seconds)
         k = q.k or DEFAULT_EXPLAIN_K
         candidates: list[answer.Candidate] = []
         async with self.db.tenant_tx(tenant) as conn:
@@ -1218,6 +1241,7 @@ class DecisionsService:
         if q.start and q.end and q.start >= q.end:
             v.add("decision_time_end", "must be after decision_time_start")
         v.raise_if_any()
+        await self.await_index(tenant, q.read_your_writes, q.wait_seconds)
         k = q.k or DEFAULT_SEARCH_K
         within = None
         if q.path:

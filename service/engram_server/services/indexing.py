@@ -22,10 +22,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engram_server.decisions.dense import dense_text as decision_dense_text
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.lexical.addressee import without_speaker
 from engram_server.lexical.sparse import SparseVector, sparse_vector
-from engram_server.lifecycle.model import Memory, content_hash
+from engram_server.lifecycle.model import Kind, Memory, content_hash
 from engram_server.platform.background import BackgroundTask
 from engram_server.recall.neighbours import (
     ContextParams,
@@ -54,24 +55,39 @@ def index_text(m: Memory) -> str:
     return m.content
 
 
-def dense_text(content_hash: str, content: str) -> tuple[str, str]:
-    """What gets embedded for a memory, and the cache key of that text: the
-    content without a "SPEAKER: " prefix (`recall/speakers.py` says why), keyed
-    by its own hash when the prefix was cut (the content hash names the whole)."""
+def dense_text(content_hash: str, content: str, kind: Kind | None = None) -> tuple[str, str]:
+    """What gets embedded for a memory, and the cache key of that text: for a
+    decision mined or stated through DecisionsService, its explaining part
+    (`decisions/dense.py` says why); otherwise the content without a "SPEAKER: "
+    prefix (`recall/speakers.py` says why). Keyed by the text's own hash when it
+    is not the whole content (the content hash names the whole)."""
+    if kind == Kind.DECISION:
+        decision = decision_dense_text(content)
+        if decision is not content:
+            return _DECISION_KEY + hashlib.sha256(decision.encode("utf-8")).hexdigest(), decision
     text = without_speaker(content)
     if text is content:
         return content_hash, content
     return "speakerless:" + hashlib.sha256(text.encode("utf-8")).hexdigest(), text
 
 
+# Cache keys of decisions' embedded parts: the same explanation (a "Fix typo." of
+# many commits) is embedded once per tenant.
+_DECISION_KEY = "decision:"
+
+
 def cache_keys(content: str) -> tuple[str, ...]:
     """Every embedding-cache key indexing may have stored a vector of this content
     under: its content hash (the whole content, as embedded before speakers were
-    cut) and, for a "SPEAKER: text" memory, the key of the text `dense_text`
-    embeds. Whatever deletes content for good forgets these too."""
+    cut), for a "SPEAKER: text" memory the key of the text `dense_text` embeds,
+    and for a decision's memory the key of its embedded part. Whatever deletes
+    content for good forgets these too."""
     whole = content_hash(content)
-    key, _ = dense_text(whole, content)
-    return (whole,) if key == whole else (whole, key)
+    keys = [whole]
+    for kind in (None, Kind.DECISION):
+        key, _ = dense_text(whole, content, kind)
+        keys.append(key)
+    return tuple(dict.fromkeys(keys))
 
 
 async def forget_vanished(
@@ -298,7 +314,7 @@ class IndexWorker:
         )
         dense = self.embedder.embed_for_tenant(
             tenant,
-            [dense_text(m.content_hash, m.content) for m in memories]
+            [dense_text(m.content_hash, m.content, m.kind) for m in memories]
             + [
                 dense_text(context_of.content_hash, context_of.content)
                 for context_of in (neighbours[memories[i].id] for i in mixed)

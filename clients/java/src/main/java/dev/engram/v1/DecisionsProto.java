@@ -155,200 +155,206 @@ public final class DecisionsProto {
   static {
     java.lang.String[] descriptorData = {
       "\n\031engram/v1/decisions.proto\022\tengram.v1\032\031" +
-      "engram/v1/lifecycle.proto\032\025engram/v1/typ" +
-      "es.proto\032\037google/protobuf/timestamp.prot" +
-      "o\"E\n\tLineRange\022\035\n\nstart_line\030\001 \001(\005R\tstar" +
-      "tLine\022\031\n\010end_line\030\002 \001(\005R\007endLine\"\244\001\n\010Dif" +
-      "fHunk\0221\n\told_lines\030\001 \001(\0132\024.engram.v1.Lin" +
-      "eRangeR\010oldLines\0221\n\tnew_lines\030\002 \001(\0132\024.en" +
-      "gram.v1.LineRangeR\010newLines\022\030\n\007section\030\003" +
-      " \001(\tR\007section\022\030\n\007excerpt\030\004 \001(\tR\007excerpt\"" +
-      "\366\001\n\nFileChange\022\022\n\004path\030\001 \001(\tR\004path\022\031\n\010ol" +
-      "d_path\030\002 \001(\tR\007oldPath\022:\n\013change_type\030\003 \001" +
-      "(\0162\031.engram.v1.FileChangeTypeR\nchangeTyp" +
-      "e\022\034\n\tadditions\030\004 \001(\005R\tadditions\022\034\n\tdelet" +
-      "ions\030\005 \001(\005R\tdeletions\022\026\n\006binary\030\006 \001(\010R\006b" +
-      "inary\022)\n\005hunks\030\007 \003(\0132\023.engram.v1.DiffHun" +
-      "kR\005hunks\"\227\003\n\006Commit\022\020\n\003sha\030\001 \001(\tR\003sha\022\030\n" +
-      "\007parents\030\002 \003(\tR\007parents\022\037\n\013author_name\030\003" +
-      " \001(\tR\nauthorName\022!\n\014author_email\030\004 \001(\tR\013" +
-      "authorEmail\022;\n\013author_time\030\005 \001(\0132\032.googl" +
-      "e.protobuf.TimestampR\nauthorTime\022%\n\016comm" +
-      "itter_name\030\006 \001(\tR\rcommitterName\022;\n\013commi" +
-      "t_time\030\007 \001(\0132\032.google.protobuf.Timestamp" +
-      "R\ncommitTime\022\030\n\007message\030\010 \001(\tR\007message\022+" +
-      "\n\005files\030\t \003(\0132\025.engram.v1.FileChangeR\005fi" +
-      "les\022!\n\014diff_excerpt\030\n \001(\tR\013diffExcerpt\022\022" +
-      "\n\004refs\030\013 \003(\tR\004refs\"\213\001\n\020DecisionEvidence\022" +
-      "\024\n\005quote\030\001 \001(\tR\005quote\022\035\n\ncommit_sha\030\002 \001(" +
-      "\tR\tcommitSha\022\026\n\006origin\030\003 \001(\tR\006origin\022\022\n\004" +
-      "path\030\004 \001(\tR\004path\022\026\n\006memory\030\005 \001(\tR\006memory" +
-      "\"\203\001\n\nCodeAnchor\022\022\n\004path\030\001 \001(\tR\004path\022*\n\005l" +
-      "ines\030\002 \001(\0132\024.engram.v1.LineRangeR\005lines\022" +
-      "\035\n\ncommit_sha\030\003 \001(\tR\tcommitSha\022\026\n\006symbol" +
-      "\030\004 \001(\tR\006symbol\"`\n\023DecisionAlternative\022 \n" +
-      "\013description\030\001 \001(\tR\013description\022\'\n\017reaso" +
-      "n_rejected\030\002 \001(\tR\016reasonRejected\"\234\007\n\010Dec" +
-      "ision\022\022\n\004name\030\001 \001(\tR\004name\022\036\n\nrepository\030" +
-      "\002 \001(\tR\nrepository\022\024\n\005title\030\003 \001(\tR\005title\022" +
-      "\034\n\tstatement\030\004 \001(\tR\tstatement\022\034\n\trationa" +
-      "le\030\005 \001(\tR\trationale\022\032\n\010question\030\006 \001(\tR\010q" +
-      "uestion\022B\n\014alternatives\030\007 \003(\0132\036.engram.v" +
-      "1.DecisionAlternativeR\014alternatives\0227\n\010e" +
-      "vidence\030\010 \003(\0132\033.engram.v1.DecisionEviden" +
-      "ceR\010evidence\022/\n\007anchors\030\t \003(\0132\025.engram.v" +
-      "1.CodeAnchorR\007anchors\022\030\n\007commits\030\n \003(\tR\007" +
-      "commits\022?\n\rdecision_time\030\013 \001(\0132\032.google." +
-      "protobuf.TimestampR\014decisionTime\022;\n\013crea" +
-      "te_time\030\014 \001(\0132\032.google.protobuf.Timestam" +
-      "pR\ncreateTime\022;\n\013update_time\030\r \001(\0132\032.goo" +
-      "gle.protobuf.TimestampR\nupdateTime\022\026\n\006me" +
-      "mory\030\016 \001(\tR\006memory\022\024\n\005space\030\017 \001(\tR\005space" +
-      "\022/\n\006status\030\020 \001(\0162\027.engram.v1.MemoryStatu" +
-      "sR\006status\022#\n\rsuperseded_by\030\021 \001(\tR\014supers" +
-      "ededBy\022\026\n\006author\030\022 \001(\tR\006author\022\022\n\004tags\030\023" +
-      " \003(\tR\004tags\022\"\n\014expectations\030\024 \003(\tR\014expect" +
-      "ations\0224\n\007outcome\030\025 \001(\0162\032.engram.v1.Deci" +
-      "sionOutcomeR\007outcome\022I\n\017outcome_history\030" +
-      "\026 \003(\0132 .engram.v1.DecisionOutcomeRecordR" +
-      "\016outcomeHistory\022\026\n\006origin\030\027 \001(\tR\006origin\"" +
-      "\371\001\n\025DecisionOutcomeRecord\0224\n\007outcome\030\001 \001" +
-      "(\0162\032.engram.v1.DecisionOutcomeR\007outcome\022" +
-      "\030\n\007summary\030\002 \001(\tR\007summary\0227\n\010evidence\030\003 " +
-      "\003(\0132\033.engram.v1.DecisionEvidenceR\010eviden" +
-      "ce\022;\n\013record_time\030\004 \001(\0132\032.google.protobu" +
-      "f.TimestampR\nrecordTime\022\032\n\010recorder\030\005 \001(" +
-      "\tR\010recorder\"\364\001\n\034RecordDecisionOutcomeReq" +
-      "uest\022\022\n\004name\030\001 \001(\tR\004name\0224\n\007outcome\030\002 \001(" +
-      "\0162\032.engram.v1.DecisionOutcomeR\007outcome\022\030" +
-      "\n\007summary\030\003 \001(\tR\007summary\0227\n\010evidence\030\004 \003" +
-      "(\0132\033.engram.v1.DecisionEvidenceR\010evidenc" +
-      "e\022\035\n\nrequest_id\030\005 \001(\tR\trequestId\022\030\n\007sour" +
-      "ces\030\006 \003(\tR\007sources\"\256\001\n\024IngestSessionRequ" +
-      "est\022\024\n\005space\030\001 \001(\tR\005space\022\030\n\007session\030\002 \001" +
-      "(\tR\007session\022\036\n\nrepository\030\003 \001(\tR\nreposit" +
-      "ory\022\'\n\017decisions_space\030\004 \001(\tR\016decisionsS" +
-      "pace\022\035\n\nrequest_id\030\005 \001(\tR\trequestId\"\331\001\n\025" +
-      "IngestSessionResponse\0221\n\tdecisions\030\001 \003(\013" +
-      "2\023.engram.v1.DecisionR\tdecisions\022+\n\021crea" +
-      "ted_decisions\030\002 \001(\005R\020createdDecisions\022\032\n" +
-      "\010messages\030\003 \001(\005R\010messages\022D\n\020privacy_fin" +
-      "dings\030\004 \003(\0132\031.engram.v1.PrivacyFindingR\017" +
-      "privacyFindings\"\317\001\n\024IngestCommitsRequest" +
-      "\022\036\n\nrepository\030\001 \001(\tR\nrepository\022\024\n\005spac" +
-      "e\030\002 \001(\tR\005space\022+\n\007commits\030\003 \003(\0132\021.engram" +
-      ".v1.CommitR\007commits\022\027\n\007use_llm\030\004 \001(\010R\006us" +
-      "eLlm\022\034\n\treprocess\030\005 \001(\010R\treprocess\022\035\n\nre" +
-      "quest_id\030\006 \001(\tR\trequestId\"\330\003\n\025IngestComm" +
-      "itsResponse\0221\n\tdecisions\030\001 \003(\0132\023.engram." +
-      "v1.DecisionR\tdecisions\022+\n\021processed_comm" +
-      "its\030\002 \001(\005R\020processedCommits\022\'\n\017skipped_c" +
-      "ommits\030\003 \001(\005R\016skippedCommits\0228\n\030commits_" +
-      "without_decision\030\004 \001(\005R\026commitsWithoutDe" +
-      "cision\022+\n\021created_decisions\030\005 \001(\005R\020creat" +
-      "edDecisions\022+\n\021updated_decisions\030\006 \001(\005R\020" +
-      "updatedDecisions\022D\n\020privacy_findings\030\007 \003" +
-      "(\0132\031.engram.v1.PrivacyFindingR\017privacyFi" +
-      "ndings\0223\n\007commits\030\010 \003(\0132\031.engram.v1.Inge" +
-      "stedCommitR\007commits\022\'\n\017invalid_commits\030\t" +
-      " \001(\005R\016invalidCommits\"N\n\024CommitFieldViola" +
-      "tion\022\024\n\005field\030\001 \001(\tR\005field\022 \n\013descriptio" +
-      "n\030\002 \001(\tR\013description\"\355\001\n\016IngestedCommit\022" +
-      "\024\n\005index\030\001 \001(\005R\005index\022\020\n\003sha\030\002 \001(\tR\003sha\022" +
-      ">\n\013disposition\030\003 \001(\0162\034.engram.v1.CommitD" +
-      "ispositionR\013disposition\022\026\n\006reason\030\004 \001(\tR" +
-      "\006reason\022\032\n\010decision\030\005 \001(\tR\010decision\022?\n\nv" +
-      "iolations\030\006 \003(\0132\037.engram.v1.CommitFieldV" +
-      "iolationR\nviolations\"\261\001\n\025CreateDecisionR" +
-      "equest\022/\n\010decision\030\001 \001(\0132\023.engram.v1.Dec" +
-      "isionR\010decision\022\024\n\005space\030\002 \001(\tR\005space\022\030\n" +
-      "\007session\030\003 \001(\tR\007session\022\035\n\nrequest_id\030\004 " +
-      "\001(\tR\trequestId\022\030\n\007sources\030\005 \003(\tR\007sources" +
-      "\"(\n\022GetDecisionRequest\022\022\n\004name\030\001 \001(\tR\004na" +
-      "me\"\201\003\n\024ListDecisionsRequest\022\036\n\nrepositor" +
-      "y\030\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001(\tR\004path\022" +
-      "J\n\023decision_time_start\030\003 \001(\0132\032.google.pr" +
-      "otobuf.TimestampR\021decisionTimeStart\022F\n\021d" +
-      "ecision_time_end\030\004 \001(\0132\032.google.protobuf" +
-      ".TimestampR\017decisionTimeEnd\022-\n\022include_s" +
-      "uperseded\030\005 \001(\010R\021includeSuperseded\022\033\n\tpa" +
-      "ge_size\030\006 \001(\005R\010pageSize\022\035\n\npage_token\030\007 " +
-      "\001(\tR\tpageToken\0226\n\010outcomes\030\010 \003(\0162\032.engra" +
-      "m.v1.DecisionOutcomeR\010outcomes\"r\n\025ListDe" +
-      "cisionsResponse\0221\n\tdecisions\030\001 \003(\0132\023.eng" +
-      "ram.v1.DecisionR\tdecisions\022&\n\017next_page_" +
-      "token\030\002 \001(\tR\rnextPageToken\"\263\002\n\026SearchDec" +
-      "isionsRequest\022\024\n\005query\030\001 \001(\tR\005query\022\036\n\nr" +
-      "epository\030\002 \001(\tR\nrepository\022\022\n\004path\030\003 \001(" +
-      "\tR\004path\022\014\n\001k\030\004 \001(\005R\001k\022-\n\022include_superse" +
-      "ded\030\005 \001(\010R\021includeSuperseded\022J\n\023decision" +
-      "_time_start\030\006 \001(\0132\032.google.protobuf.Time" +
-      "stampR\021decisionTimeStart\022F\n\021decision_tim" +
-      "e_end\030\007 \001(\0132\032.google.protobuf.TimestampR" +
-      "\017decisionTimeEnd\"T\n\013DecisionHit\022/\n\010decis" +
-      "ion\030\001 \001(\0132\023.engram.v1.DecisionR\010decision" +
-      "\022\024\n\005score\030\002 \001(\001R\005score\"E\n\027SearchDecision" +
-      "sResponse\022*\n\004hits\030\001 \003(\0132\026.engram.v1.Deci" +
-      "sionHitR\004hits\"\244\002\n\022ExplainCodeRequest\022\036\n\n" +
-      "repository\030\001 \001(\tR\nrepository\022\022\n\004path\030\002 \001" +
-      "(\tR\004path\022*\n\005lines\030\003 \001(\0132\024.engram.v1.Line" +
-      "RangeR\005lines\022\026\n\006symbol\030\004 \001(\tR\006symbol\022\032\n\010" +
-      "revision\030\005 \001(\tR\010revision\022\032\n\010question\030\006 \001" +
-      "(\tR\010question\022\014\n\001k\030\007 \001(\005R\001k\022-\n\022include_su" +
-      "perseded\030\010 \001(\010R\021includeSuperseded\022!\n\014tok" +
-      "en_budget\030\t \001(\005R\013tokenBudget\"\375\001\n\017CodeExp" +
-      "lanation\022/\n\010decision\030\001 \001(\0132\023.engram.v1.D" +
-      "ecisionR\010decision\022,\n\005match\030\002 \001(\0162\026.engra" +
-      "m.v1.AnchorMatchR\005match\022>\n\017matched_ancho" +
-      "rs\030\003 \003(\0132\025.engram.v1.CodeAnchorR\016matched" +
-      "Anchors\022\024\n\005score\030\004 \001(\001R\005score\0225\n\013replace" +
-      "ment\030\005 \001(\0132\023.engram.v1.DecisionR\013replace" +
-      "ment\"\220\001\n\023ExplainCodeResponse\022>\n\014explanat" +
-      "ions\030\001 \003(\0132\032.engram.v1.CodeExplanationR\014" +
-      "explanations\022\030\n\007context\030\002 \001(\tR\007context\022\037" +
-      "\n\013token_count\030\003 \001(\005R\ntokenCount*\306\001\n\016File" +
-      "ChangeType\022 \n\034FILE_CHANGE_TYPE_UNSPECIFI" +
-      "ED\020\000\022\032\n\026FILE_CHANGE_TYPE_ADDED\020\001\022\035\n\031FILE" +
-      "_CHANGE_TYPE_MODIFIED\020\002\022\034\n\030FILE_CHANGE_T" +
-      "YPE_DELETED\020\003\022\034\n\030FILE_CHANGE_TYPE_RENAME" +
-      "D\020\004\022\033\n\027FILE_CHANGE_TYPE_COPIED\020\005*\216\001\n\017Dec" +
-      "isionOutcome\022 \n\034DECISION_OUTCOME_UNSPECI" +
-      "FIED\020\000\022\030\n\024DECISION_OUTCOME_MET\020\001\022\"\n\036DECI" +
-      "SION_OUTCOME_PARTIALLY_MET\020\002\022\033\n\027DECISION" +
-      "_OUTCOME_MISSED\020\003*\305\001\n\021CommitDisposition\022" +
-      "\"\n\036COMMIT_DISPOSITION_UNSPECIFIED\020\000\022\037\n\033C" +
-      "OMMIT_DISPOSITION_DECISION\020\001\022\"\n\036COMMIT_D" +
-      "ISPOSITION_NO_DECISION\020\002\022\'\n#COMMIT_DISPO" +
-      "SITION_ALREADY_INGESTED\020\003\022\036\n\032COMMIT_DISP" +
-      "OSITION_INVALID\020\004*u\n\013AnchorMatch\022\034\n\030ANCH" +
-      "OR_MATCH_UNSPECIFIED\020\000\022\026\n\022ANCHOR_MATCH_L" +
-      "INES\020\001\022\025\n\021ANCHOR_MATCH_FILE\020\002\022\031\n\025ANCHOR_" +
-      "MATCH_SEMANTIC\020\0032\231\005\n\020DecisionsService\022R\n" +
-      "\rIngestCommits\022\037.engram.v1.IngestCommits" +
-      "Request\032 .engram.v1.IngestCommitsRespons" +
-      "e\022G\n\016CreateDecision\022 .engram.v1.CreateDe" +
-      "cisionRequest\032\023.engram.v1.Decision\022A\n\013Ge" +
-      "tDecision\022\035.engram.v1.GetDecisionRequest" +
-      "\032\023.engram.v1.Decision\022R\n\rListDecisions\022\037" +
-      ".engram.v1.ListDecisionsRequest\032 .engram" +
-      ".v1.ListDecisionsResponse\022X\n\017SearchDecis" +
-      "ions\022!.engram.v1.SearchDecisionsRequest\032" +
-      "\".engram.v1.SearchDecisionsResponse\022L\n\013E" +
-      "xplainCode\022\035.engram.v1.ExplainCodeReques" +
-      "t\032\036.engram.v1.ExplainCodeResponse\022U\n\025Rec" +
-      "ordDecisionOutcome\022\'.engram.v1.RecordDec" +
-      "isionOutcomeRequest\032\023.engram.v1.Decision" +
-      "\022R\n\rIngestSession\022\037.engram.v1.IngestSess" +
-      "ionRequest\032 .engram.v1.IngestSessionResp" +
-      "onseB\201\001\n\rdev.engram.v1B\016DecisionsProtoP\001" +
-      "Z3engram.dev/engram/clients/go/gen/engra" +
-      "m/v1;engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram" +
-      "\\V1\352\002\nEngram::V1b\006proto3"
+      "engram/v1/lifecycle.proto\032\026engram/v1/rec" +
+      "all.proto\032\025engram/v1/types.proto\032\037google" +
+      "/protobuf/timestamp.proto\"E\n\tLineRange\022\035" +
+      "\n\nstart_line\030\001 \001(\005R\tstartLine\022\031\n\010end_lin" +
+      "e\030\002 \001(\005R\007endLine\"\244\001\n\010DiffHunk\0221\n\told_lin" +
+      "es\030\001 \001(\0132\024.engram.v1.LineRangeR\010oldLines" +
+      "\0221\n\tnew_lines\030\002 \001(\0132\024.engram.v1.LineRang" +
+      "eR\010newLines\022\030\n\007section\030\003 \001(\tR\007section\022\030\n" +
+      "\007excerpt\030\004 \001(\tR\007excerpt\"\366\001\n\nFileChange\022\022" +
+      "\n\004path\030\001 \001(\tR\004path\022\031\n\010old_path\030\002 \001(\tR\007ol" +
+      "dPath\022:\n\013change_type\030\003 \001(\0162\031.engram.v1.F" +
+      "ileChangeTypeR\nchangeType\022\034\n\tadditions\030\004" +
+      " \001(\005R\tadditions\022\034\n\tdeletions\030\005 \001(\005R\tdele" +
+      "tions\022\026\n\006binary\030\006 \001(\010R\006binary\022)\n\005hunks\030\007" +
+      " \003(\0132\023.engram.v1.DiffHunkR\005hunks\"\227\003\n\006Com" +
+      "mit\022\020\n\003sha\030\001 \001(\tR\003sha\022\030\n\007parents\030\002 \003(\tR\007" +
+      "parents\022\037\n\013author_name\030\003 \001(\tR\nauthorName" +
+      "\022!\n\014author_email\030\004 \001(\tR\013authorEmail\022;\n\013a" +
+      "uthor_time\030\005 \001(\0132\032.google.protobuf.Times" +
+      "tampR\nauthorTime\022%\n\016committer_name\030\006 \001(\t" +
+      "R\rcommitterName\022;\n\013commit_time\030\007 \001(\0132\032.g" +
+      "oogle.protobuf.TimestampR\ncommitTime\022\030\n\007" +
+      "message\030\010 \001(\tR\007message\022+\n\005files\030\t \003(\0132\025." +
+      "engram.v1.FileChangeR\005files\022!\n\014diff_exce" +
+      "rpt\030\n \001(\tR\013diffExcerpt\022\022\n\004refs\030\013 \003(\tR\004re" +
+      "fs\"\213\001\n\020DecisionEvidence\022\024\n\005quote\030\001 \001(\tR\005" +
+      "quote\022\035\n\ncommit_sha\030\002 \001(\tR\tcommitSha\022\026\n\006" +
+      "origin\030\003 \001(\tR\006origin\022\022\n\004path\030\004 \001(\tR\004path" +
+      "\022\026\n\006memory\030\005 \001(\tR\006memory\"\203\001\n\nCodeAnchor\022" +
+      "\022\n\004path\030\001 \001(\tR\004path\022*\n\005lines\030\002 \001(\0132\024.eng" +
+      "ram.v1.LineRangeR\005lines\022\035\n\ncommit_sha\030\003 " +
+      "\001(\tR\tcommitSha\022\026\n\006symbol\030\004 \001(\tR\006symbol\"`" +
+      "\n\023DecisionAlternative\022 \n\013description\030\001 \001" +
+      "(\tR\013description\022\'\n\017reason_rejected\030\002 \001(\t" +
+      "R\016reasonRejected\"\234\007\n\010Decision\022\022\n\004name\030\001 " +
+      "\001(\tR\004name\022\036\n\nrepository\030\002 \001(\tR\nrepositor" +
+      "y\022\024\n\005title\030\003 \001(\tR\005title\022\034\n\tstatement\030\004 \001" +
+      "(\tR\tstatement\022\034\n\trationale\030\005 \001(\tR\tration" +
+      "ale\022\032\n\010question\030\006 \001(\tR\010question\022B\n\014alter" +
+      "natives\030\007 \003(\0132\036.engram.v1.DecisionAltern" +
+      "ativeR\014alternatives\0227\n\010evidence\030\010 \003(\0132\033." +
+      "engram.v1.DecisionEvidenceR\010evidence\022/\n\007" +
+      "anchors\030\t \003(\0132\025.engram.v1.CodeAnchorR\007an" +
+      "chors\022\030\n\007commits\030\n \003(\tR\007commits\022?\n\rdecis" +
+      "ion_time\030\013 \001(\0132\032.google.protobuf.Timesta" +
+      "mpR\014decisionTime\022;\n\013create_time\030\014 \001(\0132\032." +
+      "google.protobuf.TimestampR\ncreateTime\022;\n" +
+      "\013update_time\030\r \001(\0132\032.google.protobuf.Tim" +
+      "estampR\nupdateTime\022\026\n\006memory\030\016 \001(\tR\006memo" +
+      "ry\022\024\n\005space\030\017 \001(\tR\005space\022/\n\006status\030\020 \001(\016" +
+      "2\027.engram.v1.MemoryStatusR\006status\022#\n\rsup" +
+      "erseded_by\030\021 \001(\tR\014supersededBy\022\026\n\006author" +
+      "\030\022 \001(\tR\006author\022\022\n\004tags\030\023 \003(\tR\004tags\022\"\n\014ex" +
+      "pectations\030\024 \003(\tR\014expectations\0224\n\007outcom" +
+      "e\030\025 \001(\0162\032.engram.v1.DecisionOutcomeR\007out" +
+      "come\022I\n\017outcome_history\030\026 \003(\0132 .engram.v" +
+      "1.DecisionOutcomeRecordR\016outcomeHistory\022" +
+      "\026\n\006origin\030\027 \001(\tR\006origin\"\371\001\n\025DecisionOutc" +
+      "omeRecord\0224\n\007outcome\030\001 \001(\0162\032.engram.v1.D" +
+      "ecisionOutcomeR\007outcome\022\030\n\007summary\030\002 \001(\t" +
+      "R\007summary\0227\n\010evidence\030\003 \003(\0132\033.engram.v1." +
+      "DecisionEvidenceR\010evidence\022;\n\013record_tim" +
+      "e\030\004 \001(\0132\032.google.protobuf.TimestampR\nrec" +
+      "ordTime\022\032\n\010recorder\030\005 \001(\tR\010recorder\"\364\001\n\034" +
+      "RecordDecisionOutcomeRequest\022\022\n\004name\030\001 \001" +
+      "(\tR\004name\0224\n\007outcome\030\002 \001(\0162\032.engram.v1.De" +
+      "cisionOutcomeR\007outcome\022\030\n\007summary\030\003 \001(\tR" +
+      "\007summary\0227\n\010evidence\030\004 \003(\0132\033.engram.v1.D" +
+      "ecisionEvidenceR\010evidence\022\035\n\nrequest_id\030" +
+      "\005 \001(\tR\trequestId\022\030\n\007sources\030\006 \003(\tR\007sourc" +
+      "es\"\256\001\n\024IngestSessionRequest\022\024\n\005space\030\001 \001" +
+      "(\tR\005space\022\030\n\007session\030\002 \001(\tR\007session\022\036\n\nr" +
+      "epository\030\003 \001(\tR\nrepository\022\'\n\017decisions" +
+      "_space\030\004 \001(\tR\016decisionsSpace\022\035\n\nrequest_" +
+      "id\030\005 \001(\tR\trequestId\"\331\001\n\025IngestSessionRes" +
+      "ponse\0221\n\tdecisions\030\001 \003(\0132\023.engram.v1.Dec" +
+      "isionR\tdecisions\022+\n\021created_decisions\030\002 " +
+      "\001(\005R\020createdDecisions\022\032\n\010messages\030\003 \001(\005R" +
+      "\010messages\022D\n\020privacy_findings\030\004 \003(\0132\031.en" +
+      "gram.v1.PrivacyFindingR\017privacyFindings\"" +
+      "\317\001\n\024IngestCommitsRequest\022\036\n\nrepository\030\001" +
+      " \001(\tR\nrepository\022\024\n\005space\030\002 \001(\tR\005space\022+" +
+      "\n\007commits\030\003 \003(\0132\021.engram.v1.CommitR\007comm" +
+      "its\022\027\n\007use_llm\030\004 \001(\010R\006useLlm\022\034\n\treproces" +
+      "s\030\005 \001(\010R\treprocess\022\035\n\nrequest_id\030\006 \001(\tR\t" +
+      "requestId\"\210\004\n\025IngestCommitsResponse\0221\n\td" +
+      "ecisions\030\001 \003(\0132\023.engram.v1.DecisionR\tdec" +
+      "isions\022+\n\021processed_commits\030\002 \001(\005R\020proce" +
+      "ssedCommits\022\'\n\017skipped_commits\030\003 \001(\005R\016sk" +
+      "ippedCommits\0228\n\030commits_without_decision" +
+      "\030\004 \001(\005R\026commitsWithoutDecision\022+\n\021create" +
+      "d_decisions\030\005 \001(\005R\020createdDecisions\022+\n\021u" +
+      "pdated_decisions\030\006 \001(\005R\020updatedDecisions" +
+      "\022D\n\020privacy_findings\030\007 \003(\0132\031.engram.v1.P" +
+      "rivacyFindingR\017privacyFindings\0223\n\007commit" +
+      "s\030\010 \003(\0132\031.engram.v1.IngestedCommitR\007comm" +
+      "its\022\'\n\017invalid_commits\030\t \001(\005R\016invalidCom" +
+      "mits\022.\n\023pending_index_items\030\n \001(\003R\021pendi" +
+      "ngIndexItems\"N\n\024CommitFieldViolation\022\024\n\005" +
+      "field\030\001 \001(\tR\005field\022 \n\013description\030\002 \001(\tR" +
+      "\013description\"\355\001\n\016IngestedCommit\022\024\n\005index" +
+      "\030\001 \001(\005R\005index\022\020\n\003sha\030\002 \001(\tR\003sha\022>\n\013dispo" +
+      "sition\030\003 \001(\0162\034.engram.v1.CommitDispositi" +
+      "onR\013disposition\022\026\n\006reason\030\004 \001(\tR\006reason\022" +
+      "\032\n\010decision\030\005 \001(\tR\010decision\022?\n\nviolation" +
+      "s\030\006 \003(\0132\037.engram.v1.CommitFieldViolation" +
+      "R\nviolations\"\261\001\n\025CreateDecisionRequest\022/" +
+      "\n\010decision\030\001 \001(\0132\023.engram.v1.DecisionR\010d" +
+      "ecision\022\024\n\005space\030\002 \001(\tR\005space\022\030\n\007session" +
+      "\030\003 \001(\tR\007session\022\035\n\nrequest_id\030\004 \001(\tR\treq" +
+      "uestId\022\030\n\007sources\030\005 \003(\tR\007sources\"(\n\022GetD" +
+      "ecisionRequest\022\022\n\004name\030\001 \001(\tR\004name\"\201\003\n\024L" +
+      "istDecisionsRequest\022\036\n\nrepository\030\001 \001(\tR" +
+      "\nrepository\022\022\n\004path\030\002 \001(\tR\004path\022J\n\023decis" +
+      "ion_time_start\030\003 \001(\0132\032.google.protobuf.T" +
+      "imestampR\021decisionTimeStart\022F\n\021decision_" +
+      "time_end\030\004 \001(\0132\032.google.protobuf.Timesta" +
+      "mpR\017decisionTimeEnd\022-\n\022include_supersede" +
+      "d\030\005 \001(\010R\021includeSuperseded\022\033\n\tpage_size\030" +
+      "\006 \001(\005R\010pageSize\022\035\n\npage_token\030\007 \001(\tR\tpag" +
+      "eToken\0226\n\010outcomes\030\010 \003(\0162\032.engram.v1.Dec" +
+      "isionOutcomeR\010outcomes\"r\n\025ListDecisionsR" +
+      "esponse\0221\n\tdecisions\030\001 \003(\0132\023.engram.v1.D" +
+      "ecisionR\tdecisions\022&\n\017next_page_token\030\002 " +
+      "\001(\tR\rnextPageToken\"\361\002\n\026SearchDecisionsRe" +
+      "quest\022\024\n\005query\030\001 \001(\tR\005query\022\036\n\nrepositor" +
+      "y\030\002 \001(\tR\nrepository\022\022\n\004path\030\003 \001(\tR\004path\022" +
+      "\014\n\001k\030\004 \001(\005R\001k\022-\n\022include_superseded\030\005 \001(" +
+      "\010R\021includeSuperseded\022J\n\023decision_time_st" +
+      "art\030\006 \001(\0132\032.google.protobuf.TimestampR\021d" +
+      "ecisionTimeStart\022F\n\021decision_time_end\030\007 " +
+      "\001(\0132\032.google.protobuf.TimestampR\017decisio" +
+      "nTimeEnd\022<\n\013consistency\030\010 \001(\0162\032.engram.v" +
+      "1.ReadConsistencyR\013consistency\"T\n\013Decisi" +
+      "onHit\022/\n\010decision\030\001 \001(\0132\023.engram.v1.Deci" +
+      "sionR\010decision\022\024\n\005score\030\002 \001(\001R\005score\"E\n\027" +
+      "SearchDecisionsResponse\022*\n\004hits\030\001 \003(\0132\026." +
+      "engram.v1.DecisionHitR\004hits\"\342\002\n\022ExplainC" +
+      "odeRequest\022\036\n\nrepository\030\001 \001(\tR\nreposito" +
+      "ry\022\022\n\004path\030\002 \001(\tR\004path\022*\n\005lines\030\003 \001(\0132\024." +
+      "engram.v1.LineRangeR\005lines\022\026\n\006symbol\030\004 \001" +
+      "(\tR\006symbol\022\032\n\010revision\030\005 \001(\tR\010revision\022\032" +
+      "\n\010question\030\006 \001(\tR\010question\022\014\n\001k\030\007 \001(\005R\001k" +
+      "\022-\n\022include_superseded\030\010 \001(\010R\021includeSup" +
+      "erseded\022!\n\014token_budget\030\t \001(\005R\013tokenBudg" +
+      "et\022<\n\013consistency\030\n \001(\0162\032.engram.v1.Read" +
+      "ConsistencyR\013consistency\"\375\001\n\017CodeExplana" +
+      "tion\022/\n\010decision\030\001 \001(\0132\023.engram.v1.Decis" +
+      "ionR\010decision\022,\n\005match\030\002 \001(\0162\026.engram.v1" +
+      ".AnchorMatchR\005match\022>\n\017matched_anchors\030\003" +
+      " \003(\0132\025.engram.v1.CodeAnchorR\016matchedAnch" +
+      "ors\022\024\n\005score\030\004 \001(\001R\005score\0225\n\013replacement" +
+      "\030\005 \001(\0132\023.engram.v1.DecisionR\013replacement" +
+      "\"\220\001\n\023ExplainCodeResponse\022>\n\014explanations" +
+      "\030\001 \003(\0132\032.engram.v1.CodeExplanationR\014expl" +
+      "anations\022\030\n\007context\030\002 \001(\tR\007context\022\037\n\013to" +
+      "ken_count\030\003 \001(\005R\ntokenCount*\306\001\n\016FileChan" +
+      "geType\022 \n\034FILE_CHANGE_TYPE_UNSPECIFIED\020\000" +
+      "\022\032\n\026FILE_CHANGE_TYPE_ADDED\020\001\022\035\n\031FILE_CHA" +
+      "NGE_TYPE_MODIFIED\020\002\022\034\n\030FILE_CHANGE_TYPE_" +
+      "DELETED\020\003\022\034\n\030FILE_CHANGE_TYPE_RENAMED\020\004\022" +
+      "\033\n\027FILE_CHANGE_TYPE_COPIED\020\005*\216\001\n\017Decisio" +
+      "nOutcome\022 \n\034DECISION_OUTCOME_UNSPECIFIED" +
+      "\020\000\022\030\n\024DECISION_OUTCOME_MET\020\001\022\"\n\036DECISION" +
+      "_OUTCOME_PARTIALLY_MET\020\002\022\033\n\027DECISION_OUT" +
+      "COME_MISSED\020\003*\305\001\n\021CommitDisposition\022\"\n\036C" +
+      "OMMIT_DISPOSITION_UNSPECIFIED\020\000\022\037\n\033COMMI" +
+      "T_DISPOSITION_DECISION\020\001\022\"\n\036COMMIT_DISPO" +
+      "SITION_NO_DECISION\020\002\022\'\n#COMMIT_DISPOSITI" +
+      "ON_ALREADY_INGESTED\020\003\022\036\n\032COMMIT_DISPOSIT" +
+      "ION_INVALID\020\004*u\n\013AnchorMatch\022\034\n\030ANCHOR_M" +
+      "ATCH_UNSPECIFIED\020\000\022\026\n\022ANCHOR_MATCH_LINES" +
+      "\020\001\022\025\n\021ANCHOR_MATCH_FILE\020\002\022\031\n\025ANCHOR_MATC" +
+      "H_SEMANTIC\020\0032\231\005\n\020DecisionsService\022R\n\rIng" +
+      "estCommits\022\037.engram.v1.IngestCommitsRequ" +
+      "est\032 .engram.v1.IngestCommitsResponse\022G\n" +
+      "\016CreateDecision\022 .engram.v1.CreateDecisi" +
+      "onRequest\032\023.engram.v1.Decision\022A\n\013GetDec" +
+      "ision\022\035.engram.v1.GetDecisionRequest\032\023.e" +
+      "ngram.v1.Decision\022R\n\rListDecisions\022\037.eng" +
+      "ram.v1.ListDecisionsRequest\032 .engram.v1." +
+      "ListDecisionsResponse\022X\n\017SearchDecisions" +
+      "\022!.engram.v1.SearchDecisionsRequest\032\".en" +
+      "gram.v1.SearchDecisionsResponse\022L\n\013Expla" +
+      "inCode\022\035.engram.v1.ExplainCodeRequest\032\036." +
+      "engram.v1.ExplainCodeResponse\022U\n\025RecordD" +
+      "ecisionOutcome\022\'.engram.v1.RecordDecisio" +
+      "nOutcomeRequest\032\023.engram.v1.Decision\022R\n\r" +
+      "IngestSession\022\037.engram.v1.IngestSessionR" +
+      "equest\032 .engram.v1.IngestSessionResponse" +
+      "B\201\001\n\rdev.engram.v1B\016DecisionsProtoP\001Z3en" +
+      "gram.dev/engram/clients/go/gen/engram/v1" +
+      ";engramv1\242\002\003EGR\252\002\tEngram.V1\312\002\tEngram\\V1\352" +
+      "\002\nEngram::V1b\006proto3"
     };
     descriptor = com.google.protobuf.Descriptors.FileDescriptor
       .internalBuildGeneratedFileFrom(descriptorData,
         new com.google.protobuf.Descriptors.FileDescriptor[] {
           dev.engram.v1.LifecycleProto.getDescriptor(),
+          dev.engram.v1.RecallProto.getDescriptor(),
           dev.engram.v1.TypesProto.getDescriptor(),
           com.google.protobuf.TimestampProto.getDescriptor(),
         });
@@ -435,7 +441,7 @@ public final class DecisionsProto {
     internal_static_engram_v1_IngestCommitsResponse_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_IngestCommitsResponse_descriptor,
-        new java.lang.String[] { "Decisions", "ProcessedCommits", "SkippedCommits", "CommitsWithoutDecision", "CreatedDecisions", "UpdatedDecisions", "PrivacyFindings", "Commits", "InvalidCommits", });
+        new java.lang.String[] { "Decisions", "ProcessedCommits", "SkippedCommits", "CommitsWithoutDecision", "CreatedDecisions", "UpdatedDecisions", "PrivacyFindings", "Commits", "InvalidCommits", "PendingIndexItems", });
     internal_static_engram_v1_CommitFieldViolation_descriptor =
       getDescriptor().getMessageTypes().get(14);
     internal_static_engram_v1_CommitFieldViolation_fieldAccessorTable = new
@@ -477,7 +483,7 @@ public final class DecisionsProto {
     internal_static_engram_v1_SearchDecisionsRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_SearchDecisionsRequest_descriptor,
-        new java.lang.String[] { "Query", "Repository", "Path", "K", "IncludeSuperseded", "DecisionTimeStart", "DecisionTimeEnd", });
+        new java.lang.String[] { "Query", "Repository", "Path", "K", "IncludeSuperseded", "DecisionTimeStart", "DecisionTimeEnd", "Consistency", });
     internal_static_engram_v1_DecisionHit_descriptor =
       getDescriptor().getMessageTypes().get(21);
     internal_static_engram_v1_DecisionHit_fieldAccessorTable = new
@@ -495,7 +501,7 @@ public final class DecisionsProto {
     internal_static_engram_v1_ExplainCodeRequest_fieldAccessorTable = new
       com.google.protobuf.GeneratedMessageV3.FieldAccessorTable(
         internal_static_engram_v1_ExplainCodeRequest_descriptor,
-        new java.lang.String[] { "Repository", "Path", "Lines", "Symbol", "Revision", "Question", "K", "IncludeSuperseded", "TokenBudget", });
+        new java.lang.String[] { "Repository", "Path", "Lines", "Symbol", "Revision", "Question", "K", "IncludeSuperseded", "TokenBudget", "Consistency", });
     internal_static_engram_v1_CodeExplanation_descriptor =
       getDescriptor().getMessageTypes().get(24);
     internal_static_engram_v1_CodeExplanation_fieldAccessorTable = new
@@ -509,6 +515,7 @@ public final class DecisionsProto {
         internal_static_engram_v1_ExplainCodeResponse_descriptor,
         new java.lang.String[] { "Explanations", "Context", "TokenCount", });
     dev.engram.v1.LifecycleProto.getDescriptor();
+    dev.engram.v1.RecallProto.getDescriptor();
     dev.engram.v1.TypesProto.getDescriptor();
     com.google.protobuf.TimestampProto.getDescriptor();
   }

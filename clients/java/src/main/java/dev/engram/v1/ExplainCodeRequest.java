@@ -26,6 +26,7 @@ private static final long serialVersionUID = 0L;
     symbol_ = "";
     revision_ = "";
     question_ = "";
+    consistency_ = 0;
   }
 
   @java.lang.Override
@@ -371,6 +372,36 @@ private static final long serialVersionUID = 0L;
     return tokenBudget_;
   }
 
+  public static final int CONSISTENCY_FIELD_NUMBER = 10;
+  private int consistency_ = 0;
+  /**
+   * <pre>
+   * How fresh the search index must be for the semantic leg, as for Recall (see
+   * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+   * and is always current.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+   * @return The enum numeric value on the wire for consistency.
+   */
+  @java.lang.Override public int getConsistencyValue() {
+    return consistency_;
+  }
+  /**
+   * <pre>
+   * How fresh the search index must be for the semantic leg, as for Recall (see
+   * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+   * and is always current.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+   * @return The consistency.
+   */
+  @java.lang.Override public dev.engram.v1.ReadConsistency getConsistency() {
+    dev.engram.v1.ReadConsistency result = dev.engram.v1.ReadConsistency.forNumber(consistency_);
+    return result == null ? dev.engram.v1.ReadConsistency.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -412,6 +443,9 @@ private static final long serialVersionUID = 0L;
     if (tokenBudget_ != 0) {
       output.writeInt32(9, tokenBudget_);
     }
+    if (consistency_ != dev.engram.v1.ReadConsistency.READ_CONSISTENCY_UNSPECIFIED.getNumber()) {
+      output.writeEnum(10, consistency_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -452,6 +486,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(9, tokenBudget_);
     }
+    if (consistency_ != dev.engram.v1.ReadConsistency.READ_CONSISTENCY_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(10, consistency_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -488,6 +526,7 @@ private static final long serialVersionUID = 0L;
         != other.getIncludeSuperseded()) return false;
     if (getTokenBudget()
         != other.getTokenBudget()) return false;
+    if (consistency_ != other.consistency_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -520,6 +559,8 @@ private static final long serialVersionUID = 0L;
         getIncludeSuperseded());
     hash = (37 * hash) + TOKEN_BUDGET_FIELD_NUMBER;
     hash = (53 * hash) + getTokenBudget();
+    hash = (37 * hash) + CONSISTENCY_FIELD_NUMBER;
+    hash = (53 * hash) + consistency_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -674,6 +715,7 @@ private static final long serialVersionUID = 0L;
       k_ = 0;
       includeSuperseded_ = false;
       tokenBudget_ = 0;
+      consistency_ = 0;
       return this;
     }
 
@@ -737,6 +779,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.tokenBudget_ = tokenBudget_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.consistency_ = consistency_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -822,6 +867,9 @@ private static final long serialVersionUID = 0L;
       if (other.getTokenBudget() != 0) {
         setTokenBudget(other.getTokenBudget());
       }
+      if (other.consistency_ != 0) {
+        setConsistencyValue(other.getConsistencyValue());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -895,6 +943,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 72
+            case 80: {
+              consistency_ = input.readEnum();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 80
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1667,6 +1720,89 @@ private static final long serialVersionUID = 0L;
     public Builder clearTokenBudget() {
       bitField0_ = (bitField0_ & ~0x00000100);
       tokenBudget_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private int consistency_ = 0;
+    /**
+     * <pre>
+     * How fresh the search index must be for the semantic leg, as for Recall (see
+     * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+     * and is always current.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+     * @return The enum numeric value on the wire for consistency.
+     */
+    @java.lang.Override public int getConsistencyValue() {
+      return consistency_;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be for the semantic leg, as for Recall (see
+     * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+     * and is always current.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+     * @param value The enum numeric value on the wire for consistency to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConsistencyValue(int value) {
+      consistency_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be for the semantic leg, as for Recall (see
+     * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+     * and is always current.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+     * @return The consistency.
+     */
+    @java.lang.Override
+    public dev.engram.v1.ReadConsistency getConsistency() {
+      dev.engram.v1.ReadConsistency result = dev.engram.v1.ReadConsistency.forNumber(consistency_);
+      return result == null ? dev.engram.v1.ReadConsistency.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be for the semantic leg, as for Recall (see
+     * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+     * and is always current.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+     * @param value The consistency to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConsistency(dev.engram.v1.ReadConsistency value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000200;
+      consistency_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be for the semantic leg, as for Recall (see
+     * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+     * and is always current.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConsistency() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      consistency_ = 0;
       onChanged();
       return this;
     }

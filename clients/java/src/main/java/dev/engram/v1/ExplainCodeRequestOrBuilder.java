@@ -168,4 +168,27 @@ public interface ExplainCodeRequestOrBuilder extends
    * @return The tokenBudget.
    */
   int getTokenBudget();
+
+  /**
+   * <pre>
+   * How fresh the search index must be for the semantic leg, as for Recall (see
+   * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+   * and is always current.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+   * @return The enum numeric value on the wire for consistency.
+   */
+  int getConsistencyValue();
+  /**
+   * <pre>
+   * How fresh the search index must be for the semantic leg, as for Recall (see
+   * SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+   * and is always current.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 10 [json_name = "consistency"];</code>
+   * @return The consistency.
+   */
+  dev.engram.v1.ReadConsistency getConsistency();
 }

@@ -319,6 +319,24 @@ private static final long serialVersionUID = 0L;
     return invalidCommits_;
   }
 
+  public static final int PENDING_INDEX_ITEMS_FIELD_NUMBER = 10;
+  private long pendingIndexItems_ = 0L;
+  /**
+   * <pre>
+   * The tenant's search-index backlog when the call answered: writes (this
+   * batch's decisions among them) not yet searchable by both legs. The index
+   * fills asynchronously; a search with READ_CONSISTENCY_READ_YOUR_WRITES, or
+   * RecallService.GetIndexStatus reaching 0, says when they are.
+   * </pre>
+   *
+   * <code>int64 pending_index_items = 10 [json_name = "pendingIndexItems"];</code>
+   * @return The pendingIndexItems.
+   */
+  @java.lang.Override
+  public long getPendingIndexItems() {
+    return pendingIndexItems_;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -359,6 +377,9 @@ private static final long serialVersionUID = 0L;
     }
     if (invalidCommits_ != 0) {
       output.writeInt32(9, invalidCommits_);
+    }
+    if (pendingIndexItems_ != 0L) {
+      output.writeInt64(10, pendingIndexItems_);
     }
     getUnknownFields().writeTo(output);
   }
@@ -405,6 +426,10 @@ private static final long serialVersionUID = 0L;
       size += com.google.protobuf.CodedOutputStream
         .computeInt32Size(9, invalidCommits_);
     }
+    if (pendingIndexItems_ != 0L) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeInt64Size(10, pendingIndexItems_);
+    }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
     return size;
@@ -438,6 +463,8 @@ private static final long serialVersionUID = 0L;
         .equals(other.getCommitsList())) return false;
     if (getInvalidCommits()
         != other.getInvalidCommits()) return false;
+    if (getPendingIndexItems()
+        != other.getPendingIndexItems()) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -473,6 +500,9 @@ private static final long serialVersionUID = 0L;
     }
     hash = (37 * hash) + INVALID_COMMITS_FIELD_NUMBER;
     hash = (53 * hash) + getInvalidCommits();
+    hash = (37 * hash) + PENDING_INDEX_ITEMS_FIELD_NUMBER;
+    hash = (53 * hash) + com.google.protobuf.Internal.hashLong(
+        getPendingIndexItems());
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -635,6 +665,7 @@ private static final long serialVersionUID = 0L;
       }
       bitField0_ = (bitField0_ & ~0x00000080);
       invalidCommits_ = 0;
+      pendingIndexItems_ = 0L;
       return this;
     }
 
@@ -716,6 +747,9 @@ private static final long serialVersionUID = 0L;
       }
       if (((from_bitField0_ & 0x00000100) != 0)) {
         result.invalidCommits_ = invalidCommits_;
+      }
+      if (((from_bitField0_ & 0x00000200) != 0)) {
+        result.pendingIndexItems_ = pendingIndexItems_;
       }
     }
 
@@ -859,6 +893,9 @@ private static final long serialVersionUID = 0L;
       if (other.getInvalidCommits() != 0) {
         setInvalidCommits(other.getInvalidCommits());
       }
+      if (other.getPendingIndexItems() != 0L) {
+        setPendingIndexItems(other.getPendingIndexItems());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -954,6 +991,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000100;
               break;
             } // case 72
+            case 80: {
+              pendingIndexItems_ = input.readInt64();
+              bitField0_ |= 0x00000200;
+              break;
+            } // case 80
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -2167,6 +2209,59 @@ private static final long serialVersionUID = 0L;
     public Builder clearInvalidCommits() {
       bitField0_ = (bitField0_ & ~0x00000100);
       invalidCommits_ = 0;
+      onChanged();
+      return this;
+    }
+
+    private long pendingIndexItems_ ;
+    /**
+     * <pre>
+     * The tenant's search-index backlog when the call answered: writes (this
+     * batch's decisions among them) not yet searchable by both legs. The index
+     * fills asynchronously; a search with READ_CONSISTENCY_READ_YOUR_WRITES, or
+     * RecallService.GetIndexStatus reaching 0, says when they are.
+     * </pre>
+     *
+     * <code>int64 pending_index_items = 10 [json_name = "pendingIndexItems"];</code>
+     * @return The pendingIndexItems.
+     */
+    @java.lang.Override
+    public long getPendingIndexItems() {
+      return pendingIndexItems_;
+    }
+    /**
+     * <pre>
+     * The tenant's search-index backlog when the call answered: writes (this
+     * batch's decisions among them) not yet searchable by both legs. The index
+     * fills asynchronously; a search with READ_CONSISTENCY_READ_YOUR_WRITES, or
+     * RecallService.GetIndexStatus reaching 0, says when they are.
+     * </pre>
+     *
+     * <code>int64 pending_index_items = 10 [json_name = "pendingIndexItems"];</code>
+     * @param value The pendingIndexItems to set.
+     * @return This builder for chaining.
+     */
+    public Builder setPendingIndexItems(long value) {
+
+      pendingIndexItems_ = value;
+      bitField0_ |= 0x00000200;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * The tenant's search-index backlog when the call answered: writes (this
+     * batch's decisions among them) not yet searchable by both legs. The index
+     * fills asynchronously; a search with READ_CONSISTENCY_READ_YOUR_WRITES, or
+     * RecallService.GetIndexStatus reaching 0, says when they are.
+     * </pre>
+     *
+     * <code>int64 pending_index_items = 10 [json_name = "pendingIndexItems"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearPendingIndexItems() {
+      bitField0_ = (bitField0_ & ~0x00000200);
+      pendingIndexItems_ = 0L;
       onChanged();
       return this;
     }

@@ -199,4 +199,17 @@ public interface IngestCommitsResponseOrBuilder extends
    * @return The invalidCommits.
    */
   int getInvalidCommits();
+
+  /**
+   * <pre>
+   * The tenant's search-index backlog when the call answered: writes (this
+   * batch's decisions among them) not yet searchable by both legs. The index
+   * fills asynchronously; a search with READ_CONSISTENCY_READ_YOUR_WRITES, or
+   * RecallService.GetIndexStatus reaching 0, says when they are.
+   * </pre>
+   *
+   * <code>int64 pending_index_items = 10 [json_name = "pendingIndexItems"];</code>
+   * @return The pendingIndexItems.
+   */
+  long getPendingIndexItems();
 }

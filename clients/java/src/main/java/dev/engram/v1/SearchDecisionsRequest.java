@@ -24,6 +24,7 @@ private static final long serialVersionUID = 0L;
     query_ = "";
     repository_ = "";
     path_ = "";
+    consistency_ = 0;
   }
 
   @java.lang.Override
@@ -294,6 +295,40 @@ private static final long serialVersionUID = 0L;
     return decisionTimeEnd_ == null ? com.google.protobuf.Timestamp.getDefaultInstance() : decisionTimeEnd_;
   }
 
+  public static final int CONSISTENCY_FIELD_NUMBER = 8;
+  private int consistency_ = 0;
+  /**
+   * <pre>
+   * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+   * (within the call's deadline) until every write of this tenant committed
+   * before the request arrived, decisions just ingested included, is
+   * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+   * EVENTUAL: search what is indexed now.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+   * @return The enum numeric value on the wire for consistency.
+   */
+  @java.lang.Override public int getConsistencyValue() {
+    return consistency_;
+  }
+  /**
+   * <pre>
+   * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+   * (within the call's deadline) until every write of this tenant committed
+   * before the request arrived, decisions just ingested included, is
+   * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+   * EVENTUAL: search what is indexed now.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+   * @return The consistency.
+   */
+  @java.lang.Override public dev.engram.v1.ReadConsistency getConsistency() {
+    dev.engram.v1.ReadConsistency result = dev.engram.v1.ReadConsistency.forNumber(consistency_);
+    return result == null ? dev.engram.v1.ReadConsistency.UNRECOGNIZED : result;
+  }
+
   private byte memoizedIsInitialized = -1;
   @java.lang.Override
   public final boolean isInitialized() {
@@ -329,6 +364,9 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       output.writeMessage(7, getDecisionTimeEnd());
     }
+    if (consistency_ != dev.engram.v1.ReadConsistency.READ_CONSISTENCY_UNSPECIFIED.getNumber()) {
+      output.writeEnum(8, consistency_);
+    }
     getUnknownFields().writeTo(output);
   }
 
@@ -362,6 +400,10 @@ private static final long serialVersionUID = 0L;
     if (((bitField0_ & 0x00000002) != 0)) {
       size += com.google.protobuf.CodedOutputStream
         .computeMessageSize(7, getDecisionTimeEnd());
+    }
+    if (consistency_ != dev.engram.v1.ReadConsistency.READ_CONSISTENCY_UNSPECIFIED.getNumber()) {
+      size += com.google.protobuf.CodedOutputStream
+        .computeEnumSize(8, consistency_);
     }
     size += getUnknownFields().getSerializedSize();
     memoizedSize = size;
@@ -398,6 +440,7 @@ private static final long serialVersionUID = 0L;
       if (!getDecisionTimeEnd()
           .equals(other.getDecisionTimeEnd())) return false;
     }
+    if (consistency_ != other.consistency_) return false;
     if (!getUnknownFields().equals(other.getUnknownFields())) return false;
     return true;
   }
@@ -428,6 +471,8 @@ private static final long serialVersionUID = 0L;
       hash = (37 * hash) + DECISION_TIME_END_FIELD_NUMBER;
       hash = (53 * hash) + getDecisionTimeEnd().hashCode();
     }
+    hash = (37 * hash) + CONSISTENCY_FIELD_NUMBER;
+    hash = (53 * hash) + consistency_;
     hash = (29 * hash) + getUnknownFields().hashCode();
     memoizedHashCode = hash;
     return hash;
@@ -585,6 +630,7 @@ private static final long serialVersionUID = 0L;
         decisionTimeEndBuilder_.dispose();
         decisionTimeEndBuilder_ = null;
       }
+      consistency_ = 0;
       return this;
     }
 
@@ -645,6 +691,9 @@ private static final long serialVersionUID = 0L;
             ? decisionTimeEnd_
             : decisionTimeEndBuilder_.build();
         to_bitField0_ |= 0x00000002;
+      }
+      if (((from_bitField0_ & 0x00000080) != 0)) {
+        result.consistency_ = consistency_;
       }
       result.bitField0_ |= to_bitField0_;
     }
@@ -720,6 +769,9 @@ private static final long serialVersionUID = 0L;
       if (other.hasDecisionTimeEnd()) {
         mergeDecisionTimeEnd(other.getDecisionTimeEnd());
       }
+      if (other.consistency_ != 0) {
+        setConsistencyValue(other.getConsistencyValue());
+      }
       this.mergeUnknownFields(other.getUnknownFields());
       onChanged();
       return this;
@@ -785,6 +837,11 @@ private static final long serialVersionUID = 0L;
               bitField0_ |= 0x00000040;
               break;
             } // case 58
+            case 64: {
+              consistency_ = input.readEnum();
+              bitField0_ |= 0x00000080;
+              break;
+            } // case 64
             default: {
               if (!super.parseUnknownField(input, extensionRegistry, tag)) {
                 done = true; // was an endgroup tag
@@ -1478,6 +1535,99 @@ private static final long serialVersionUID = 0L;
         decisionTimeEnd_ = null;
       }
       return decisionTimeEndBuilder_;
+    }
+
+    private int consistency_ = 0;
+    /**
+     * <pre>
+     * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+     * (within the call's deadline) until every write of this tenant committed
+     * before the request arrived, decisions just ingested included, is
+     * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+     * EVENTUAL: search what is indexed now.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+     * @return The enum numeric value on the wire for consistency.
+     */
+    @java.lang.Override public int getConsistencyValue() {
+      return consistency_;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+     * (within the call's deadline) until every write of this tenant committed
+     * before the request arrived, decisions just ingested included, is
+     * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+     * EVENTUAL: search what is indexed now.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+     * @param value The enum numeric value on the wire for consistency to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConsistencyValue(int value) {
+      consistency_ = value;
+      bitField0_ |= 0x00000080;
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+     * (within the call's deadline) until every write of this tenant committed
+     * before the request arrived, decisions just ingested included, is
+     * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+     * EVENTUAL: search what is indexed now.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+     * @return The consistency.
+     */
+    @java.lang.Override
+    public dev.engram.v1.ReadConsistency getConsistency() {
+      dev.engram.v1.ReadConsistency result = dev.engram.v1.ReadConsistency.forNumber(consistency_);
+      return result == null ? dev.engram.v1.ReadConsistency.UNRECOGNIZED : result;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+     * (within the call's deadline) until every write of this tenant committed
+     * before the request arrived, decisions just ingested included, is
+     * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+     * EVENTUAL: search what is indexed now.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+     * @param value The consistency to set.
+     * @return This builder for chaining.
+     */
+    public Builder setConsistency(dev.engram.v1.ReadConsistency value) {
+      if (value == null) {
+        throw new NullPointerException();
+      }
+      bitField0_ |= 0x00000080;
+      consistency_ = value.getNumber();
+      onChanged();
+      return this;
+    }
+    /**
+     * <pre>
+     * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+     * (within the call's deadline) until every write of this tenant committed
+     * before the request arrived, decisions just ingested included, is
+     * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+     * EVENTUAL: search what is indexed now.
+     * </pre>
+     *
+     * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+     * @return This builder for chaining.
+     */
+    public Builder clearConsistency() {
+      bitField0_ = (bitField0_ & ~0x00000080);
+      consistency_ = 0;
+      onChanged();
+      return this;
     }
     @java.lang.Override
     public final Builder setUnknownFields(

@@ -141,4 +141,31 @@ public interface SearchDecisionsRequestOrBuilder extends
    * <code>.google.protobuf.Timestamp decision_time_end = 7 [json_name = "decisionTimeEnd"];</code>
    */
   com.google.protobuf.TimestampOrBuilder getDecisionTimeEndOrBuilder();
+
+  /**
+   * <pre>
+   * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+   * (within the call's deadline) until every write of this tenant committed
+   * before the request arrived, decisions just ingested included, is
+   * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+   * EVENTUAL: search what is indexed now.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+   * @return The enum numeric value on the wire for consistency.
+   */
+  int getConsistencyValue();
+  /**
+   * <pre>
+   * How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+   * (within the call's deadline) until every write of this tenant committed
+   * before the request arrived, decisions just ingested included, is
+   * searchable; UNAVAILABLE if it could not wait long enough. Unset means
+   * EVENTUAL: search what is indexed now.
+   * </pre>
+   *
+   * <code>.engram.v1.ReadConsistency consistency = 8 [json_name = "consistency"];</code>
+   * @return The consistency.
+   */
+  dev.engram.v1.ReadConsistency getConsistency();
 }
