@@ -24,11 +24,19 @@ import collections
 import re
 import sys
 import time
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from engram import CommitDisposition, Decision, DecisionEvidence, DecisionOutcome, git
-from engram.errors import InvalidArgument
+from engram import (
+    CommitDisposition,
+    Decision,
+    DecisionEvidence,
+    DecisionOutcome,
+    IndexStatus,
+    git,
+)
+from engram.errors import InvalidArgument, PermissionDenied
 from google.protobuf import json_format
 
 from engram_server.cli import common
@@ -59,6 +67,18 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--batch-size", type=int, default=DEFAULT_BATCH, help="commits per call")
     p.add_argument("--reprocess", action="store_true", help="mine ingested commits again")
     p.add_argument("--quiet", action="store_true", help="no progress bar, summary only")
+    p.add_argument(
+        "--no-wait",
+        action="store_true",
+        help="return once the history is stored, without waiting until it is searchable",
+    )
+    p.add_argument(
+        "--wait-timeout",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="stop waiting for the index after this long (default: no limit)",
+    )
     p.set_defaults(handler=ingest)
 
     p = sub.add_parser(
@@ -196,7 +216,66 @@ def ingest(args: argparse.Namespace) -> int:
         )
         for reason, n in reasons.most_common(8):
             out.line(f"  skipped {n:5d}: {reason}")
+    if not args.no_wait:
+        wait_until_searchable(args)
     return 1 if counts["invalid"] else 0
+
+
+def wait_until_searchable(args: argparse.Namespace) -> None:
+    """Waits until the index holds everything the tenant wrote (what this ingest
+    stored among it), showing the backlog and its lag, the age of the oldest write
+    not yet searchable. Searches right after it answer from the whole history."""
+    out = common.output(args)
+    show_progress = not args.quiet and not args.json and sys.stderr.isatty()
+    started = time.monotonic()
+    first: int | None = None
+    elapsed = 0.0
+    with common.make_client(args) as client:
+        while True:
+            try:
+                status = client.index_status()
+            except PermissionDenied:
+                if not args.json:
+                    out.line("index: not waited for (this key may not read the index status)")
+                return
+            pending = status.pending_dense_items
+            first = pending if first is None else first
+            elapsed = time.monotonic() - started
+            if pending == 0:
+                break
+            if args.wait_timeout and elapsed >= args.wait_timeout:
+                if show_progress:
+                    print(file=sys.stderr)
+                if not args.json:
+                    out.line(
+                        f"index: {pending} writes still not searchable after {elapsed:.0f}s;"
+                        " a search with read-your-writes waits for them"
+                    )
+                return
+            if show_progress:
+                _index_progress(pending, first, status, elapsed)
+            time.sleep(INDEX_POLL_SECONDS)
+    if show_progress and first:
+        print(file=sys.stderr)
+    if not args.json:
+        waited = f" after waiting {elapsed:.1f}s for the index" if first else ""
+        out.line(f"searchable: every decision stored is in the index{waited}")
+
+
+# How often the wait asks for the index backlog.
+INDEX_POLL_SECONDS = 0.5
+
+
+def _index_progress(pending: int, first: int, status: IndexStatus, elapsed: float) -> None:
+    done = max(first - pending, 0)
+    lag = ""
+    if status.oldest_pending_time is not None:
+        age = (datetime.now(UTC) - status.oldest_pending_time).total_seconds()
+        lag = f", lag {max(age, 0.0):.0f}s"
+    retrying = f", {status.retrying_items} retrying" if status.retrying_items else ""
+    rate = done / max(elapsed, 1e-9)
+    sys.stderr.write(f"\rindexing: {pending} writes to go{lag}{retrying} ({rate:.0f}/s)".ljust(72))
+    sys.stderr.flush()
 
 
 def _progress(done: int, total: int, started: float) -> None:
