@@ -18,7 +18,9 @@ lockfile commits, reverts). Then, timed:
   --batch-size to IngestCommits (deterministic miner) until the last reply;
   indexing is not part of it (the outbox feeds the index asynchronously, while
   the ingestion runs);
-- how long after that the index caught up: the history is searchable then.
+- how long after that the index caught up, waiting as `engram decisions ingest`
+  does (read-your-writes searches, which drive the indexing at serving
+  priority): the history is searchable then.
   The time to searchable (ingestion start to caught up) over the ingestion time
   is the ratio the index is held to (goal: at most `GOAL_SEARCHABLE_RATIO`), and
   decisions/s is decisions created over the time to searchable;
@@ -36,6 +38,7 @@ import re
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -277,7 +280,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         t1 = time.perf_counter()
         caught_up = True
         try:
-            await remote.wait_indexed(args.index_timeout, lambda m: _say(args, start, m))
+            await wait_searchable(stub, remote, args.index_timeout, lambda m: _say(args, start, m))
         except TimeoutError as pending:
             # Measured anyway, and reported as such: SearchDecisions then searches
             # the part of the history indexed so far, beside the indexing work.
@@ -367,6 +370,38 @@ def bounded_range(path: str, revision_range: str, newest: int | None) -> str:
     if len(listed) <= newest:
         return revision_range
     return f"{listed[-1]}..{listed[0]}"
+
+
+async def wait_searchable(
+    stub: Any, remote: Any, wait_seconds: float, say: Callable[[str], None]
+) -> None:
+    """Waits as `engram decisions ingest` does: read-your-writes searches, repeated
+    until one answers (the server indexes the backlog for the waiting caller).
+    TimeoutError after `wait_seconds`."""
+    from engram.v1 import decisions_pb2, recall_pb2
+
+    began = time.perf_counter()
+    last_report = 0.0
+    while True:
+        try:
+            await stub.SearchDecisions(
+                decisions_pb2.SearchDecisionsRequest(
+                    query="why", k=1, consistency=recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+                ),
+                metadata=remote._metadata,
+                timeout=600,
+            )
+            return
+        except grpc.aio.AioRpcError as error:
+            if error.code() != grpc.StatusCode.UNAVAILABLE:
+                raise
+        elapsed = time.perf_counter() - began
+        pending = await index_backlog(remote)
+        if elapsed > wait_seconds:
+            raise TimeoutError(f"index backlog still {pending} items after {wait_seconds:.0f}s")
+        if elapsed - last_report >= 10:
+            last_report = elapsed
+            say(f"waiting for the index: {pending} items pending")
 
 
 async def index_backlog(remote: Any) -> int:

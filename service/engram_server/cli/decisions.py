@@ -23,6 +23,7 @@ import argparse
 import collections
 import re
 import sys
+import threading
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -36,7 +37,13 @@ from engram import (
     IndexStatus,
     git,
 )
-from engram.errors import InvalidArgument, PermissionDenied
+from engram.errors import (
+    DeadlineExceeded,
+    EngramError,
+    InvalidArgument,
+    PermissionDenied,
+    Unavailable,
+)
 from google.protobuf import json_format
 
 from engram_server.cli import common
@@ -224,45 +231,63 @@ def ingest(args: argparse.Namespace) -> int:
 def wait_until_searchable(args: argparse.Namespace) -> None:
     """Waits until the index holds everything the tenant wrote (what this ingest
     stored among it), showing the backlog and its lag, the age of the oldest write
-    not yet searchable. Searches right after it answer from the whole history."""
+    not yet searchable. Searches right after it answer from the whole history.
+
+    The waiting is a read-your-writes search, repeated until it answers: the
+    server then indexes the tenant's backlog for the caller that waits, at
+    serving priority rather than as background work."""
     out = common.output(args)
     show_progress = not args.quiet and not args.json and sys.stderr.isatty()
     started = time.monotonic()
-    first: int | None = None
-    elapsed = 0.0
     with common.make_client(args) as client:
-        while True:
-            try:
-                status = client.index_status()
-            except PermissionDenied:
-                if not args.json:
-                    out.line("index: not waited for (this key may not read the index status)")
-                return
-            pending = status.pending_dense_items
-            first = pending if first is None else first
-            elapsed = time.monotonic() - started
-            if pending == 0:
-                break
-            if args.wait_timeout and elapsed >= args.wait_timeout:
-                if show_progress:
-                    print(file=sys.stderr)
-                if not args.json:
-                    out.line(
-                        f"index: {pending} writes still not searchable after {elapsed:.0f}s;"
-                        " a search with read-your-writes waits for them"
-                    )
-                return
-            if show_progress:
-                _index_progress(pending, first, status, elapsed)
-            time.sleep(INDEX_POLL_SECONDS)
-    if show_progress and first:
-        print(file=sys.stderr)
+        try:
+            first = client.index_status().pending_dense_items
+        except PermissionDenied:
+            if not args.json:
+                out.line("index: not waited for (this key may not read the index status)")
+            return
+        done = threading.Event()
+        progress = threading.Thread(
+            target=_show_index_progress, args=(client, first, started, done), daemon=True
+        )
+        if show_progress and first:
+            progress.start()
+        try:
+            while first:
+                try:
+                    client.search_decisions("why", k=1, read_your_writes=True)
+                    break
+                except (Unavailable, DeadlineExceeded):
+                    pass  # the server's wait ran out: ask again
+                if args.wait_timeout and time.monotonic() - started >= args.wait_timeout:
+                    pending = client.index_status().pending_dense_items
+                    if not args.json:
+                        out.line(
+                            f"index: {pending} writes still not searchable after"
+                            f" {time.monotonic() - started:.0f}s; a search with"
+                            " read-your-writes waits for them"
+                        )
+                    return
+        finally:
+            done.set()
+            if progress.is_alive():
+                progress.join()
+                print(file=sys.stderr)
     if not args.json:
-        waited = f" after waiting {elapsed:.1f}s for the index" if first else ""
+        waited = f" after waiting {time.monotonic() - started:.1f}s for the index" if first else ""
         out.line(f"searchable: every decision stored is in the index{waited}")
 
 
-# How often the wait asks for the index backlog.
+def _show_index_progress(client: Any, first: int, started: float, done: threading.Event) -> None:
+    while not done.wait(INDEX_POLL_SECONDS):
+        try:
+            status = client.index_status()
+        except EngramError:
+            continue
+        _index_progress(status.pending_dense_items, first, status, time.monotonic() - started)
+
+
+# How often the wait shows the index backlog.
 INDEX_POLL_SECONDS = 0.5
 
 

@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any
 
 from engram_server.decisions.dense import dense_text as decision_dense_text
+from engram_server.embeddings.base import AWAITED
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.lexical.addressee import without_speaker
 from engram_server.lexical.sparse import SparseVector, sparse_vector
@@ -371,12 +372,18 @@ class IndexWorker:
         query does not wait for the background loop's turn."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, wait_seconds)
-        while True:
-            pending = int((await self.backlog(tenant))["pending"])
-            if pending == 0 or loop.time() >= deadline:
-                return pending
-            if not await self.index_tenant(tenant):
-                await asyncio.sleep(0.01)
+        # Someone waits for these batches: they are embedded at the caller's
+        # priority, not as background work (`embeddings.base.AWAITED`).
+        awaited = AWAITED.set(True)
+        try:
+            while True:
+                pending = int((await self.backlog(tenant))["pending"])
+                if pending == 0 or loop.time() >= deadline:
+                    return pending
+                if not await self.index_tenant(tenant):
+                    await asyncio.sleep(0.01)
+        finally:
+            AWAITED.reset(awaited)
 
 
 async def _previous_turns(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neighbour]:
