@@ -148,3 +148,27 @@ async def test_an_unknown_consistency_is_invalid_argument(
         await getattr(stub(t), rpc)(request)
     assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert field_violations(err.value) == ["consistency"]
+
+
+async def test_background_indexing_leaves_a_tenant_to_the_caller_waiting_for_it(
+    server: RunningServer, make_tenant: MakeTenant, no_background_indexing: Any
+) -> None:
+    # A niced background batch would hold rows the waiting caller then waits on:
+    # while a read-your-writes call indexes its tenant, the background rounds
+    # pass that tenant by (and index the others).
+    a, b = await make_tenant(), await make_tenant()
+    worker = no_background_indexing
+    await ingest_one(a)
+    await ingest_one(b)
+    worker._awaited[a.tenant_id] += 1
+    try:
+        while await worker.run_once():
+            pass
+        assert await pending(a) >= 1
+        assert await pending(b) == 0
+    finally:
+        worker._awaited[a.tenant_id] -= 1
+    worker._awaited_until.pop(a.tenant_id, None)
+    while await worker.run_once():
+        pass
+    assert await pending(a) == 0

@@ -19,8 +19,9 @@ lockfile commits, reverts). Then, timed:
   indexing is not part of it (the outbox feeds the index asynchronously, while
   the ingestion runs);
 - how long after that the index caught up, waiting as `engram decisions ingest`
-  does (read-your-writes searches, which drive the indexing at serving
-  priority): the history is searchable then.
+  does, from the first batch on (read-your-writes searches one after another,
+  for which the server indexes the backlog at serving priority): the history is
+  searchable then.
   The time to searchable (ingestion start to caught up) over the ingestion time
   is the ratio the index is held to (goal: at most `GOAL_SEARCHABLE_RATIO`), and
   decisions/s is decisions created over the time to searchable;
@@ -246,6 +247,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         refused = 0
         waited = 0.0
         lag: list[int] = []
+        ingested = asyncio.Event()
+        waiting = asyncio.create_task(
+            wait_searchable(
+                stub, remote, ingested, args.index_timeout, lambda m: _say(args, start, m)
+            )
+        )
         t0 = time.perf_counter()
         for batch in git.read_batches(source, revisions, args.batch_size):
             t1 = time.perf_counter()
@@ -269,6 +276,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             refused += int(response.invalid_commits)
             lag.append(await index_backlog(remote))
         ingest = time.perf_counter() - t0
+        ingested.set()
         rate = commits / ingest
         _say(
             args,
@@ -280,14 +288,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         t1 = time.perf_counter()
         caught_up = True
         try:
-            await wait_searchable(stub, remote, args.index_timeout, lambda m: _say(args, start, m))
+            finished = await waiting
         except TimeoutError as pending:
             # Measured anyway, and reported as such: SearchDecisions then searches
             # the part of the history indexed so far, beside the indexing work.
             caught_up = False
+            finished = time.perf_counter()
             _say(args, start, f"{pending}; measuring anyway")
-        index_seconds = time.perf_counter() - t1
-        searchable = time.perf_counter() - t0
+        index_seconds = finished - t1
+        searchable = finished - t0
         _say(
             args,
             start,
@@ -373,35 +382,45 @@ def bounded_range(path: str, revision_range: str, newest: int | None) -> str:
 
 
 async def wait_searchable(
-    stub: Any, remote: Any, wait_seconds: float, say: Callable[[str], None]
-) -> None:
-    """Waits as `engram decisions ingest` does: read-your-writes searches, repeated
-    until one answers (the server indexes the backlog for the waiting caller).
-    TimeoutError after `wait_seconds`."""
+    stub: Any,
+    remote: Any,
+    ingested: asyncio.Event,
+    wait_seconds: float,
+    say: Callable[[str], None],
+) -> float:
+    """Waits as `engram decisions ingest` does, from the first batch on:
+    read-your-writes searches one after another (the server indexes the backlog
+    for each at serving priority) until one answers after the ingestion ended
+    (`ingested`). Returns when that was (perf_counter); TimeoutError when the
+    index has not caught up `wait_seconds` after the ingestion."""
     from engram.v1 import decisions_pb2, recall_pb2
 
-    began = time.perf_counter()
+    request = decisions_pb2.SearchDecisionsRequest(
+        query="why", k=1, consistency=recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+    )
+    ended: float | None = None
     last_report = 0.0
     while True:
+        if ended is None and ingested.is_set():
+            ended = time.perf_counter()
         try:
-            await stub.SearchDecisions(
-                decisions_pb2.SearchDecisionsRequest(
-                    query="why", k=1, consistency=recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
-                ),
-                metadata=remote._metadata,
-                timeout=600,
-            )
-            return
+            await stub.SearchDecisions(request, metadata=remote._metadata, timeout=600)
+            if ended is not None:
+                return time.perf_counter()
+            await asyncio.sleep(0.5)  # caught up with the ingestion so far
+            continue
         except grpc.aio.AioRpcError as error:
             if error.code() != grpc.StatusCode.UNAVAILABLE:
                 raise
-        elapsed = time.perf_counter() - began
-        pending = await index_backlog(remote)
+        if ended is None:
+            continue
+        elapsed = time.perf_counter() - ended
         if elapsed > wait_seconds:
+            pending = await index_backlog(remote)
             raise TimeoutError(f"index backlog still {pending} items after {wait_seconds:.0f}s")
         if elapsed - last_report >= 10:
             last_report = elapsed
-            say(f"waiting for the index: {pending} items pending")
+            say(f"waiting for the index: {await index_backlog(remote)} items pending")
 
 
 async def index_backlog(remote: Any) -> int:

@@ -29,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import engram
 from engram import (
     CommitDisposition,
     Decision,
@@ -39,7 +40,6 @@ from engram import (
 )
 from engram.errors import (
     DeadlineExceeded,
-    EngramError,
     InvalidArgument,
     PermissionDenied,
     Unavailable,
@@ -180,7 +180,8 @@ def ingest(args: argparse.Namespace) -> int:
     done = 0
     started = time.monotonic()
     show_progress = not args.quiet and not args.json and sys.stderr.isatty()
-    with common.make_client(args) as client:
+    index_wait = IndexWait(args)
+    with index_wait, common.make_client(args) as client:
         for batch in git.read_batches(args.path, args.range, args.batch_size):
             response = client.ingest_commits(
                 repository, batch, space=args.space, reprocess=args.reprocess
@@ -223,68 +224,116 @@ def ingest(args: argparse.Namespace) -> int:
         )
         for reason, n in reasons.most_common(8):
             out.line(f"  skipped {n:5d}: {reason}")
-    if not args.no_wait:
-        wait_until_searchable(args)
+    index_wait.finish()
     return 1 if counts["invalid"] else 0
 
 
-def wait_until_searchable(args: argparse.Namespace) -> None:
-    """Waits until the index holds everything the tenant wrote (what this ingest
-    stored among it), showing the backlog and its lag, the age of the oldest write
-    not yet searchable. Searches right after it answer from the whole history.
+class IndexWait:
+    """`ingest`'s wait until what it stored is searchable (unless --no-wait).
 
-    The waiting is a read-your-writes search, repeated until it answers: the
-    server then indexes the tenant's backlog for the caller that waits, at
-    serving priority rather than as background work."""
-    out = common.output(args)
-    show_progress = not args.quiet and not args.json and sys.stderr.isatty()
-    started = time.monotonic()
-    with common.make_client(args) as client:
-        try:
-            first = client.index_status().pending_dense_items
-        except PermissionDenied:
-            if not args.json:
-                out.line("index: not waited for (this key may not read the index status)")
-            return
-        done = threading.Event()
-        progress = threading.Thread(
-            target=_show_index_progress, args=(client, first, started, done), daemon=True
+    It starts with the first batch: a thread asks read-your-writes searches one
+    after another while the batches go out, and the server indexes the tenant's
+    backlog for each at serving priority (background indexing is niced, and
+    would get little of a busy machine while the ingest itself runs). `finish`
+    then shows the backlog and its lag (the age of the oldest write not yet
+    searchable) until a search answers with everything indexed."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.ingested = threading.Event()
+        self.stop = threading.Event()
+        self.searchable = threading.Event()
+        self.error: Exception | None = None
+        self.thread = threading.Thread(target=self._drive, name="index-wait", daemon=True)
+
+    def __enter__(self) -> IndexWait:
+        if not self.args.no_wait:
+            self.thread.start()
+        return self
+
+    def __exit__(self, kind: Any, error: Any, tb: Any) -> None:
+        if error is not None:
+            self._stop()
+
+    def _stop(self) -> None:
+        self.stop.set()
+        if self.thread.is_alive():
+            self.thread.join()
+
+    def _client(self) -> Any:
+        # One attempt per call (a refused wait is asked again at once) and room for
+        # the server's own wait, which ends between index batches.
+        args = self.args
+        timeout = max(args.timeout, INDEX_WAIT_CALL_SECONDS)
+        return engram.Client(
+            args.address, args.api_key, secure=args.secure, timeout=timeout, max_attempts=1
         )
-        if show_progress and first:
-            progress.start()
+
+    def _drive(self) -> None:
         try:
-            while first:
-                try:
-                    client.search_decisions("why", k=1, read_your_writes=True)
-                    break
-                except (Unavailable, DeadlineExceeded):
-                    pass  # the server's wait ran out: ask again
-                if args.wait_timeout and time.monotonic() - started >= args.wait_timeout:
-                    pending = client.index_status().pending_dense_items
-                    if not args.json:
-                        out.line(
-                            f"index: {pending} writes still not searchable after"
-                            f" {time.monotonic() - started:.0f}s; a search with"
-                            " read-your-writes waits for them"
-                        )
-                    return
+            with self._client() as client:
+                while not self.stop.is_set():
+                    ingested = self.ingested.is_set()
+                    try:
+                        client.search_decisions("why", k=1, read_your_writes=True)
+                    except (Unavailable, DeadlineExceeded):
+                        continue  # the server's wait ran out: ask again
+                    if ingested:
+                        self.searchable.set()
+                        return
+                    self.stop.wait(INDEX_POLL_SECONDS)  # nothing pending yet
+        except Exception as error:  # reported by finish()
+            self.error = error
+
+    def finish(self) -> None:
+        """Waits (showing progress) until everything stored is searchable."""
+        if self.args.no_wait:
+            return
+        args, out = self.args, common.output(self.args)
+        self.ingested.set()
+        show_progress = not args.quiet and not args.json and sys.stderr.isatty()
+        started = time.monotonic()
+        first: int | None = None
+        try:
+            with common.make_client(args) as client:
+                while self.thread.is_alive():
+                    status = client.index_status()
+                    pending = status.pending_dense_items
+                    first = pending if first is None else first
+                    elapsed = time.monotonic() - started
+                    if args.wait_timeout and elapsed >= args.wait_timeout:
+                        self._stop()
+                        if show_progress:
+                            print(file=sys.stderr)
+                        if not args.json:
+                            out.line(
+                                f"index: {pending} writes still not searchable after"
+                                f" {elapsed:.0f}s; a search with read-your-writes waits for them"
+                            )
+                        return
+                    if show_progress and pending:
+                        _index_progress(pending, first, status, elapsed)
+                    self.thread.join(INDEX_POLL_SECONDS)
+        except PermissionDenied as error:
+            self.error = self.error or error
         finally:
-            done.set()
-            if progress.is_alive():
-                progress.join()
-                print(file=sys.stderr)
-    if not args.json:
-        waited = f" after waiting {time.monotonic() - started:.1f}s for the index" if first else ""
-        out.line(f"searchable: every decision stored is in the index{waited}")
+            self._stop()
+        if show_progress and first:
+            print(file=sys.stderr)
+        if args.json:
+            return
+        if not self.searchable.is_set():
+            out.line(f"index: not waited for ({self.error or 'stopped'})")
+            return
+        out.line(
+            "searchable: every decision stored is in the index"
+            + (f" ({time.monotonic() - started:.1f}s after the last batch)" if first else "")
+        )
 
 
-def _show_index_progress(client: Any, first: int, started: float, done: threading.Event) -> None:
-    while not done.wait(INDEX_POLL_SECONDS):
-        try:
-            status = client.index_status()
-        except EngramError:
-            continue
-        _index_progress(status.pending_dense_items, first, status, time.monotonic() - started)
+# Client-side deadline of one read-your-writes call of the wait: above the
+# server's wait (ENGRAM_READ_YOUR_WRITES_WAIT_MS, default 5 s) plus an index batch.
+INDEX_WAIT_CALL_SECONDS = 120.0
 
 
 # How often the wait shows the index backlog.

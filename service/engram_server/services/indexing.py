@@ -15,8 +15,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -46,6 +47,10 @@ BATCH = 256
 TENANTS_PER_ROUND = 50
 MAX_BACKOFF_SECONDS = 300.0
 IDLE_POLL_SECONDS = 1.0
+# After a read-your-writes call indexed its tenant's backlog, the background loop
+# leaves that tenant alone this long: a caller that waits for more asks again at
+# once, and a niced batch taken in between would hold rows it then waits on.
+AWAITED_GRACE_SECONDS = 2.0
 # How long processed outbox rows stay visible before they are collected.
 PROCESSED_RETENTION_SECONDS = 600
 
@@ -189,6 +194,11 @@ class IndexWorker:
         self._loop = BackgroundTask("index-worker", self._run_forever)
         self._drained: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.last_indexed_time: datetime | None = None
+        # Tenants -> read-your-writes calls now indexing their backlog themselves.
+        self._awaited: Counter[str] = Counter()
+        # ... and until when to leave them to their caller after its call ends (it
+        # asks again at once when it waits for more).
+        self._awaited_until: dict[str, float] = {}
         # Points written since the index last built its search graphs.
         self.written_since_optimize = 0
 
@@ -228,6 +238,11 @@ class IndexWorker:
             await conn.commit()
         did_work = False
         for tenant in tenants:
+            # A tenant with a waiting caller is indexed by that caller, at its
+            # priority (`wait_until_indexed`): a niced batch taken here would hold
+            # rows the caller then waits on.
+            if self._awaited[tenant] or self._awaited_until.get(tenant, 0.0) > time.monotonic():
+                continue
             did_work |= await self.index_tenant(tenant)
         return did_work
 
@@ -375,6 +390,7 @@ class IndexWorker:
         # Someone waits for these batches: they are embedded at the caller's
         # priority, not as background work (`embeddings.base.AWAITED`).
         awaited = AWAITED.set(True)
+        self._awaited[tenant] += 1
         try:
             while True:
                 pending = int((await self.backlog(tenant))["pending"])
@@ -384,6 +400,10 @@ class IndexWorker:
                     await asyncio.sleep(0.01)
         finally:
             AWAITED.reset(awaited)
+            self._awaited[tenant] -= 1
+            if not self._awaited[tenant]:
+                del self._awaited[tenant]
+                self._awaited_until[tenant] = time.monotonic() + AWAITED_GRACE_SECONDS
 
 
 async def _previous_turns(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neighbour]:
