@@ -6,7 +6,7 @@ quotes come the code places it touched ("Code: src/a.py Parser, ...") and its
 origin ("(repo, 2024-05-01, commit 0123abcd4567)"). Those two lines name things
 rather than explain them: paths, symbols and a hex sha split into many word
 pieces, so they hold most of the memory's tokens (on pallets/click 77 tokens a
-decision, 23 without them) while adding nothing a paraphrased why-question could
+decision, 26 of them embedded) while adding nothing a paraphrased why-question could
 match by meaning. The lexical leg still matches them word for word.
 
 The embedding model's cost grows with the tokens it reads, and decisions arrive
