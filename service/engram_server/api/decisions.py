@@ -10,7 +10,6 @@ from engram.v1 import decisions_pb2, decisions_pb2_grpc, recall_pb2, types_pb2
 
 from engram_server.api import convert
 from engram_server.api.privacy import findings_to_proto
-from engram_server.api.recall import read_your_writes_wait
 from engram_server.api.timestamps import optional_time
 from engram_server.decisions.answer import Candidate, Match
 from engram_server.decisions.model import (
@@ -286,6 +285,14 @@ def explanation_to_proto(c: Candidate) -> decisions_pb2.CodeExplanation:
     if c.replacement is not None:
         out.replacement.CopyFrom(decision_to_proto(c.replacement))
     return out
+
+
+def read_your_writes_wait(ctx: AppContext, context: Ctx) -> float:
+    """How long a read-your-writes read may wait for the index, as Recall's: the
+    configured wait, or less when the call's deadline comes first."""
+    remaining = context.time_remaining()
+    wait = ctx.settings.read_your_writes_wait_ms / 1000.0
+    return wait if remaining is None else min(wait, remaining)
 
 
 def _consistency(value: int) -> bool:

@@ -130,14 +130,6 @@ async def with_pools(ctx: AppContext, q: RecallQuery, pools: Any) -> RecallQuery
     return replace(q, pools=scopes, reader=tuple(identities(current_principal())))
 
 
-def read_your_writes_wait(ctx: AppContext, context: Ctx) -> float:
-    """How long a read-your-writes read may wait for the index: the configured
-    wait, or less when the call's deadline comes first."""
-    remaining = context.time_remaining()
-    wait = ctx.settings.read_your_writes_wait_ms / 1000.0
-    return wait if remaining is None else min(wait, remaining)
-
-
 class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
     def __init__(self, ctx: AppContext) -> None:
         self.ctx = ctx
@@ -152,7 +144,9 @@ class RecallServicer(SnapshotMethods, recall_pb2_grpc.RecallServiceServicer):
         await self.runtime.stop(self.ctx.notifier)
 
     def _deadline(self, context: Ctx) -> float | None:
-        return read_your_writes_wait(self.ctx, context)
+        remaining = context.time_remaining()
+        wait = self.ctx.settings.read_your_writes_wait_ms / 1000.0
+        return wait if remaining is None else min(wait, remaining)
 
     async def Recall(
         self, request: recall_pb2.RecallRequest, context: Ctx

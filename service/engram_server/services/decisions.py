@@ -327,8 +327,15 @@ class DecisionsService:
         `wait` seconds) until every write of the tenant, the decisions of an ingest
         just answered included, is searchable; UNAVAILABLE if it is not by then.
         Nothing to wait for on a server without recall (no semantic leg)."""
-        if read_your_writes and self.recall is not None:
-            await self.recall.service.await_writes(tenant, wait)
+        if not read_your_writes or self.recall is None:
+            return
+        from engram_server.services.recall import ReadYourWritesTimeout
+
+        budget = 5.0 if wait is None else max(0.0, wait - 0.05)
+        pending = await self.recall.worker.wait_until_indexed(tenant, budget)
+        if pending:
+            # As Recall: say the newest writes are missing rather than answer without them.
+            raise ReadYourWritesTimeout(pending, budget)
 
     async def index_backlog(self, tenant: str) -> int:
         """The tenant's writes not yet searchable by both legs (0 without recall)."""

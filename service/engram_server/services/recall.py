@@ -280,7 +280,14 @@ class RecallService:
 
     async def recall(self, tenant: str, q: RecallQuery, deadline: float | None) -> RecallResult:
         validate(q)
-        pending = await self.await_writes(tenant, deadline) if q.read_your_writes else 0
+        pending = 0
+        if q.read_your_writes:
+            budget = 5.0 if deadline is None else max(0.0, deadline - 0.05)
+            pending = await self.worker.wait_until_indexed(tenant, budget)
+            if pending:
+                # Answering now could miss the caller's own writes: say so instead
+                # of returning hits that may be stale.
+                raise ReadYourWritesTimeout(pending, budget)
         hits = await (deep_ranked(self, tenant, q) if q.deep else self._ranked(tenant, q))
         if q.track_access and hits:
             self.access.record(tenant, [h.memory.id for h in hits])
@@ -293,18 +300,6 @@ class RecallService:
             if uses:
                 self.access.record_pool_uses(tenant, uses)
         return RecallResult(hits, pending, self.embedder.name)
-
-    async def await_writes(self, tenant: str, deadline: float | None) -> int:
-        """Read-your-writes: waits (up to `deadline` seconds, 5 without one) until
-        every write of the tenant committed so far is searchable by both legs.
-        Returns 0 then; raises ReadYourWritesTimeout if the wait ran out."""
-        budget = 5.0 if deadline is None else max(0.0, deadline - 0.05)
-        pending = await self.worker.wait_until_indexed(tenant, budget)
-        if pending:
-            # Answering now could miss the caller's own writes: say so instead
-            # of returning hits that may be stale.
-            raise ReadYourWritesTimeout(pending, budget)
-        return pending
 
     async def near_duplicate(
         self,
