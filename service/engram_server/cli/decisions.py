@@ -196,8 +196,9 @@ def ingest(args: argparse.Namespace) -> int:
                         out.item(_json(d))
             if show_progress:
                 _progress(done, total, started)
-    if show_progress:
-        print(file=sys.stderr)
+        if show_progress:
+            print(file=sys.stderr)
+        index_wait.finish()
     if not args.json:
         for sha, title in created:
             out.line(f"{sha}  {title}")
@@ -210,7 +211,6 @@ def ingest(args: argparse.Namespace) -> int:
         )
         for reason, n in reasons.most_common(8):
             out.line(f"  skipped {n:5d}: {reason}")
-    index_wait.finish()
     return 1 if counts["invalid"] else 0
 
 

@@ -24,7 +24,8 @@ class IndexWait:
     backlog for each at serving priority (background indexing is niced, and
     would get little of a busy machine while the ingest itself runs). `finish`
     then shows the backlog and its lag (the age of the oldest write not yet
-    searchable) until a search answers with everything indexed."""
+    searchable) until a search answers with everything indexed; call it inside the
+    `with` block, which ends the thread in any case."""
 
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -40,8 +41,8 @@ class IndexWait:
         return self
 
     def __exit__(self, kind: Any, error: Any, tb: Any) -> None:
-        if error is not None:
-            self._stop()
+        # After `finish`, or when the ingest stopped early: the thread ends here.
+        self._stop()
 
     def _stop(self) -> None:
         self.stop.set()
