@@ -28,7 +28,7 @@ from engram_server.embeddings import (
     build_embedder,
     l2_normalise,
 )
-from engram_server.embeddings.base import Matrix, Vector
+from engram_server.embeddings.base import AWAITED, Matrix, Vector
 from engram_server.embeddings.minilm import DIMENSION, MODEL_ID
 from engram_server.errors import Unavailable
 from engram_server.platform.config import load_settings
@@ -958,5 +958,32 @@ async def test_minilm_batch_threads_yield_to_the_rest_of_the_process() -> None:
         for i in (0, 17, 39):
             single = await embedder.embed_query(texts[i])
             assert _cos(matrix[i], single) >= 0.9999
+    finally:
+        await embedder.close()
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no thread priorities here")
+async def test_minilm_batches_a_caller_waits_for_keep_the_callers_priority() -> None:
+    # A read-your-writes read drives its tenant's indexing (`AWAITED`): those
+    # batches embed at the caller's priority, with the same vectors.
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    embedder = MiniLMEmbedder(threads=1, batch_threads=2)
+    texts = [f"text {i} about something else entirely" * (i % 4 + 1) for i in range(12)]
+    try:
+        loop = asyncio.get_running_loop()
+        mine = niceness()
+        background = await embedder.embed(texts)
+        assert set(embedder._pools) == {"batches", "runs"}
+        awaited = AWAITED.set(True)
+        try:
+            waited_for = await embedder.embed(texts)
+        finally:
+            AWAITED.reset(awaited)
+        assert {"awaited-batches", "awaited-runs"} <= set(embedder._pools)
+        for purpose in ("awaited-batches", "awaited-runs"):
+            assert await loop.run_in_executor(embedder._pool(purpose), niceness) == mine
+        assert np.array_equal(background, waited_for)
     finally:
         await embedder.close()

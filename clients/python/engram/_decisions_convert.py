@@ -98,6 +98,7 @@ def ingest_out(pb: decisions_pb2.IngestCommitsResponse) -> dt.IngestResult:
         invalid_commits=pb.invalid_commits,
         privacy_findings=c.findings_out(pb.privacy_findings),
         commits=tuple(ingested_commit_out(x) for x in pb.commits),
+        pending_index_items=pb.pending_index_items,
         raw=pb,
     )
 

@@ -238,6 +238,8 @@ class IngestResult:
     invalid_commits: int = 0
     privacy_findings: tuple[PrivacyFinding, ...] = ()
     commits: tuple[IngestedCommit, ...] = ()
+    # The tenant's index backlog when the call answered: writes not yet searchable.
+    pending_index_items: int = 0
     raw: decisions_pb2.IngestCommitsResponse | None = field(default=None, repr=False, compare=False)
 
 

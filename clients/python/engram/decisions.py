@@ -206,6 +206,7 @@ class _Requests:
         include_superseded: Any,
         start: Any,
         end: Any,
+        read_your_writes: Any = False,
     ) -> decisions_pb2.SearchDecisionsRequest:
         return c.fill(
             decisions_pb2.SearchDecisionsRequest(),
@@ -216,6 +217,7 @@ class _Requests:
             include_superseded=include_superseded,
             decision_time_start=start,
             decision_time_end=end,
+            consistency=_requests.consistency(read_your_writes),
         )
 
     @staticmethod
@@ -230,6 +232,7 @@ class _Requests:
         include_superseded: Any,
         token_budget: Any,
         blame_commits: Any = (),
+        read_your_writes: Any = False,
     ) -> decisions_pb2.ExplainCodeRequest:
         return c.fill(
             decisions_pb2.ExplainCodeRequest(),
@@ -243,6 +246,7 @@ class _Requests:
             include_superseded=include_superseded,
             token_budget=token_budget,
             blame_commits=blame_commits,
+            consistency=_requests.consistency(read_your_writes),
         )
 
     @staticmethod
@@ -352,6 +356,8 @@ class _RepositoryIngest:
         merged.created_decisions += response.created_decisions
         merged.updated_decisions += response.updated_decisions
         merged.invalid_commits += response.invalid_commits
+        # The backlog as the last call saw it.
+        merged.pending_index_items = response.pending_index_items
         for commit in response.commits:
             item = merged.commits.add()
             item.CopyFrom(commit)
@@ -526,8 +532,13 @@ class DecisionsMixin:
         include_superseded: bool = False,
         start: datetime | None = None,
         end: datetime | None = None,
+        read_your_writes: bool = False,
     ) -> dt.DecisionSearchResult:
-        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
+        """Decisions that answer `query`, best first. `read_your_writes`: wait until
+        every write of the tenant (decisions just ingested included) is searchable."""
+        request = _Requests.search(
+            query, repository, path, k, include_superseded, start, end, read_your_writes
+        )
         return dc.search_out(
             self._transport_.unary(self._decisions.SearchDecisions, request, retryable=True)
         )
@@ -546,9 +557,11 @@ class DecisionsMixin:
         include_superseded: bool = False,
         token_budget: int = 0,
         blame_commits: Sequence[str] = (),
+        read_your_writes: bool = False,
     ) -> dt.ExplainResult:
         """Why is this code like this? `.context` is a prompt-ready Markdown block.
-        `blame_commits`: the commits `git blame` names for `lines` at `revision`."""
+        `blame_commits`: the commits `git blame` names for `lines` at `revision`.
+        `read_your_writes`: the semantic leg waits until the tenant's writes are searchable."""
         request = _Requests.explain(
             repository,
             path,
@@ -560,6 +573,7 @@ class DecisionsMixin:
             include_superseded,
             token_budget,
             blame_commits,
+            read_your_writes,
         )
         return dc.explain_out(
             self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)
@@ -719,8 +733,13 @@ class AsyncDecisionsMixin:
         include_superseded: bool = False,
         start: datetime | None = None,
         end: datetime | None = None,
+        read_your_writes: bool = False,
     ) -> dt.DecisionSearchResult:
-        request = _Requests.search(query, repository, path, k, include_superseded, start, end)
+        """Decisions that answer `query`, best first. `read_your_writes`: wait until
+        every write of the tenant (decisions just ingested included) is searchable."""
+        request = _Requests.search(
+            query, repository, path, k, include_superseded, start, end, read_your_writes
+        )
         return dc.search_out(
             await self._transport_.unary(self._decisions.SearchDecisions, request, retryable=True)
         )
@@ -739,6 +758,7 @@ class AsyncDecisionsMixin:
         include_superseded: bool = False,
         token_budget: int = 0,
         blame_commits: Sequence[str] = (),
+        read_your_writes: bool = False,
     ) -> dt.ExplainResult:
         request = _Requests.explain(
             repository,
@@ -751,6 +771,7 @@ class AsyncDecisionsMixin:
             include_superseded,
             token_budget,
             blame_commits,
+            read_your_writes,
         )
         return dc.explain_out(
             await self._transport_.unary(self._decisions.ExplainCode, request, retryable=True)

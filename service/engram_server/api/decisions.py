@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 import grpc
-from engram.v1 import decisions_pb2, decisions_pb2_grpc, types_pb2
+from engram.v1 import decisions_pb2, decisions_pb2_grpc, recall_pb2, types_pb2
 
 from engram_server.api import convert
 from engram_server.api.privacy import findings_to_proto
@@ -27,7 +27,7 @@ from engram_server.decisions.model import (
     Outcome,
     OutcomeRecord,
 )
-from engram_server.errors import Violations
+from engram_server.errors import InvalidArgument, Violations
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
 from engram_server.services.decisions import (
@@ -299,6 +299,23 @@ def explanation_to_proto(c: Candidate) -> decisions_pb2.CodeExplanation:
     return out
 
 
+def read_your_writes_wait(ctx: AppContext, context: Ctx) -> float:
+    """How long a read-your-writes read may wait for the index, as Recall's: the
+    configured wait, or less when the call's deadline comes first."""
+    remaining = context.time_remaining()
+    wait = ctx.settings.read_your_writes_wait_ms / 1000.0
+    return wait if remaining is None else min(wait, remaining)
+
+
+def _consistency(value: int) -> bool:
+    """True for READ_YOUR_WRITES (the semantic leg waits for the index, as
+    Recall's); INVALID_ARGUMENT naming `consistency` for an unknown value, before
+    anything else of the request is checked or waited for."""
+    if value not in recall_pb2.ReadConsistency.values():
+        raise InvalidArgument.field("consistency", f"unknown enum value {value}")
+    return value == recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+
+
 class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
     """DecisionsService: decisions mined from commits and the code they explain."""
 
@@ -327,6 +344,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
             use_llm=request.use_llm,
         )
         return decisions_pb2.IngestCommitsResponse(
+            pending_index_items=await self._service().index_backlog(current_principal().tenant_id),
             decisions=[decision_to_proto(d) for d in outcome.decisions],
             processed_commits=outcome.processed,
             skipped_commits=outcome.skipped,
@@ -414,6 +432,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
     async def SearchDecisions(
         self, request: decisions_pb2.SearchDecisionsRequest, context: Ctx
     ) -> decisions_pb2.SearchDecisionsResponse:
+        read_your_writes = _consistency(request.consistency)
         found = await self._service().answer_search(
             current_principal().tenant_id,
             SearchQuery(
@@ -424,6 +443,8 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
                 include_superseded=request.include_superseded,
                 start=optional_time(request, "decision_time_start", "decision_time_start"),
                 end=optional_time(request, "decision_time_end", "decision_time_end"),
+                read_your_writes=read_your_writes,
+                wait_seconds=read_your_writes_wait(self._ctx, context),
             ),
         )
         return decisions_pb2.SearchDecisionsResponse(
@@ -438,6 +459,7 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
     async def ExplainCode(
         self, request: decisions_pb2.ExplainCodeRequest, context: Ctx
     ) -> decisions_pb2.ExplainCodeResponse:
+        read_your_writes = _consistency(request.consistency)
         result = await self._service().explain(
             current_principal().tenant_id,
             ExplainQuery(
@@ -451,6 +473,8 @@ class DecisionsServicer(decisions_pb2_grpc.DecisionsServiceServicer):
                 include_superseded=request.include_superseded,
                 token_budget=request.token_budget,
                 blame_commits=tuple(request.blame_commits),
+                read_your_writes=read_your_writes,
+                wait_seconds=read_your_writes_wait(self._ctx, context),
             ),
         )
         return decisions_pb2.ExplainCodeResponse(

@@ -35,6 +35,7 @@ from google.protobuf import json_format
 
 from engram_server.cli import common
 from engram_server.cli.common import Commands, UsageError
+from engram_server.cli.index_wait import IndexWait
 from engram_server.cli.ingest_history import CommitLine, IngestTally, ingest_history
 from engram_server.cli.ingest_progress import IngestProgress
 
@@ -76,6 +77,18 @@ def register(commands: Commands[argparse.ArgumentParser], parent: argparse.Argum
     p.add_argument("--quiet", action="store_true", help="no progress, summary only")
     p.add_argument(
         "--verbose", action="store_true", help="a line per commit: what became of it and why"
+    )
+    p.add_argument(
+        "--no-wait",
+        action="store_true",
+        help="return once the history is stored, without waiting until it is searchable",
+    )
+    p.add_argument(
+        "--wait-timeout",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="stop waiting for the index after this long (default: no limit)",
     )
     p.set_defaults(handler=ingest)
 
@@ -177,7 +190,7 @@ def ingest(args: argparse.Namespace) -> int:
                     out.line(f"{line.sha[:12]}  {line.outcome:<16}  {line.detail}")
         progress.update(tally)
 
-    with _ingest_client(args) as client:
+    with IndexWait(args) as index_wait, _ingest_client(args) as client:
         try:
             tally = ingest_history(
                 client,
@@ -199,8 +212,11 @@ def ingest(args: argparse.Namespace) -> int:
                 print(f"error: git: {error}", file=sys.stderr)
                 return 1
             raise
-    progress.done()
+        progress.done()
+        index_wait.finish()
     _summary(args, tally)
+    if index_wait.outcome:
+        common.output(args).line(index_wait.outcome)
     return 0
 
 

@@ -7,6 +7,7 @@ caller can hand rows to the vector index without copying them one by one.
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
@@ -25,6 +26,13 @@ Matrix = npt.NDArray[np.float32]
 # computed with (e.g. `all-MiniLM-L6-v2-onnx-int8+dynamic`): the same model, so an
 # index of another variant can be rebuilt from PostgreSQL without an operator.
 VARIANT_SEPARATOR = "+"
+
+# Set while a caller waits for what is being embedded (a read-your-writes read
+# driving the indexing of its tenant): in-process models then embed at the
+# caller's priority instead of as background work (`minilm.BACKGROUND_NICENESS`).
+AWAITED: contextvars.ContextVar[bool] = contextvars.ContextVar(
+    "engram_embed_awaited", default=False
+)
 
 
 def same_model(a: str, b: str) -> bool:

@@ -173,6 +173,9 @@ class ExplainQuery:
     token_budget: int = 0
     # The commits `git blame` names for `lines` at `revision` (from the client).
     blame_commits: tuple[str, ...] = ()
+    # Read-your-writes (`DecisionsService.await_index`), waiting at most this long.
+    read_your_writes: bool = False
+    wait_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,9 @@ class SearchQuery:
     include_superseded: bool = False
     start: datetime | None = None
     end: datetime | None = None
+    # Read-your-writes (`DecisionsService.await_index`), waiting at most this long.
+    read_your_writes: bool = False
+    wait_seconds: float | None = None
 
 
 @dataclass(frozen=True)
@@ -433,6 +439,29 @@ class DecisionsService:
             return checked.draft, checked.skip_reason, mined.replaces
 
         return drafts_for
+
+    # --- index freshness ----------------------------------------------------------
+
+    async def await_index(self, tenant: str, read_your_writes: bool, wait: float | None) -> None:
+        """Read-your-writes for the semantic leg, as Recall does it: waits (up to
+        `wait` seconds) until every write of the tenant, the decisions of an ingest
+        just answered included, is searchable; UNAVAILABLE if it is not by then.
+        Nothing to wait for on a server without recall (no semantic leg)."""
+        if not read_your_writes or self.recall is None:
+            return
+        from engram_server.services.recall import ReadYourWritesTimeout
+
+        budget = 5.0 if wait is None else max(0.0, wait - 0.05)
+        pending = await self.recall.worker.wait_until_indexed(tenant, budget)
+        if pending:
+            # As Recall: say the newest writes are missing rather than answer without them.
+            raise ReadYourWritesTimeout(pending, budget)
+
+    async def index_backlog(self, tenant: str) -> int:
+        """The tenant's writes not yet searchable by both legs (0 without recall)."""
+        if self.recall is None:
+            return 0
+        return int((await self.recall.worker.backlog(tenant))["pending"])
 
     # --- ingest ------------------------------------------------------------------
 
@@ -1333,6 +1362,7 @@ class DecisionsService:
             if not _SHA.match(sha):
                 v.add(f"blame_commits[{i}]", "a full commit sha: 40 or 64 lowercase hex characters")
         v.raise_if_any()
+        await self.await_index(tenant, q.read_your_writes, q.wait_seconds)
         k = q.k or DEFAULT_EXPLAIN_K
         candidates: list[answer.Candidate] = []
         async with self.db.tenant_tx(tenant) as conn:
@@ -1382,6 +1412,7 @@ class DecisionsService:
         if q.start and q.end and q.start >= q.end:
             v.add("decision_time_end", "must be after decision_time_start")
         v.raise_if_any()
+        await self.await_index(tenant, q.read_your_writes, q.wait_seconds)
         k = q.k or DEFAULT_SEARCH_K
         within = None
         if q.path:

@@ -15,17 +15,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import time
 import uuid
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engram_server.decisions.dense import dense_text as decision_dense_text
+from engram_server.embeddings.base import AWAITED
 from engram_server.embeddings.cache import CachedEmbedder
 from engram_server.lexical.addressee import without_speaker
 from engram_server.lexical.sparse import SparseVector, sparse_vector
-from engram_server.lifecycle.model import Memory, content_hash
+from engram_server.lifecycle.model import Kind, Memory, content_hash
 from engram_server.platform.background import BackgroundTask
 from engram_server.recall.neighbours import (
     ContextParams,
@@ -44,6 +47,10 @@ BATCH = 256
 TENANTS_PER_ROUND = 50
 MAX_BACKOFF_SECONDS = 300.0
 IDLE_POLL_SECONDS = 1.0
+# After a read-your-writes call indexed its tenant's backlog, the background loop
+# leaves that tenant alone this long: a caller that waits for more asks again at
+# once, and a niced batch taken in between would hold rows it then waits on.
+AWAITED_GRACE_SECONDS = 2.0
 # How long processed outbox rows stay visible before they are collected.
 PROCESSED_RETENTION_SECONDS = 600
 
@@ -54,24 +61,39 @@ def index_text(m: Memory) -> str:
     return m.content
 
 
-def dense_text(content_hash: str, content: str) -> tuple[str, str]:
-    """What gets embedded for a memory, and the cache key of that text: the
-    content without a "SPEAKER: " prefix (`recall/speakers.py` says why), keyed
-    by its own hash when the prefix was cut (the content hash names the whole)."""
+def dense_text(content_hash: str, content: str, kind: Kind | None = None) -> tuple[str, str]:
+    """What gets embedded for a memory, and the cache key of that text: for a
+    decision mined or stated through DecisionsService, its explaining part
+    (`decisions/dense.py` says why); otherwise the content without a "SPEAKER: "
+    prefix (`recall/speakers.py` says why). Keyed by the text's own hash when it
+    is not the whole content (the content hash names the whole)."""
+    if kind == Kind.DECISION:
+        decision = decision_dense_text(content)
+        if decision is not content:
+            return _DECISION_KEY + hashlib.sha256(decision.encode("utf-8")).hexdigest(), decision
     text = without_speaker(content)
     if text is content:
         return content_hash, content
     return "speakerless:" + hashlib.sha256(text.encode("utf-8")).hexdigest(), text
 
 
+# Cache keys of decisions' embedded parts: the same explanation (a "Fix typo." of
+# many commits) is embedded once per tenant.
+_DECISION_KEY = "decision:"
+
+
 def cache_keys(content: str) -> tuple[str, ...]:
     """Every embedding-cache key indexing may have stored a vector of this content
     under: its content hash (the whole content, as embedded before speakers were
-    cut) and, for a "SPEAKER: text" memory, the key of the text `dense_text`
-    embeds. Whatever deletes content for good forgets these too."""
+    cut), for a "SPEAKER: text" memory the key of the text `dense_text` embeds,
+    and for a decision's memory the key of its embedded part. Whatever deletes
+    content for good forgets these too."""
     whole = content_hash(content)
-    key, _ = dense_text(whole, content)
-    return (whole,) if key == whole else (whole, key)
+    keys = [whole]
+    for kind in (None, Kind.DECISION):
+        key, _ = dense_text(whole, content, kind)
+        keys.append(key)
+    return tuple(dict.fromkeys(keys))
 
 
 async def forget_vanished(
@@ -172,6 +194,11 @@ class IndexWorker:
         self._loop = BackgroundTask("index-worker", self._run_forever)
         self._drained: dict[str, asyncio.Event] = defaultdict(asyncio.Event)
         self.last_indexed_time: datetime | None = None
+        # Tenants -> read-your-writes calls now indexing their backlog themselves.
+        self._awaited: Counter[str] = Counter()
+        # ... and until when to leave them to their caller after its call ends (it
+        # asks again at once when it waits for more).
+        self._awaited_until: dict[str, float] = {}
         # Points written since the index last built its search graphs.
         self.written_since_optimize = 0
 
@@ -211,6 +238,11 @@ class IndexWorker:
             await conn.commit()
         did_work = False
         for tenant in tenants:
+            # A tenant with a waiting caller is indexed by that caller, at its
+            # priority (`wait_until_indexed`): a niced batch taken here would hold
+            # rows the caller then waits on.
+            if self._awaited[tenant] or self._awaited_until.get(tenant, 0.0) > time.monotonic():
+                continue
             did_work |= await self.index_tenant(tenant)
         return did_work
 
@@ -298,7 +330,7 @@ class IndexWorker:
         )
         dense = self.embedder.embed_for_tenant(
             tenant,
-            [dense_text(m.content_hash, m.content) for m in memories]
+            [dense_text(m.content_hash, m.content, m.kind) for m in memories]
             + [
                 dense_text(context_of.content_hash, context_of.content)
                 for context_of in (neighbours[memories[i].id] for i in mixed)
@@ -355,12 +387,23 @@ class IndexWorker:
         query does not wait for the background loop's turn."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + max(0.0, wait_seconds)
-        while True:
-            pending = int((await self.backlog(tenant))["pending"])
-            if pending == 0 or loop.time() >= deadline:
-                return pending
-            if not await self.index_tenant(tenant):
-                await asyncio.sleep(0.01)
+        # Someone waits for these batches: they are embedded at the caller's
+        # priority, not as background work (`embeddings.base.AWAITED`).
+        awaited = AWAITED.set(True)
+        self._awaited[tenant] += 1
+        try:
+            while True:
+                pending = int((await self.backlog(tenant))["pending"])
+                if pending == 0 or loop.time() >= deadline:
+                    return pending
+                if not await self.index_tenant(tenant):
+                    await asyncio.sleep(0.01)
+        finally:
+            AWAITED.reset(awaited)
+            self._awaited[tenant] -= 1
+            if not self._awaited[tenant]:
+                del self._awaited[tenant]
+                self._awaited_until[tenant] = time.monotonic() + AWAITED_GRACE_SECONDS
 
 
 async def _previous_turns(conn: Conn, ids: list[uuid.UUID]) -> dict[uuid.UUID, Neighbour]:

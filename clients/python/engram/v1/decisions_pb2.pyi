@@ -5,6 +5,7 @@ isort:skip_file
 
 from collections import abc as _abc
 from engram.v1 import lifecycle_pb2 as _lifecycle_pb2
+from engram.v1 import recall_pb2 as _recall_pb2
 from engram.v1 import types_pb2 as _types_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
@@ -849,6 +850,7 @@ class IngestCommitsResponse(_message.Message):
     PRIVACY_FINDINGS_FIELD_NUMBER: _builtins.int
     COMMITS_FIELD_NUMBER: _builtins.int
     INVALID_COMMITS_FIELD_NUMBER: _builtins.int
+    PENDING_INDEX_ITEMS_FIELD_NUMBER: _builtins.int
     processed_commits: _builtins.int
     """Commits mined in this call."""
     skipped_commits: _builtins.int
@@ -861,6 +863,12 @@ class IngestCommitsResponse(_message.Message):
     """Existing decisions that gained commits, anchors or evidence."""
     invalid_commits: _builtins.int
     """Commits refused for bad input (see `commits`); the others were ingested."""
+    pending_index_items: _builtins.int
+    """The tenant's search-index backlog when the call answered: writes (this
+    batch's decisions among them) not yet searchable by both legs. The index
+    fills asynchronously; a search with READ_CONSISTENCY_READ_YOUR_WRITES, or
+    RecallService.GetIndexStatus reaching 0, says when they are.
+    """
     @_builtins.property
     def decisions(self) -> _containers.RepeatedCompositeFieldContainer[Global___Decision]:
         """Decisions created or updated by this batch."""
@@ -885,10 +893,11 @@ class IngestCommitsResponse(_message.Message):
         privacy_findings: _abc.Iterable[_lifecycle_pb2.PrivacyFinding] | None = ...,
         commits: _abc.Iterable[Global___IngestedCommit] | None = ...,
         invalid_commits: _builtins.int = ...,
+        pending_index_items: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commits", b"commits", "commits_without_decision", b"commits_without_decision", "created_decisions", b"created_decisions", "decisions", b"decisions", "invalid_commits", b"invalid_commits", "privacy_findings", b"privacy_findings", "processed_commits", b"processed_commits", "skipped_commits", b"skipped_commits", "updated_decisions", b"updated_decisions"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commits", b"commits", "commits_without_decision", b"commits_without_decision", "created_decisions", b"created_decisions", "decisions", b"decisions", "invalid_commits", b"invalid_commits", "pending_index_items", b"pending_index_items", "privacy_findings", b"privacy_findings", "processed_commits", b"processed_commits", "skipped_commits", b"skipped_commits", "updated_decisions", b"updated_decisions"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1133,6 +1142,7 @@ class SearchDecisionsRequest(_message.Message):
     INCLUDE_SUPERSEDED_FIELD_NUMBER: _builtins.int
     DECISION_TIME_START_FIELD_NUMBER: _builtins.int
     DECISION_TIME_END_FIELD_NUMBER: _builtins.int
+    CONSISTENCY_FIELD_NUMBER: _builtins.int
     query: _builtins.str
     """The question, in natural language. Required."""
     repository: _builtins.str
@@ -1143,6 +1153,13 @@ class SearchDecisionsRequest(_message.Message):
     """Maximum results, 1-50; 0 means 10."""
     include_superseded: _builtins.bool
     """Also return reversed decisions (ranked below their replacements)."""
+    consistency: _recall_pb2.ReadConsistency.ValueType
+    """How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+    (within the call's deadline) until every write of this tenant committed
+    before the request arrived, decisions just ingested included, is
+    searchable; UNAVAILABLE if it could not wait long enough. Unset means
+    EVENTUAL: search what is indexed now.
+    """
     @_builtins.property
     def decision_time_start(self) -> _timestamp_pb2.Timestamp:
         """Only decisions made at or after this time."""
@@ -1161,10 +1178,11 @@ class SearchDecisionsRequest(_message.Message):
         include_superseded: _builtins.bool = ...,
         decision_time_start: _timestamp_pb2.Timestamp | None = ...,
         decision_time_end: _timestamp_pb2.Timestamp | None = ...,
+        consistency: _recall_pb2.ReadConsistency.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start", "include_superseded", b"include_superseded", "k", b"k", "path", b"path", "query", b"query", "repository", b"repository"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["consistency", b"consistency", "decision_time_end", b"decision_time_end", "decision_time_start", b"decision_time_start", "include_superseded", b"include_superseded", "k", b"k", "path", b"path", "query", b"query", "repository", b"repository"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1250,6 +1268,7 @@ class ExplainCodeRequest(_message.Message):
     INCLUDE_SUPERSEDED_FIELD_NUMBER: _builtins.int
     TOKEN_BUDGET_FIELD_NUMBER: _builtins.int
     BLAME_COMMITS_FIELD_NUMBER: _builtins.int
+    CONSISTENCY_FIELD_NUMBER: _builtins.int
     repository: _builtins.str
     """The repository. Required."""
     path: _builtins.str
@@ -1269,6 +1288,11 @@ class ExplainCodeRequest(_message.Message):
     """Also return reversed decisions (each with its replacement)."""
     token_budget: _builtins.int
     """Token budget for the `context` block; 0 means 1500."""
+    consistency: _recall_pb2.ReadConsistency.ValueType
+    """How fresh the search index must be for the semantic leg, as for Recall (see
+    SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+    and is always current.
+    """
     @_builtins.property
     def lines(self) -> Global___LineRange:
         """The lines asked about, in the version at `revision`."""
@@ -1293,10 +1317,11 @@ class ExplainCodeRequest(_message.Message):
         include_superseded: _builtins.bool = ...,
         token_budget: _builtins.int = ...,
         blame_commits: _abc.Iterable[_builtins.str] | None = ...,
+        consistency: _recall_pb2.ReadConsistency.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["blame_commits", b"blame_commits", "include_superseded", b"include_superseded", "k", b"k", "lines", b"lines", "path", b"path", "question", b"question", "repository", b"repository", "revision", b"revision", "symbol", b"symbol", "token_budget", b"token_budget"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["blame_commits", b"blame_commits", "consistency", b"consistency", "include_superseded", b"include_superseded", "k", b"k", "lines", b"lines", "path", b"path", "question", b"question", "repository", b"repository", "revision", b"revision", "symbol", b"symbol", "token_budget", b"token_budget"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -1567,8 +1567,13 @@ type IngestCommitsResponse struct {
 	Commits []*IngestedCommit `protobuf:"bytes,8,rep,name=commits,proto3" json:"commits,omitempty"`
 	// Commits refused for bad input (see `commits`); the others were ingested.
 	InvalidCommits int32 `protobuf:"varint,9,opt,name=invalid_commits,json=invalidCommits,proto3" json:"invalid_commits,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The tenant's search-index backlog when the call answered: writes (this
+	// batch's decisions among them) not yet searchable by both legs. The index
+	// fills asynchronously; a search with READ_CONSISTENCY_READ_YOUR_WRITES, or
+	// RecallService.GetIndexStatus reaching 0, says when they are.
+	PendingIndexItems int64 `protobuf:"varint,10,opt,name=pending_index_items,json=pendingIndexItems,proto3" json:"pending_index_items,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *IngestCommitsResponse) Reset() {
@@ -1660,6 +1665,13 @@ func (x *IngestCommitsResponse) GetCommits() []*IngestedCommit {
 func (x *IngestCommitsResponse) GetInvalidCommits() int32 {
 	if x != nil {
 		return x.InvalidCommits
+	}
+	return 0
+}
+
+func (x *IngestCommitsResponse) GetPendingIndexItems() int64 {
+	if x != nil {
+		return x.PendingIndexItems
 	}
 	return 0
 }
@@ -2124,8 +2136,14 @@ type SearchDecisionsRequest struct {
 	DecisionTimeStart *timestamppb.Timestamp `protobuf:"bytes,6,opt,name=decision_time_start,json=decisionTimeStart,proto3" json:"decision_time_start,omitempty"`
 	// Only decisions made before this time.
 	DecisionTimeEnd *timestamppb.Timestamp `protobuf:"bytes,7,opt,name=decision_time_end,json=decisionTimeEnd,proto3" json:"decision_time_end,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// How fresh the search index must be, as for Recall: READ_YOUR_WRITES waits
+	// (within the call's deadline) until every write of this tenant committed
+	// before the request arrived, decisions just ingested included, is
+	// searchable; UNAVAILABLE if it could not wait long enough. Unset means
+	// EVENTUAL: search what is indexed now.
+	Consistency   ReadConsistency `protobuf:"varint,8,opt,name=consistency,proto3,enum=engram.v1.ReadConsistency" json:"consistency,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SearchDecisionsRequest) Reset() {
@@ -2205,6 +2223,13 @@ func (x *SearchDecisionsRequest) GetDecisionTimeEnd() *timestamppb.Timestamp {
 		return x.DecisionTimeEnd
 	}
 	return nil
+}
+
+func (x *SearchDecisionsRequest) GetConsistency() ReadConsistency {
+	if x != nil {
+		return x.Consistency
+	}
+	return ReadConsistency_READ_CONSISTENCY_UNSPECIFIED
 }
 
 // A decision found by a search, with its relevance.
@@ -2354,7 +2379,11 @@ type ExplainCodeRequest struct {
 	// The commits that introduced or last changed `lines` at `revision`, as
 	// `git blame` names them (full shas, at most 50). Their decisions are tied to
 	// the lines, above decisions anchored elsewhere in the file.
-	BlameCommits  []string `protobuf:"bytes,10,rep,name=blame_commits,json=blameCommits,proto3" json:"blame_commits,omitempty"`
+	BlameCommits []string `protobuf:"bytes,10,rep,name=blame_commits,json=blameCommits,proto3" json:"blame_commits,omitempty"`
+	// How fresh the search index must be for the semantic leg, as for Recall (see
+	// SearchDecisionsRequest.consistency). The anchor leg reads the stored anchors
+	// and is always current.
+	Consistency   ReadConsistency `protobuf:"varint,11,opt,name=consistency,proto3,enum=engram.v1.ReadConsistency" json:"consistency,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2457,6 +2486,13 @@ func (x *ExplainCodeRequest) GetBlameCommits() []string {
 		return x.BlameCommits
 	}
 	return nil
+}
+
+func (x *ExplainCodeRequest) GetConsistency() ReadConsistency {
+	if x != nil {
+		return x.Consistency
+	}
+	return ReadConsistency_READ_CONSISTENCY_UNSPECIFIED
 }
 
 // One decision that explains the code asked about.
@@ -2611,7 +2647,7 @@ var File_engram_v1_decisions_proto protoreflect.FileDescriptor
 
 const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\n" +
-	"\x19engram/v1/decisions.proto\x12\tengram.v1\x1a\x19engram/v1/lifecycle.proto\x1a\x15engram/v1/types.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"E\n" +
+	"\x19engram/v1/decisions.proto\x12\tengram.v1\x1a\x19engram/v1/lifecycle.proto\x1a\x16engram/v1/recall.proto\x1a\x15engram/v1/types.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"E\n" +
 	"\tLineRange\x12\x1d\n" +
 	"\n" +
 	"start_line\x18\x01 \x01(\x05R\tstartLine\x12\x19\n" +
@@ -2733,7 +2769,7 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\ause_llm\x18\x04 \x01(\bR\x06useLlm\x12\x1c\n" +
 	"\treprocess\x18\x05 \x01(\bR\treprocess\x12\x1d\n" +
 	"\n" +
-	"request_id\x18\x06 \x01(\tR\trequestId\"\xd8\x03\n" +
+	"request_id\x18\x06 \x01(\tR\trequestId\"\x88\x04\n" +
 	"\x15IngestCommitsResponse\x121\n" +
 	"\tdecisions\x18\x01 \x03(\v2\x13.engram.v1.DecisionR\tdecisions\x12+\n" +
 	"\x11processed_commits\x18\x02 \x01(\x05R\x10processedCommits\x12'\n" +
@@ -2743,7 +2779,9 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\x11updated_decisions\x18\x06 \x01(\x05R\x10updatedDecisions\x12D\n" +
 	"\x10privacy_findings\x18\a \x03(\v2\x19.engram.v1.PrivacyFindingR\x0fprivacyFindings\x123\n" +
 	"\acommits\x18\b \x03(\v2\x19.engram.v1.IngestedCommitR\acommits\x12'\n" +
-	"\x0finvalid_commits\x18\t \x01(\x05R\x0einvalidCommits\"N\n" +
+	"\x0finvalid_commits\x18\t \x01(\x05R\x0einvalidCommits\x12.\n" +
+	"\x13pending_index_items\x18\n" +
+	" \x01(\x03R\x11pendingIndexItems\"N\n" +
 	"\x14CommitFieldViolation\x12\x14\n" +
 	"\x05field\x18\x01 \x01(\tR\x05field\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\"\xed\x01\n" +
@@ -2779,7 +2817,7 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\boutcomes\x18\b \x03(\x0e2\x1a.engram.v1.DecisionOutcomeR\boutcomes\"r\n" +
 	"\x15ListDecisionsResponse\x121\n" +
 	"\tdecisions\x18\x01 \x03(\v2\x13.engram.v1.DecisionR\tdecisions\x12&\n" +
-	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xb3\x02\n" +
+	"\x0fnext_page_token\x18\x02 \x01(\tR\rnextPageToken\"\xf1\x02\n" +
 	"\x16SearchDecisionsRequest\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x12\x1e\n" +
 	"\n" +
@@ -2789,7 +2827,8 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\x01k\x18\x04 \x01(\x05R\x01k\x12-\n" +
 	"\x12include_superseded\x18\x05 \x01(\bR\x11includeSuperseded\x12J\n" +
 	"\x13decision_time_start\x18\x06 \x01(\v2\x1a.google.protobuf.TimestampR\x11decisionTimeStart\x12F\n" +
-	"\x11decision_time_end\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\x0fdecisionTimeEnd\"T\n" +
+	"\x11decision_time_end\x18\a \x01(\v2\x1a.google.protobuf.TimestampR\x0fdecisionTimeEnd\x12<\n" +
+	"\vconsistency\x18\b \x01(\x0e2\x1a.engram.v1.ReadConsistencyR\vconsistency\"T\n" +
 	"\vDecisionHit\x12/\n" +
 	"\bdecision\x18\x01 \x01(\v2\x13.engram.v1.DecisionR\bdecision\x12\x14\n" +
 	"\x05score\x18\x02 \x01(\x01R\x05score\"\x83\x01\n" +
@@ -2798,7 +2837,7 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\tabstained\x18\x02 \x01(\bR\tabstained\x12\x1e\n" +
 	"\n" +
 	"confidence\x18\x03 \x01(\x01R\n" +
-	"confidence\"\xc9\x02\n" +
+	"confidence\"\x87\x03\n" +
 	"\x12ExplainCodeRequest\x12\x1e\n" +
 	"\n" +
 	"repository\x18\x01 \x01(\tR\n" +
@@ -2812,7 +2851,8 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"\x12include_superseded\x18\b \x01(\bR\x11includeSuperseded\x12!\n" +
 	"\ftoken_budget\x18\t \x01(\x05R\vtokenBudget\x12#\n" +
 	"\rblame_commits\x18\n" +
-	" \x03(\tR\fblameCommits\"\xfd\x01\n" +
+	" \x03(\tR\fblameCommits\x12<\n" +
+	"\vconsistency\x18\v \x01(\x0e2\x1a.engram.v1.ReadConsistencyR\vconsistency\"\xfd\x01\n" +
 	"\x0fCodeExplanation\x12/\n" +
 	"\bdecision\x18\x01 \x01(\v2\x13.engram.v1.DecisionR\bdecision\x12,\n" +
 	"\x05match\x18\x02 \x01(\x0e2\x16.engram.v1.AnchorMatchR\x05match\x12>\n" +
@@ -2907,6 +2947,7 @@ var file_engram_v1_decisions_proto_goTypes = []any{
 	(*timestamppb.Timestamp)(nil),        // 30: google.protobuf.Timestamp
 	(MemoryStatus)(0),                    // 31: engram.v1.MemoryStatus
 	(*PrivacyFinding)(nil),               // 32: engram.v1.PrivacyFinding
+	(ReadConsistency)(0),                 // 33: engram.v1.ReadConsistency
 }
 var file_engram_v1_decisions_proto_depIdxs = []int32{
 	4,  // 0: engram.v1.DiffHunk.old_lines:type_name -> engram.v1.LineRange
@@ -2946,35 +2987,37 @@ var file_engram_v1_decisions_proto_depIdxs = []int32{
 	11, // 34: engram.v1.ListDecisionsResponse.decisions:type_name -> engram.v1.Decision
 	30, // 35: engram.v1.SearchDecisionsRequest.decision_time_start:type_name -> google.protobuf.Timestamp
 	30, // 36: engram.v1.SearchDecisionsRequest.decision_time_end:type_name -> google.protobuf.Timestamp
-	11, // 37: engram.v1.DecisionHit.decision:type_name -> engram.v1.Decision
-	25, // 38: engram.v1.SearchDecisionsResponse.hits:type_name -> engram.v1.DecisionHit
-	4,  // 39: engram.v1.ExplainCodeRequest.lines:type_name -> engram.v1.LineRange
-	11, // 40: engram.v1.CodeExplanation.decision:type_name -> engram.v1.Decision
-	3,  // 41: engram.v1.CodeExplanation.match:type_name -> engram.v1.AnchorMatch
-	9,  // 42: engram.v1.CodeExplanation.matched_anchors:type_name -> engram.v1.CodeAnchor
-	11, // 43: engram.v1.CodeExplanation.replacement:type_name -> engram.v1.Decision
-	28, // 44: engram.v1.ExplainCodeResponse.explanations:type_name -> engram.v1.CodeExplanation
-	16, // 45: engram.v1.DecisionsService.IngestCommits:input_type -> engram.v1.IngestCommitsRequest
-	20, // 46: engram.v1.DecisionsService.CreateDecision:input_type -> engram.v1.CreateDecisionRequest
-	21, // 47: engram.v1.DecisionsService.GetDecision:input_type -> engram.v1.GetDecisionRequest
-	22, // 48: engram.v1.DecisionsService.ListDecisions:input_type -> engram.v1.ListDecisionsRequest
-	24, // 49: engram.v1.DecisionsService.SearchDecisions:input_type -> engram.v1.SearchDecisionsRequest
-	27, // 50: engram.v1.DecisionsService.ExplainCode:input_type -> engram.v1.ExplainCodeRequest
-	13, // 51: engram.v1.DecisionsService.RecordDecisionOutcome:input_type -> engram.v1.RecordDecisionOutcomeRequest
-	14, // 52: engram.v1.DecisionsService.IngestSession:input_type -> engram.v1.IngestSessionRequest
-	17, // 53: engram.v1.DecisionsService.IngestCommits:output_type -> engram.v1.IngestCommitsResponse
-	11, // 54: engram.v1.DecisionsService.CreateDecision:output_type -> engram.v1.Decision
-	11, // 55: engram.v1.DecisionsService.GetDecision:output_type -> engram.v1.Decision
-	23, // 56: engram.v1.DecisionsService.ListDecisions:output_type -> engram.v1.ListDecisionsResponse
-	26, // 57: engram.v1.DecisionsService.SearchDecisions:output_type -> engram.v1.SearchDecisionsResponse
-	29, // 58: engram.v1.DecisionsService.ExplainCode:output_type -> engram.v1.ExplainCodeResponse
-	11, // 59: engram.v1.DecisionsService.RecordDecisionOutcome:output_type -> engram.v1.Decision
-	15, // 60: engram.v1.DecisionsService.IngestSession:output_type -> engram.v1.IngestSessionResponse
-	53, // [53:61] is the sub-list for method output_type
-	45, // [45:53] is the sub-list for method input_type
-	45, // [45:45] is the sub-list for extension type_name
-	45, // [45:45] is the sub-list for extension extendee
-	0,  // [0:45] is the sub-list for field type_name
+	33, // 37: engram.v1.SearchDecisionsRequest.consistency:type_name -> engram.v1.ReadConsistency
+	11, // 38: engram.v1.DecisionHit.decision:type_name -> engram.v1.Decision
+	25, // 39: engram.v1.SearchDecisionsResponse.hits:type_name -> engram.v1.DecisionHit
+	4,  // 40: engram.v1.ExplainCodeRequest.lines:type_name -> engram.v1.LineRange
+	33, // 41: engram.v1.ExplainCodeRequest.consistency:type_name -> engram.v1.ReadConsistency
+	11, // 42: engram.v1.CodeExplanation.decision:type_name -> engram.v1.Decision
+	3,  // 43: engram.v1.CodeExplanation.match:type_name -> engram.v1.AnchorMatch
+	9,  // 44: engram.v1.CodeExplanation.matched_anchors:type_name -> engram.v1.CodeAnchor
+	11, // 45: engram.v1.CodeExplanation.replacement:type_name -> engram.v1.Decision
+	28, // 46: engram.v1.ExplainCodeResponse.explanations:type_name -> engram.v1.CodeExplanation
+	16, // 47: engram.v1.DecisionsService.IngestCommits:input_type -> engram.v1.IngestCommitsRequest
+	20, // 48: engram.v1.DecisionsService.CreateDecision:input_type -> engram.v1.CreateDecisionRequest
+	21, // 49: engram.v1.DecisionsService.GetDecision:input_type -> engram.v1.GetDecisionRequest
+	22, // 50: engram.v1.DecisionsService.ListDecisions:input_type -> engram.v1.ListDecisionsRequest
+	24, // 51: engram.v1.DecisionsService.SearchDecisions:input_type -> engram.v1.SearchDecisionsRequest
+	27, // 52: engram.v1.DecisionsService.ExplainCode:input_type -> engram.v1.ExplainCodeRequest
+	13, // 53: engram.v1.DecisionsService.RecordDecisionOutcome:input_type -> engram.v1.RecordDecisionOutcomeRequest
+	14, // 54: engram.v1.DecisionsService.IngestSession:input_type -> engram.v1.IngestSessionRequest
+	17, // 55: engram.v1.DecisionsService.IngestCommits:output_type -> engram.v1.IngestCommitsResponse
+	11, // 56: engram.v1.DecisionsService.CreateDecision:output_type -> engram.v1.Decision
+	11, // 57: engram.v1.DecisionsService.GetDecision:output_type -> engram.v1.Decision
+	23, // 58: engram.v1.DecisionsService.ListDecisions:output_type -> engram.v1.ListDecisionsResponse
+	26, // 59: engram.v1.DecisionsService.SearchDecisions:output_type -> engram.v1.SearchDecisionsResponse
+	29, // 60: engram.v1.DecisionsService.ExplainCode:output_type -> engram.v1.ExplainCodeResponse
+	11, // 61: engram.v1.DecisionsService.RecordDecisionOutcome:output_type -> engram.v1.Decision
+	15, // 62: engram.v1.DecisionsService.IngestSession:output_type -> engram.v1.IngestSessionResponse
+	55, // [55:63] is the sub-list for method output_type
+	47, // [47:55] is the sub-list for method input_type
+	47, // [47:47] is the sub-list for extension type_name
+	47, // [47:47] is the sub-list for extension extendee
+	0,  // [0:47] is the sub-list for field type_name
 }
 
 func init() { file_engram_v1_decisions_proto_init() }
@@ -2983,6 +3026,7 @@ func file_engram_v1_decisions_proto_init() {
 		return
 	}
 	file_engram_v1_lifecycle_proto_init()
+	file_engram_v1_recall_proto_init()
 	file_engram_v1_types_proto_init()
 	type x struct{}
 	out := protoimpl.TypeBuilder{
