@@ -116,9 +116,8 @@ class IndexWait:
         if not self.searchable.is_set():
             self.outcome = f"index: not waited for ({self.error or 'stopped'})"
             return
-        self.outcome = (
-            "searchable: every decision stored is in the index"
-            + (f" ({time.monotonic() - started:.1f}s after the last batch)" if first else "")
+        self.outcome = "searchable: every decision stored is in the index" + (
+            f" ({time.monotonic() - started:.1f}s after the last batch)" if first else ""
         )
 
 
