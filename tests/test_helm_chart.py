@@ -36,7 +36,15 @@ SECRET_SETTINGS = {
     "embedding_api_key",
     "page_token_secret",
 }
-CHART_MANAGED_SETTINGS = {"listen", "metrics_listen", "data_dir", "shutdown_grace_seconds"}
+CHART_MANAGED_SETTINGS = {
+    "listen",
+    "metrics_listen",
+    "data_dir",
+    "shutdown_grace_seconds",
+    # Per Deployment (indexer.enabled splits the roles); one process per pod.
+    "role",
+    "workers",
+}
 
 
 @pytest.fixture(scope="module")
