@@ -14,7 +14,7 @@ import pytest
 from engram_server.bench import build_parser
 from engram_server.bench.scale import options_from, tree_cpu_seconds
 
-from tests.test_replicas import need_qdrant, qdrant_url
+from tests.test_replicas import need_qdrant, qdrant_grpc_port, qdrant_url
 
 
 def _args(*argv: str) -> argparse.Namespace:
@@ -59,7 +59,8 @@ def test_a_small_run_reports_both_ratios(
     out = tmp_path / "scale.json"
     done = subprocess.run(
         [sys.executable, "-c", "import sys; from engram_server.bench import main; sys.exit(main())",
-         "scale", "--qdrant-url", qdrant_url(), "--database-url", pg_server_url,
+         "scale", "--qdrant-url", qdrant_url(), "--qdrant-grpc-port", qdrant_grpc_port(),
+         "--database-url", pg_server_url,
          "--redis-url", redis_url, "--memories", "300", "--seconds", "2", "--warmup", "1",
          "--rounds", "1", "--index-threads", "1", "--processes", "1", "--connections", "4",
          "--out", str(out), "--quiet"],

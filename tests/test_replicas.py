@@ -29,7 +29,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -51,7 +51,7 @@ from engram.v1 import (
 from google.protobuf import timestamp_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tests.deploy_helpers import ServeProcess, free_port, start_serve
+from tests.deploy_helpers import ServeProcess, free_port, fresh_database, start_serve
 
 WRITES = 48
 EXPIRING_EVERY = 4  # every 4th proposal expires a moment after it is written
@@ -66,6 +66,10 @@ def qdrant_url() -> str:
     return os.environ.get(QDRANT_URL_ENV, "").strip()
 
 
+def qdrant_grpc_port() -> str:
+    return os.environ.get("ENGRAM_TEST_QDRANT_GRPC_PORT", "").strip() or "6334"
+
+
 def qdrant_settings(tmp_path: Path) -> dict[str, str]:
     """The server backend on the test Qdrant server, in a collection of its own
     (named after `tmp_path`); empty (the embedded engine) without one."""
@@ -75,6 +79,7 @@ def qdrant_settings(tmp_path: Path) -> dict[str, str]:
     return {
         "ENGRAM_VECTOR_BACKEND": "qdrant",
         "ENGRAM_QDRANT_URL": url,
+        "ENGRAM_QDRANT_GRPC_PORT": qdrant_grpc_port(),
         "ENGRAM_QDRANT_COLLECTION": f"engram_test_{secrets.token_hex(6)}",
     }
 
@@ -90,12 +95,44 @@ async def drop_collection(env: dict[str, str]) -> None:
     name = env.get("ENGRAM_QDRANT_COLLECTION")
     if not name:
         return
-    client = AsyncQdrantClient(url=env["ENGRAM_QDRANT_URL"], prefer_grpc=True)
+    client = AsyncQdrantClient(
+        url=env["ENGRAM_QDRANT_URL"],
+        prefer_grpc=True,
+        grpc_port=int(env["ENGRAM_QDRANT_GRPC_PORT"]),
+        check_compatibility=False,
+    )
     try:
         with contextlib.suppress(Exception):
             await client.delete_collection(name)
     finally:
         await client.close()
+
+
+# The platform-admin key of the replicas' own database.
+BOOTSTRAP_TOKEN = f"replicas-bootstrap-{secrets.token_hex(16)}"
+
+
+@contextlib.contextmanager
+def own_database(pg_server_url: str) -> Iterator[str]:
+    """A migrated database for these processes alone: no server of the test session
+    indexes its outbox or sweeps its expiries behind their backs."""
+    from engram_server.store.migrate import migrate
+
+    with fresh_database(pg_server_url, "replicas") as url:
+        migrate(url)
+        yield url
+
+
+@pytest.fixture(scope="module")
+def database_url(pg_server_url: str) -> Iterator[str]:
+    with own_database(pg_server_url) as url:
+        yield url
+
+
+@pytest.fixture
+def platform_key() -> str:
+    """The replicas ensure it at start (ENGRAM_BOOTSTRAP_TOKEN)."""
+    return BOOTSTRAP_TOKEN
 
 
 def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dict[str, str]:
@@ -109,6 +146,7 @@ def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dic
         ENGRAM_EXPIRY_SWEEP_SECONDS="0.3",
         ENGRAM_SHUTDOWN_GRACE_SECONDS="2",
         ENGRAM_ACCESS_LOG="false",
+        ENGRAM_BOOTSTRAP_TOKEN=BOOTSTRAP_TOKEN,
     )
     env.update(extra)
     return env
@@ -118,8 +156,6 @@ def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dic
 async def replicas(
     database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[tuple[ServeProcess, ServeProcess, dict[str, str]]]:
-    # No ENGRAM_BOOTSTRAP_TOKEN here: a different token would rotate the session's
-    # platform key (tests/conftest.py) that later tests create tenants with.
     """Both replicas, for the module: the kill test runs last."""
     tmp_path = tmp_path_factory.mktemp("replicas")
     engram = Path(sys.executable).parent / "engram"
@@ -405,10 +441,12 @@ async def test_reindex_runs_while_both_replicas_serve(
     i = 0
     while reindex.returncode is None:
         replica = (a, b)[i % 2]
-        # Writes keep landing (the outbox holds them for whichever worker comes next).
-        during.append(
-            await _propose(replica.address, secret, "yard/notes", f"hull inspection late {i}")
-        )
+        # Writes keep landing (the outbox holds them for whichever worker comes next),
+        # as many as one Recall page can show afterwards.
+        if len(during) < 80:
+            during.append(
+                await _propose(replica.address, secret, "yard/notes", f"hull inspection late {i}")
+            )
         try:
             await _recalled(replica.address, secret, "hull inspection", "yard/notes")
             outcomes.append("OK")
@@ -422,8 +460,20 @@ async def test_reindex_runs_while_both_replicas_serve(
     assert reindex.returncode == 0, (out.decode(), err.decode())
     assert during, "reindex finished before a single write went through"
     # Afterwards both replicas recall everything, the writes made during it included.
+    # Items whose indexing failed while the collection was being recreated wait out
+    # their backoff: read-your-writes says UNAVAILABLE (retry) until then.
     for replica in (a, b):
-        found = await _recalled(replica.address, secret, "hull inspection", "yard/notes", k=200)
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                found = await _recalled(
+                    replica.address, secret, "hull inspection", "yard/notes", k=100
+                )
+                break
+            except grpc.aio.AioRpcError as err:
+                assert err.code() == grpc.StatusCode.UNAVAILABLE, err
+                assert time.monotonic() < deadline, err
+                await asyncio.sleep(1.0)
         assert set(before + during) <= set(found)
         assert len(found) == len(set(found))
     print(f"reindex: {len(during)} writes while it ran; recall outcomes meanwhile: {outcomes}")

@@ -17,6 +17,7 @@ import secrets
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -29,9 +30,23 @@ from google.protobuf import timestamp_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.deploy_helpers import free_port, start_serve
-from tests.test_replicas import _env, _tenant, qdrant_settings
+from tests.test_replicas import BOOTSTRAP_TOKEN, _env, _tenant, own_database, qdrant_settings
 
 ENGRAM = Path(sys.executable).parent / "engram"
+
+
+@pytest.fixture
+def database_url(pg_server_url: str) -> Iterator[str]:
+    """A database of this test's processes alone (see tests/test_replicas.py)."""
+    with own_database(pg_server_url) as url:
+        yield url
+
+
+@pytest.fixture
+def platform_key() -> str:
+    return BOOTSTRAP_TOKEN
+
+
 MEMORIES = 6
 
 

@@ -14,17 +14,39 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import grpc
 import grpc.aio
+import pytest
 from engram.v1 import lifecycle_pb2, lifecycle_pb2_grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from tests.deploy_helpers import free_port, start_serve
-from tests.test_replicas import _env, _tenant, drop_collection, need_qdrant, qdrant_settings
+from tests.test_replicas import (
+    BOOTSTRAP_TOKEN,
+    _env,
+    _tenant,
+    drop_collection,
+    need_qdrant,
+    own_database,
+    qdrant_settings,
+)
 
 ENGRAM = Path(sys.executable).parent / "engram"
+
+
+@pytest.fixture
+def database_url(pg_server_url: str) -> Iterator[str]:
+    """A database of this test's processes alone (see tests/test_replicas.py)."""
+    with own_database(pg_server_url) as url:
+        yield url
+
+
+@pytest.fixture
+def platform_key() -> str:
+    return BOOTSTRAP_TOKEN
 
 
 def _refusal(tmp_path: Path, *args: str, **env_extra: str) -> subprocess.CompletedProcess[str]:

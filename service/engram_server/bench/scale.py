@@ -88,6 +88,7 @@ class Options:
     database_url: str
     redis_url: str
     qdrant_url: str
+    qdrant_grpc_port: int
     seconds: float
     warmup: float
     processes: int
@@ -106,6 +107,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--qdrant-url",
         default=os.environ.get("ENGRAM_QDRANT_URL", ""),
         help="Qdrant server (default: $ENGRAM_QDRANT_URL); required",
+    )
+    parser.add_argument(
+        "--qdrant-grpc-port",
+        type=int,
+        default=int(os.environ.get("ENGRAM_QDRANT_GRPC_PORT", "") or 6334),
+        help="its gRPC port (default: $ENGRAM_QDRANT_GRPC_PORT, else 6334)",
     )
     parser.add_argument("--seconds", type=float, default=15.0, help="measured window per run")
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
@@ -143,6 +150,7 @@ def options_from(args: argparse.Namespace) -> Options:
         database_url=args.database_url,
         redis_url=args.redis_url,
         qdrant_url=args.qdrant_url,
+        qdrant_grpc_port=args.qdrant_grpc_port,
         seconds=args.seconds,
         warmup=args.warmup,
         processes=args.processes,
@@ -232,6 +240,7 @@ class Stack:
             ENGRAM_REDIS_URL=self.options.redis_url,
             ENGRAM_VECTOR_BACKEND="qdrant",
             ENGRAM_QDRANT_URL=self.options.qdrant_url,
+            ENGRAM_QDRANT_GRPC_PORT=str(self.options.qdrant_grpc_port),
             ENGRAM_QDRANT_COLLECTION=self.collection,
             ENGRAM_BOOTSTRAP_TOKEN=self.token,
             ENGRAM_LISTEN=f"127.0.0.1:{free_port()}",
@@ -650,7 +659,7 @@ async def run(options: Options) -> dict[str, Any]:
             floors[str(threads)] = round(await asyncio.to_thread(embedder_floor, texts, threads), 1)
     finally:
         drop_database(options.database_url, database_url)
-        await _drop_collection(options.qdrant_url, stack.collection)
+        await _drop_collection(options.qdrant_url, options.qdrant_grpc_port, stack.collection)
     return summarize(options, catchups, servings, floors, load_before)
 
 
@@ -669,10 +678,12 @@ async def _release_and_drain_with_indexer(stack: Stack) -> None:
                 await asyncio.sleep(0.2)
 
 
-async def _drop_collection(url: str, name: str) -> None:
+async def _drop_collection(url: str, grpc_port: int, name: str) -> None:
     from qdrant_client import AsyncQdrantClient
 
-    client = AsyncQdrantClient(url=url, prefer_grpc=True)
+    client = AsyncQdrantClient(
+        url=url, prefer_grpc=True, grpc_port=grpc_port, check_compatibility=False
+    )
     try:
         with contextlib.suppress(Exception):
             await client.delete_collection(name)
