@@ -12,7 +12,7 @@ import subprocess
 import time
 import urllib.request
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -162,14 +162,15 @@ def start_serve(
     logdir: Path,
     name: str,
     user: tuple[int, int] | None = None,
+    args: Sequence[str] = (),
 ) -> ServeProcess:
-    """Starts `<engram> serve` with exactly `env` (ENGRAM_LISTEN must be set)."""
+    """Starts `<engram> serve [args]` with exactly `env` (ENGRAM_LISTEN must be set)."""
     logdir.mkdir(parents=True, exist_ok=True)
     stdout = logdir / f"{name}.out"
     stderr = logdir / f"{name}.err"
     with stdout.open("wb") as out, stderr.open("wb") as err:
         process = subprocess.Popen(
-            [str(engram), "serve"],
+            [str(engram), "serve", *args],
             env=dict(env),
             stdout=out,
             stderr=err,

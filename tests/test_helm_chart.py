@@ -36,7 +36,15 @@ SECRET_SETTINGS = {
     "embedding_api_key",
     "page_token_secret",
 }
-CHART_MANAGED_SETTINGS = {"listen", "metrics_listen", "data_dir", "shutdown_grace_seconds"}
+CHART_MANAGED_SETTINGS = {
+    "listen",
+    "metrics_listen",
+    "data_dir",
+    "shutdown_grace_seconds",
+    # Per Deployment (indexer.enabled splits the roles); one process per pod.
+    "role",
+    "workers",
+}
 
 
 @pytest.fixture(scope="module")
@@ -258,3 +266,78 @@ def test_invalid_values_are_refused_with_a_clear_message(chart: Chart, values_fi
     with pytest.raises(HelmError) as refused:
         render(chart, load_values(values_file))
     assert match.group(1).strip() in str(refused.value)
+
+
+# -- roles -------------------------------------------------------------------------
+
+
+def test_roles_deploy_apart_with_their_own_resources_and_autoscaling(chart: Chart) -> None:
+    docs = render(chart, load_values(CHART / "ci" / "roles-values.yaml"))
+    api = one(docs, "Deployment")
+    indexer = one(docs, "Deployment", "indexer")
+    config = one(docs, "ConfigMap")["data"]
+    assert config["ENGRAM_ROLE"] == "api"
+    assert config["ENGRAM_WORKERS"] == "1"
+
+    def container(deployment: dict[str, Any]) -> dict[str, Any]:
+        (found,) = deployment["spec"]["template"]["spec"]["containers"]
+        return found  # type: ignore[no-any-return]
+
+    api_env = {e["name"]: e.get("value") for e in container(api)["env"]}
+    indexer_env = {e["name"]: e.get("value") for e in container(indexer)["env"]}
+    assert "ENGRAM_ROLE" not in api_env  # the ConfigMap's api
+    assert indexer_env["ENGRAM_ROLE"] == "indexer"  # overrides the ConfigMap's
+    assert "ENGRAM_QDRANT_URL" in indexer_env
+    # Each its own resources.
+    assert container(indexer)["resources"]["limits"]["cpu"] == "2"
+    assert container(api)["resources"]["requests"]["cpu"] == "500m"
+    # The Service routes calls to API pods only: its selector (and the API
+    # Deployment's) does not match the indexer pods.
+    service = next(s for s in by_kind(docs, "Service") if s["spec"]["ports"][0]["name"] == "grpc")
+    indexer_pod_labels = indexer["spec"]["template"]["metadata"]["labels"]
+    for selector in (service["spec"]["selector"], api["spec"]["selector"]["matchLabels"]):
+        assert not selector.items() <= indexer_pod_labels.items()
+    assert indexer["spec"]["selector"]["matchLabels"].items() <= indexer_pod_labels.items()
+    # Indexer pods answer health on the gRPC port (probes) and expose metrics.
+    assert container(indexer)["readinessProbe"]["grpc"] == {"port": 50051}
+    assert {p["name"] for p in container(indexer)["ports"]} == {"grpc", "metrics"}
+    # Two HPAs: the API on CPU, the indexer on the backlog metric.
+    hpas = {
+        h["spec"]["scaleTargetRef"]["name"]: h for h in by_kind(docs, "HorizontalPodAutoscaler")
+    }
+    assert set(hpas) == {api["metadata"]["name"], indexer["metadata"]["name"]}
+    (api_metric,) = hpas[api["metadata"]["name"]]["spec"]["metrics"]
+    assert api_metric["resource"]["name"] == "cpu"
+    indexer_hpa = hpas[indexer["metadata"]["name"]]["spec"]
+    assert (indexer_hpa["minReplicas"], indexer_hpa["maxReplicas"]) == (1, 6)
+    (backlog,) = indexer_hpa["metrics"]
+    assert backlog["type"] == "External"
+    assert backlog["external"]["metric"]["name"] == "engram_outbox_backlog"
+    assert backlog["external"]["target"] == {"type": "AverageValue", "averageValue": "1000"}
+    assert "replicas" not in indexer["spec"]  # its HPA owns it
+    # Scraped (the backlog reaches Prometheus), guarded by a PDB and a NetworkPolicy.
+    monitors = {m["metadata"]["name"] for m in by_kind(docs, "ServiceMonitor")}
+    assert indexer["metadata"]["name"] in monitors
+    pdbs = {p["metadata"]["name"] for p in by_kind(docs, "PodDisruptionBudget")}
+    assert indexer["metadata"]["name"] in pdbs
+    policy = one(docs, "NetworkPolicy", "indexer")
+    assert [p["port"] for rule in policy["spec"]["ingress"] for p in rule["ports"]] == ["metrics"]
+
+
+def test_indexer_on_cpu_or_at_a_fixed_count_and_default_is_both_roles(chart: Chart) -> None:
+    docs = render(chart, load_values(CHART / "ci" / "indexer-cpu-values.yaml"))
+    indexer = one(docs, "Deployment", "indexer")
+    assert indexer["spec"]["replicas"] == 3
+    assert one(docs, "Deployment")["spec"]["replicas"] == 2
+    values = load_values(CHART / "ci" / "indexer-cpu-values.yaml")
+    values["indexer"]["autoscaling"] = {"enabled": True, "minReplicas": 1, "maxReplicas": 4}
+    (hpa,) = [
+        h
+        for h in by_kind(render(chart, values), "HorizontalPodAutoscaler")
+        if h["spec"]["scaleTargetRef"]["name"].endswith("-indexer")
+    ]
+    assert hpa["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"] == 70
+    # Without indexer.enabled: one Deployment running both roles.
+    default = render(chart, load_values(CHART / "ci" / "defaults-values.yaml"))
+    assert len(by_kind(default, "Deployment")) == 1
+    assert one(default, "ConfigMap")["data"]["ENGRAM_ROLE"] == "all"

@@ -1,15 +1,23 @@
 """Two `engram serve` processes on one PostgreSQL and one Redis, one killed mid-load.
 
-Replica A indexes; replica B runs with its indexing worker off (the embedded
-vector engine belongs to one process; in production both would use the Qdrant
-server). Both run the expiry sweeper. The test drives proposals through both
+With ENGRAM_TEST_QDRANT_URL naming a Qdrant server, both replicas use it (a
+collection of this module's own) and both index, as a Helm install with
+`replicaCount: 2` runs: a write through one is recalled through the other with
+read-your-writes, and `engram reindex` runs while both serve. Without it, replica A
+indexes into the embedded engine and replica B runs with its indexing worker off
+(the embedded engine belongs to one process), and the tests that need the shared
+index skip. Either way watch streams, pool sync and topic subscriptions deliver
+whichever replica the write and the stream reach.
+
+Both run the expiry sweeper. The kill test drives proposals through both
 (each with a request id; calls cut off by the kill are retried on A with the same
 id, as the SDK does), watches transitions on both (the watcher on B resumes on A
 from its last cursor when B dies), lets short-lived memories expire under both
 sweepers, and spends a shared rate quota through both. Then it checks, in
 PostgreSQL: one memory per request id, one EXPIRED transition per expired memory,
 every audit entry delivered to the watchers exactly once and in order, the outbox
-drained, and no more calls admitted per second than the quota.
+drained (and, on Qdrant, one point per live memory, each recalled once), and no more
+calls admitted per second than the quota.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import secrets
 import signal
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -30,14 +38,101 @@ import grpc
 import grpc.aio
 import psycopg
 import pytest
-from engram.v1 import admin_pb2, admin_pb2_grpc, lifecycle_pb2, lifecycle_pb2_grpc
+from engram.v1 import (
+    admin_pb2,
+    admin_pb2_grpc,
+    lifecycle_pb2,
+    lifecycle_pb2_grpc,
+    pool_pb2,
+    pool_pb2_grpc,
+    recall_pb2,
+    recall_pb2_grpc,
+)
 from google.protobuf import timestamp_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from tests.deploy_helpers import ServeProcess, free_port, start_serve
+from tests.deploy_helpers import ServeProcess, free_port, fresh_database, start_serve
 
 WRITES = 48
 EXPIRING_EVERY = 4  # every 4th proposal expires a moment after it is written
 RATE_QUOTA = 3
+RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
+QDRANT_URL_ENV = "ENGRAM_TEST_QDRANT_URL"
+# The one skip CI allows (tests/conftest.py): no real Qdrant server configured.
+QDRANT_SKIP_REASON = f"{QDRANT_URL_ENV} is unset: no real Qdrant server to run against"
+
+
+def qdrant_url() -> str:
+    return os.environ.get(QDRANT_URL_ENV, "").strip()
+
+
+def qdrant_grpc_port() -> str:
+    return os.environ.get("ENGRAM_TEST_QDRANT_GRPC_PORT", "").strip() or "6334"
+
+
+def qdrant_settings(tmp_path: Path) -> dict[str, str]:
+    """The server backend on the test Qdrant server, in a collection of its own
+    (named after `tmp_path`); empty (the embedded engine) without one."""
+    url = qdrant_url()
+    if not url:
+        return {}
+    return {
+        "ENGRAM_VECTOR_BACKEND": "qdrant",
+        "ENGRAM_QDRANT_URL": url,
+        "ENGRAM_QDRANT_GRPC_PORT": qdrant_grpc_port(),
+        "ENGRAM_QDRANT_COLLECTION": f"engram_test_{secrets.token_hex(6)}",
+    }
+
+
+def need_qdrant() -> None:
+    if not qdrant_url():
+        pytest.skip(QDRANT_SKIP_REASON)
+
+
+async def drop_collection(env: dict[str, str]) -> None:
+    from qdrant_client import AsyncQdrantClient
+
+    name = env.get("ENGRAM_QDRANT_COLLECTION")
+    if not name:
+        return
+    client = AsyncQdrantClient(
+        url=env["ENGRAM_QDRANT_URL"],
+        prefer_grpc=True,
+        grpc_port=int(env["ENGRAM_QDRANT_GRPC_PORT"]),
+        check_compatibility=False,
+    )
+    try:
+        with contextlib.suppress(Exception):
+            await client.delete_collection(name)
+    finally:
+        await client.close()
+
+
+# The platform-admin key of the replicas' own database.
+BOOTSTRAP_TOKEN = f"replicas-bootstrap-{secrets.token_hex(16)}"
+
+
+@contextlib.contextmanager
+def own_database(pg_server_url: str) -> Iterator[str]:
+    """A migrated database for these processes alone: no server of the test session
+    indexes its outbox or sweeps its expiries behind their backs."""
+    from engram_server.store.migrate import migrate
+
+    with fresh_database(pg_server_url, "replicas") as url:
+        migrate(url)
+        yield url
+
+
+@pytest.fixture(scope="module")
+def database_url(pg_server_url: str) -> Iterator[str]:
+    with own_database(pg_server_url) as url:
+        yield url
+
+
+@pytest.fixture
+def platform_key() -> str:
+    """The replicas ensure it at start (ENGRAM_BOOTSTRAP_TOKEN)."""
+    return BOOTSTRAP_TOKEN
 
 
 def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dict[str, str]:
@@ -51,6 +146,7 @@ def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dic
         ENGRAM_EXPIRY_SWEEP_SECONDS="0.3",
         ENGRAM_SHUTDOWN_GRACE_SECONDS="2",
         ENGRAM_ACCESS_LOG="false",
+        ENGRAM_BOOTSTRAP_TOKEN=BOOTSTRAP_TOKEN,
     )
     env.update(extra)
     return env
@@ -60,13 +156,14 @@ def _env(database_url: str, redis_url: str, data_dir: Path, **extra: str) -> dic
 async def replicas(
     database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[tuple[ServeProcess, ServeProcess, dict[str, str]]]:
-    # No ENGRAM_BOOTSTRAP_TOKEN here: a different token would rotate the session's
-    # platform key (tests/conftest.py) that later tests create tenants with.
-    """Both replicas, for the module: the quota test runs first, then the kill."""
+    """Both replicas, for the module: the kill test runs last."""
     tmp_path = tmp_path_factory.mktemp("replicas")
     engram = Path(sys.executable).parent / "engram"
-    env_a = _env(database_url, redis_url, tmp_path / "a")
-    env_b = _env(database_url, redis_url, tmp_path / "b", ENGRAM_INDEX_WORKER="false")
+    vectors = qdrant_settings(tmp_path)
+    env_a = _env(database_url, redis_url, tmp_path / "a", **vectors)
+    # On the Qdrant server both replicas index; the embedded engine is A's alone.
+    index_b = {} if vectors else {"ENGRAM_INDEX_WORKER": "false"}
+    env_b = _env(database_url, redis_url, tmp_path / "b", **vectors, **index_b)
     a = start_serve(engram, env_a, tmp_path / "logs", "a")
     b = start_serve(engram, env_b, tmp_path / "logs", "b")
     try:
@@ -78,6 +175,7 @@ async def replicas(
         for replica in (a, b):
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(replica.terminate)
+        await drop_collection(env_a)
 
 
 async def _tenant(address: str, platform_key: str, name: str, scopes: list[str]) -> str:
@@ -88,14 +186,50 @@ async def _tenant(address: str, platform_key: str, name: str, scopes: list[str])
             admin_pb2.CreateTenantRequest(tenant_id=name, tenant=admin_pb2.Tenant()),
             metadata=auth,
         )
-        created = await admin.CreateApiKey(
+    return await _key(address, platform_key, name, scopes)
+
+
+async def _key(
+    address: str, platform_key: str, tenant: str, scopes: list[str], agent: str = ""
+) -> str:
+    async with grpc.aio.insecure_channel(address) as channel:
+        created = await admin_pb2_grpc.AdminServiceStub(channel).CreateApiKey(
             admin_pb2.CreateApiKeyRequest(
-                parent=f"tenants/{name}", api_key=admin_pb2.ApiKey(scopes=scopes)
+                parent=f"tenants/{tenant}", api_key=admin_pb2.ApiKey(scopes=scopes, agent=agent)
             ),
-            metadata=auth,
+            metadata=(("authorization", f"Bearer {platform_key}"),),
         )
     secret: str = created.secret
     return secret
+
+
+def _auth(secret: str) -> tuple[tuple[str, str]]:
+    return (("authorization", f"Bearer {secret}"),)
+
+
+async def _recalled(address: str, secret: str, query: str, space: str, k: int = 50) -> list[str]:
+    """Names recalled through `address` with read-your-writes."""
+    async with grpc.aio.insecure_channel(address) as channel:
+        reply = await recall_pb2_grpc.RecallServiceStub(channel).Recall(
+            recall_pb2.RecallRequest(query=query, spaces=[space], k=k, consistency=RYW),
+            metadata=_auth(secret),
+            timeout=60,
+        )
+    return [hit.memory.name for hit in reply.hits]
+
+
+async def _propose(address: str, secret: str, space: str, content: str, rid: str = "") -> str:
+    async with grpc.aio.insecure_channel(address) as channel:
+        reply = await lifecycle_pb2_grpc.LifecycleServiceStub(channel).ProposeMemory(
+            lifecycle_pb2.ProposeMemoryRequest(
+                proposal=lifecycle_pb2.MemoryProposal(space=space, content=content),
+                request_id=rid,
+            ),
+            metadata=_auth(secret),
+            timeout=60,
+        )
+    name: str = reply.result.memory.name
+    return name
 
 
 def _proposal(i: int) -> lifecycle_pb2.MemoryProposal:
@@ -179,6 +313,170 @@ async def test_rate_quota_is_shared_by_replicas(
     assert admitted <= RATE_QUOTA * seconds, (admitted, seconds)
     if len(outcomes) > RATE_QUOTA * seconds:
         assert refused > 0
+
+
+async def test_a_write_through_one_replica_is_recalled_through_the_other(
+    replicas: tuple[ServeProcess, ServeProcess, dict[str, str]], platform_key: str
+) -> None:
+    need_qdrant()
+    a, b, _ = replicas
+    tenant = f"ryw-{secrets.token_hex(4)}"
+    secret = await _tenant(a.address, platform_key, tenant, ["read", "write"])
+    for writer, reader in ((a, b), (b, a), (a, a), (b, b)):
+        content = f"lighthouse keeper log {writer.address} to {reader.address}"
+        name = await _propose(writer.address, secret, "crew/logs", content)
+        # Read-your-writes: the reading replica's answer includes the write, whoever
+        # indexes it (both replicas' workers race for it; the reader may take it).
+        assert name in await _recalled(reader.address, secret, content, "crew/logs")
+    # Another tenant on the same replicas recalls none of it.
+    other = await _tenant(b.address, platform_key, f"ryw-other-{secrets.token_hex(4)}", ["read"])
+    assert await _recalled(b.address, other, "lighthouse keeper log", "crew/logs") == []
+
+
+async def test_streams_deliver_whichever_replica_the_client_reaches(
+    replicas: tuple[ServeProcess, ServeProcess, dict[str, str]], platform_key: str
+) -> None:
+    """Pool sync and a topic subscription on one replica see what is published
+    through the other (the change notices travel through PostgreSQL)."""
+    a, b, _ = replicas
+    tenant = f"streams-{secrets.token_hex(4)}"
+    await _tenant(a.address, platform_key, tenant, ["read"])
+    owner = await _key(a.address, platform_key, tenant, ["read", "write"], agent="owner")
+    reader = await _key(a.address, platform_key, tenant, ["read"], agent="reader")
+    async with grpc.aio.insecure_channel(a.address) as channel:
+        pools = pool_pb2_grpc.PoolServiceStub(channel)
+        await pools.CreatePool(
+            pool_pb2.CreatePoolRequest(pool_id="crew", pool=pool_pb2.Pool(display_name="crew")),
+            metadata=_auth(owner),
+        )
+        await pools.AddPoolMember(
+            pool_pb2.AddPoolMemberRequest(
+                parent="pools/crew",
+                member=pool_pb2.PoolMember(principal="reader", role=pool_pb2.POOL_ROLE_READER),
+            ),
+            metadata=_auth(owner),
+        )
+
+    for publisher, follower in ((a, b), (b, a)):
+        synced: list[str] = []
+        topics: list[str] = []
+        caught_up = asyncio.Event()
+
+        async def follow(address: str, synced: list[str], caught_up: asyncio.Event) -> None:
+            async with grpc.aio.insecure_channel(address) as channel:
+                stream = pool_pb2_grpc.PoolServiceStub(channel).SyncPool(
+                    pool_pb2.SyncPoolRequest(pool="pools/crew", follow=True),
+                    metadata=_auth(reader),
+                )
+                async for message in stream:
+                    if message.caught_up:
+                        caught_up.set()
+                    else:
+                        synced.append(message.delta.new_memory.name)
+
+        async def subscribe(address: str, topics: list[str]) -> None:
+            async with grpc.aio.insecure_channel(address) as channel:
+                stream = pool_pb2_grpc.PoolServiceStub(channel).SubscribeTopic(
+                    pool_pb2.SubscribeTopicRequest(name="pools/crew/topics/watch", cursor="0"),
+                    metadata=_auth(reader),
+                )
+                async for event in stream:
+                    topics.append(event.memory.name)
+
+        sync_task = asyncio.ensure_future(follow(follower.address, synced, caught_up))
+        await asyncio.wait_for(caught_up.wait(), 30)
+        synced.clear()  # what earlier rounds published
+        topic_task = asyncio.ensure_future(subscribe(follower.address, topics))
+        try:
+            memory = await _propose(
+                publisher.address, owner, "crew/shared", f"shift change at {publisher.address}"
+            )
+            async with grpc.aio.insecure_channel(publisher.address) as channel:
+                await pool_pb2_grpc.PoolServiceStub(channel).PublishMemory(
+                    pool_pb2.PublishMemoryRequest(pool="pools/crew", memory=memory, topic="watch"),
+                    metadata=_auth(owner),
+                )
+            deadline = time.monotonic() + 30
+            while memory not in synced or memory not in topics:
+                assert time.monotonic() < deadline, (synced, topics)
+                await asyncio.sleep(0.05)
+            assert synced.count(memory) == 1 and topics.count(memory) == 1
+        finally:
+            for task in (sync_task, topic_task):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, grpc.aio.AioRpcError):
+                    await task
+
+
+async def _serving(address: str) -> bool:
+    async with grpc.aio.insecure_channel(address) as channel:
+        reply = await health_pb2_grpc.HealthStub(channel).Check(
+            health_pb2.HealthCheckRequest(), timeout=10
+        )
+    return reply.status == health_pb2.HealthCheckResponse.SERVING
+
+
+async def test_reindex_runs_while_both_replicas_serve(
+    replicas: tuple[ServeProcess, ServeProcess, dict[str, str]], platform_key: str
+) -> None:
+    need_qdrant()
+    a, b, env = replicas
+    tenant = f"reindex-{secrets.token_hex(4)}"
+    secret = await _tenant(a.address, platform_key, tenant, ["read", "write"])
+    before = [
+        await _propose((a, b)[i % 2].address, secret, "yard/notes", f"hull inspection note {i}")
+        for i in range(12)
+    ]
+    assert set(before) <= set(await _recalled(b.address, secret, "hull inspection", "yard/notes"))
+
+    reindex = await asyncio.create_subprocess_exec(
+        str(Path(sys.executable).parent / "engram"),
+        "reindex",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    during: list[str] = []
+    outcomes: list[str] = []
+    i = 0
+    while reindex.returncode is None:
+        replica = (a, b)[i % 2]
+        # Writes keep landing (the outbox holds them for whichever worker comes next),
+        # as many as one Recall page can show afterwards.
+        if len(during) < 80:
+            during.append(
+                await _propose(replica.address, secret, "yard/notes", f"hull inspection late {i}")
+            )
+        try:
+            await _recalled(replica.address, secret, "hull inspection", "yard/notes")
+            outcomes.append("OK")
+        except grpc.aio.AioRpcError as err:
+            outcomes.append(err.code().name)
+        assert await _serving(a.address) and await _serving(b.address)
+        i += 1
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(reindex.wait(), 0.05)
+    out, err = await reindex.communicate()
+    assert reindex.returncode == 0, (out.decode(), err.decode())
+    assert during, "reindex finished before a single write went through"
+    # Afterwards both replicas recall everything, the writes made during it included.
+    # Items whose indexing failed while the collection was being recreated wait out
+    # their backoff: read-your-writes says UNAVAILABLE (retry) until then.
+    for replica in (a, b):
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                found = await _recalled(
+                    replica.address, secret, "hull inspection", "yard/notes", k=100
+                )
+                break
+            except grpc.aio.AioRpcError as err:
+                assert err.code() == grpc.StatusCode.UNAVAILABLE, err
+                assert time.monotonic() < deadline, err
+                await asyncio.sleep(1.0)
+        assert set(before + during) <= set(found)
+        assert len(found) == len(set(found))
+    print(f"reindex: {len(during)} writes while it ran; recall outcomes meanwhile: {outcomes}")
 
 
 async def test_two_replicas_share_the_work_and_survive_a_kill(
@@ -311,6 +609,18 @@ async def test_two_replicas_share_the_work_and_survive_a_kill(
             assert seen_a == audit  # A's watcher: the whole log, once each
             assert seen_b + resumed == audit  # B's watcher, resumed on A after the kill
             assert len(set(seen_b + resumed)) == len(audit)
+
+        if qdrant_url():
+            # Both indexed into one Qdrant collection, B killed mid-batch: every live
+            # memory is recalled, once, through the survivor.
+            live = {n for n, status in stored.items() if status == "ACTIVE"}
+            found: list[str] = []
+            for agent in range(3):
+                found += await _recalled(
+                    a.address, secret, "replica fact number", f"fleet/agent-{agent}"
+                )
+            assert len(found) == len(set(found))
+            assert set(found) == live
     finally:
         stop.set()
         await channel_a.close()

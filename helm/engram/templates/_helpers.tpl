@@ -29,6 +29,26 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: engram
 {{- end }}
 
+{{/* The indexer pods (indexer.enabled): a name of their own, so that neither the
+main Deployment's selector nor the Service's picks them up. */}}
+{{- define "engram.indexerName" -}}
+{{- printf "%s-indexer" (include "engram.fullname" .) | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{- define "engram.indexerSelectorLabels" -}}
+app.kubernetes.io/name: {{ include "engram.name" . }}-indexer
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: indexer
+{{- end }}
+
+{{- define "engram.indexerLabels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+{{ include "engram.indexerSelectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: engram
+{{- end }}
+
 {{- define "engram.serviceAccountName" -}}
 {{- if .Values.serviceAccount.create }}
 {{- default (include "engram.fullname" .) .Values.serviceAccount.name }}
@@ -53,6 +73,9 @@ stops with these.
 {{- $backend := .Values.config.vector_backend | default "edge" }}
 {{- if and (eq $backend "edge") (or (gt (int .Values.replicaCount) 1) .Values.autoscaling.enabled) }}
 {{- fail "engram: more than one replica (replicaCount > 1 or autoscaling.enabled) needs the Qdrant server: set config.vector_backend=qdrant and a Qdrant URL. The embedded vector engine belongs to one process." }}
+{{- end }}
+{{- if and (eq $backend "edge") .Values.indexer.enabled }}
+{{- fail "engram: indexer.enabled runs the indexer in pods of its own, which needs the Qdrant server: set config.vector_backend=qdrant and a Qdrant URL. The embedded vector engine belongs to one process." }}
 {{- end }}
 {{- if and (eq $backend "qdrant") (not .Values.secrets.existingSecret) (not .Values.secrets.qdrantUrl) (not .Values.config.qdrant_url) }}
 {{- fail "engram: config.vector_backend=qdrant needs a Qdrant URL: secrets.qdrantUrl, config.qdrant_url or secrets.existingSecret" }}

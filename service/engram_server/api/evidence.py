@@ -18,6 +18,7 @@ from engram_server.lifecycle.model import EvidenceLevel, memory_name
 from engram_server.lifecycle.validation import check_space
 from engram_server.platform.context import AppContext
 from engram_server.platform.principal import current_principal
+from engram_server.platform.roles import runs_background
 from engram_server.services import paging
 from engram_server.services.evidence import (
     Assessment,
@@ -172,7 +173,10 @@ class EvidenceServicer(evidence_pb2_grpc.EvidenceServiceServicer):
         self._worker: AssessWorker | None = None
 
     async def start(self) -> None:
-        """Starts the assess-on-write worker."""
+        """Starts the assess-on-write worker (where this process's role runs
+        background work)."""
+        if not runs_background(self.ctx.settings):
+            return
         self._worker = AssessWorker(self.service)
         self._worker.start()
 

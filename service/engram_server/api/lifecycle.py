@@ -26,6 +26,7 @@ from engram_server.platform.background import BackgroundTask
 from engram_server.platform.context import AppContext
 from engram_server.platform.egress import EgressPolicy
 from engram_server.platform.principal import current_principal
+from engram_server.platform.roles import runs_background
 from engram_server.platform.webhooks import HttpWebhookCaller
 from engram_server.services.lifecycle import SYSTEM_ACTOR, LifecycleService, parse_memory_name
 from engram_server.services.policy_cache import POLICY_CHANNEL
@@ -101,7 +102,7 @@ class LifecycleServicer(
     async def start(self) -> None:
         self.ctx.notifier.add_listener(AUDIT_CHANNEL, self.hub.notify)
         self.ctx.notifier.add_listener(POLICY_CHANNEL, self.service.policies.invalidate_tenant)
-        if self.ctx.settings.expiry_sweep_seconds > 0:
+        if self.ctx.settings.expiry_sweep_seconds > 0 and runs_background(self.ctx.settings):
             self._sweeper.start()
 
     async def stop(self) -> None:

@@ -1,6 +1,7 @@
 """`engram bench`: performance measured against a floor taken in the same run.
 
     engram bench lifecycle [--address HOST:PORT --api-key KEY] [--sizes 10000,100000] ...
+    engram bench scale --qdrant-url URL    (workers and indexers, 1 against 2)
 
 Each benchmark writes its results as JSON plus a markdown table (and prints the
 table). Every figure comes with the same operation done by PostgreSQL alone, and
@@ -22,6 +23,7 @@ def build_parser() -> argparse.ArgumentParser:
         lifecycle,
         pool,
         recall,
+        scale,
         working_memory,
     )
 
@@ -60,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
             "evidence",
             evidence,
             "AssessMemory latency; Recall with one hop of graph expansion vs plain Recall",
+        ),
+        (
+            "scale",
+            scale,
+            "A mixed workload through one worker and two; index catch-up by one indexer and two",
         ),
     ):
         p = benchmarks.add_parser(

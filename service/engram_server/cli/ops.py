@@ -35,6 +35,19 @@ def register(commands: Commands[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--config", help="TOML settings file (default: $ENGRAM_CONFIG)")
     p.add_argument("--listen", help="address to listen on (default: $ENGRAM_LISTEN)")
+    p.add_argument(
+        "--role",
+        choices=("all", "api", "indexer"),
+        help="api: serve calls only; indexer: background indexing, health and metrics "
+        "only; all: both (default: $ENGRAM_ROLE, else all)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="N server processes sharing the port (SO_REUSEPORT); needs the Qdrant "
+        "server backend (default: $ENGRAM_WORKERS, else 1)",
+    )
     p.set_defaults(handler=serve)
 
     p = commands.add_parser("migrate", help="apply pending database migrations")
@@ -97,16 +110,25 @@ def _settings(args: argparse.Namespace, **overrides: Any) -> Settings:
 
 
 def serve(args: argparse.Namespace) -> int:
+    from engram_server.platform.workers import check_workers, run_workers
+
+    settings = _settings(args, listen=args.listen, role=args.role, workers=args.workers)
+    try:
+        check_workers(settings, args.dev)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from exc
+
     from engram_server.platform.eventloop import loop_factory
     from engram_server.platform.eventloop import run as run_on_loop
     from engram_server.platform.observability import configure_logging
     from engram_server.platform.server import serve as run_server
 
-    settings = _settings(args, listen=args.listen)
     try:
         configure_logging(settings)
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
+    if settings.workers > 1:
+        return run_workers(settings)
     try:
         factory = loop_factory(settings.event_loop)
     except ValueError as exc:

@@ -74,6 +74,15 @@ class Settings:
     # indexes into the same vector index (the Qdrant server backend), since this
     # replica's recall reads the index it is configured with.
     index_worker: bool = True
+    # What this process does: "all" (serve the API and run the background work,
+    # the default), "api" (serve the API; no background indexing, expiry sweeps or
+    # assessments) or "indexer" (drain the outbox and embed, sweep expiries, assess;
+    # serve only health on `listen` and metrics on `metrics_listen`).
+    role: str = "all"
+    # Server processes sharing `listen` (SO_REUSEPORT), to use every core of a
+    # host; more than one needs vector_backend "qdrant". Worker i serves metrics on
+    # the port of `metrics_listen` plus i.
+    workers: int = 1
     # Milliseconds a read-your-writes recall may wait for this tenant's indexing.
     read_your_writes_wait_ms: int = 5000
     # The indexing worker builds the vector index's search graphs when idle after

@@ -29,6 +29,7 @@ import contextlib
 import json
 import logging
 import os
+import socket
 import sys
 import time
 from collections.abc import Iterable, Mapping
@@ -193,7 +194,14 @@ def setup_metrics(
         readers.append(PeriodicExportingMetricReader(OTLPMetricExporter()))
     if not readers:
         return None
-    resource = Resource.create({"service.name": env.get("OTEL_SERVICE_NAME", "engram")})
+    # One process, one instance (Prometheus `target_info`): the workers of `engram
+    # serve --workers` tell themselves apart by it.
+    resource = Resource.create(
+        {
+            "service.name": env.get("OTEL_SERVICE_NAME", "engram"),
+            "service.instance.id": f"{socket.gethostname()}/{os.getpid()}",
+        }
+    )
     provider = MeterProvider(resource=resource, metric_readers=readers)
     metrics.set_meter_provider(provider)
     endpoint = MetricsEndpoint(provider, http_server)

@@ -58,6 +58,7 @@ from engram_server.platform.interceptors import server_interceptors
 from engram_server.platform.notify import Notifier
 from engram_server.platform.observability import BacklogSampler, setup_metrics
 from engram_server.platform.reflection import add_reflection
+from engram_server.platform.roles import Role, role_of, runs_background, serves_api
 from engram_server.platform.scopes import ScopeTable
 from engram_server.platform.telemetry import setup_tracing, shutdown_tracing
 from engram_server.services.working_memory import WorkingMemory
@@ -158,7 +159,9 @@ def grpc_options(settings: Settings) -> list[tuple[str, Any]]:
         ("grpc.max_receive_message_length", transport_receive_limit(settings)),
         # Replies (batch results, pages) may be larger than requests.
         ("grpc.max_send_message_length", max(settings.max_request_bytes, 16 * 1024 * 1024)),
-        ("grpc.so_reuseport", 0),
+        # Off, so that a second server on a taken port fails instead of sharing it;
+        # on with several workers (`engram serve --workers`), which share the port.
+        ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
         ("grpc.keepalive_permit_without_calls", 1),
         ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
     ]
@@ -184,6 +187,8 @@ class EngramServer:
             list(registrations) if registrations is not None else default_registrations(ctx)
         )
         self.health = health.aio.HealthServicer()
+        # The indexer role runs the servicers' background work but answers only health.
+        self.serves_api = serves_api(settings)
         self.port: int | None = None
         self._started: list[BackgroundService] = []
         self._stopped = False
@@ -191,15 +196,18 @@ class EngramServer:
             interceptors=server_interceptors(ctx, self.scopes, tracer_provider),
             options=grpc_options(settings),
         )
-        for registration in self.registrations:
-            registration.add_to_server(
-                registration.servicer, ValidatingServer(self._server, settings.max_request_bytes)
-            )
+        if self.serves_api:
+            for registration in self.registrations:
+                registration.add_to_server(
+                    registration.servicer,
+                    ValidatingServer(self._server, settings.max_request_bytes),
+                )
         # Health and reflection need no key, so their requests get the same decoding
         # and size checks as everything else.
         unauthenticated = ValidatingServer(self._server, settings.max_request_bytes)
         health_pb2_grpc.add_HealthServicer_to_server(self.health, unauthenticated)
-        add_reflection([*self.service_names, health.SERVICE_NAME], unauthenticated)
+        served = self.service_names if self.serves_api else []
+        add_reflection([*served, health.SERVICE_NAME], unauthenticated)
 
     @property
     def service_names(self) -> list[str]:
@@ -242,11 +250,13 @@ class EngramServer:
         not_serving = health_pb2.HealthCheckResponse.NOT_SERVING
         await self.health.set("", serving)
         for registration in self.registrations:
-            await self.health.set(
-                registration.service_name, serving if registration.served else not_serving
-            )
+            served = self.serves_api and registration.served
+            await self.health.set(registration.service_name, serving if served else not_serving)
         log.info(
-            "serving on %s (event loop: %s)", self.address, loop_name(asyncio.get_running_loop())
+            "serving on %s (role: %s, event loop: %s)",
+            self.address,
+            role_of(self.settings),
+            loop_name(asyncio.get_running_loop()),
         )
         return port
 
@@ -327,9 +337,17 @@ async def configure_page_tokens(settings: Settings, db: Database) -> None:
 
 
 def _banner(
-    address: str, dev_key: str | None, embedded: EmbeddedServices | None, data_dir: str = ""
+    address: str,
+    dev_key: str | None,
+    embedded: EmbeddedServices | None,
+    data_dir: str = "",
+    role: Role = Role.ALL,
 ) -> str:
     lines = ["", f"Engram is serving on {address}"]
+    if role is Role.API:
+        lines.append("  Role: api (no background indexing, expiry sweeps or assessments)")
+    elif role is Role.INDEXER:
+        lines.append("  Role: indexer (background work; this address answers health only)")
     if embedded is not None and embedded.postgres_dir is not None:
         lines.append(f"  PostgreSQL: embedded, data in {embedded.postgres_dir}")
     if embedded is not None and embedded.redis_dir is not None:
@@ -407,11 +425,17 @@ async def _dev_key(ctx: AppContext, data_dir: str, new_key: bool) -> str:
     return secret
 
 
-async def serve(settings: Settings, dev: bool, new_key: bool = False) -> None:
+async def serve(
+    settings: Settings,
+    dev: bool,
+    new_key: bool = False,
+    on_serving: Callable[[], None] | None = None,
+) -> None:
     """Runs the server until SIGTERM/SIGINT, then drains and closes everything.
 
     The signal handlers are installed first, so a signal during start-up stops
     the server as soon as it is up instead of killing it half-started.
+    `on_serving` is called once the server is up (a worker tells its supervisor).
     """
     missing = [
         name
@@ -421,6 +445,10 @@ async def serve(settings: Settings, dev: bool, new_key: bool = False) -> None:
         )
         if not value
     ]
+    try:
+        role_of(settings)
+    except ValueError as exc:
+        raise StartupError(str(exc)) from exc
     if missing and not dev:
         raise StartupError(
             f"{' and '.join(missing)} not set; set them, or run `engram serve --dev` "
@@ -428,11 +456,15 @@ async def serve(settings: Settings, dev: bool, new_key: bool = False) -> None:
         )
     stop = asyncio.Event()
     with _stop_on_signals(stop):
-        await _serve_until(settings, dev, stop, new_key)
+        await _serve_until(settings, dev, stop, new_key, on_serving)
 
 
 async def _serve_until(
-    settings: Settings, dev: bool, stop: asyncio.Event, new_key: bool = False
+    settings: Settings,
+    dev: bool,
+    stop: asyncio.Event,
+    new_key: bool = False,
+    on_serving: Callable[[], None] | None = None,
 ) -> None:
     embedded: EmbeddedServices | None = None
     if not (settings.database_url and settings.redis_url):
@@ -454,13 +486,17 @@ async def _serve_until(
             dev_key = await _dev_key(ctx, settings.data_dir, new_key) if dev else None
             server = EngramServer(settings, ctx, tracer_provider=provider)
             await server.start()
-            if metrics_endpoint is not None:
+            # The backlog gauges are the indexers' scaling signal: sampled where the
+            # background work runs.
+            if metrics_endpoint is not None and runs_background(settings):
                 sampler.start()
             print(
-                _banner(server.address, dev_key, embedded, settings.data_dir),
+                _banner(server.address, dev_key, embedded, settings.data_dir, role_of(settings)),
                 flush=True,
                 file=sys.stdout,
             )
+            if on_serving is not None:
+                on_serving()
             await stop.wait()
             log.info("draining (up to %.1fs)", settings.shutdown_grace_seconds)
             await server.stop(settings.shutdown_grace_seconds)

@@ -11,6 +11,7 @@ from engram_server.embeddings.factory import build_embedder
 from engram_server.platform.background import BackgroundTask
 from engram_server.platform.config import Settings
 from engram_server.platform.notify import Notifier
+from engram_server.platform.roles import indexes
 from engram_server.platform.telemetry import tracing_enabled
 from engram_server.recall.neighbours import ContextParams
 from engram_server.recall.scoring import FusionMode, RankingParams
@@ -116,7 +117,7 @@ class RecallRuntime:
             await self.index.ensure_collection(self.embedder.dimension, self.embedder.name)
         except LayoutOutdated as outdated:
             await self._rebuild(outdated)
-        if self.settings.index_worker:
+        if indexes(self.settings):
             notifier.add_listener(OUTBOX_CHANNEL, self.worker.notify)
             self.worker.start()
         notifier.add_listener(KEY_CHANNEL, self._on_key_notice)
@@ -152,7 +153,7 @@ class RecallRuntime:
     async def stop(self, notifier: Notifier) -> None:
         notifier.remove_listener(KEY_CHANNEL, self._on_key_notice)
         await self._warming.stop()
-        if self.settings.index_worker:
+        if indexes(self.settings):
             notifier.remove_listener(OUTBOX_CHANNEL, self.worker.notify)
         await self.worker.stop()
         await self.access.stop()
