@@ -29,6 +29,7 @@ from engram_server.store.vectors.edge import EdgeVectorIndex
 from engram_server.store.vectors.server import ServerVectorIndex
 from engram_server.store.vectors.term_stats import bm25_idf
 from qdrant_client import AsyncQdrantClient
+from qdrant_client import models as qm
 
 from tests.conftest import (
     new_collection_name,
@@ -864,3 +865,37 @@ async def test_server_term_counts_follow_every_write(fresh_index: Callable[[], A
     for query in ("release Tuesday", "deploy checklist", "demo train", "tickets"):
         await check(query)
     assert await sparse_scores(index, "intruder", "release") == {}
+
+
+@pytest.mark.parametrize("fresh_index", SERVER_BACKENDS, indirect=True)
+async def test_a_server_collection_of_an_older_layout_asks_for_a_rebuild(
+    fresh_index: Callable[[], Any],
+) -> None:
+    # Layout 1 had no ancestor spaces nor term dimensions in its payloads (and the
+    # server's IDF modifier): the same model's collection is outdated, rebuilt by
+    # the server at start (RecallRuntime) as `engram reindex` would.
+    current: ServerVectorIndex = await fresh_index()
+    await current.upsert([point(TENANT, "written by the current layout")])
+    collection = current.collection
+    await current.client.delete_collection(collection)
+    await current.client.create_collection(
+        collection,
+        vectors_config={"dense": qm.VectorParams(size=DIM, distance=qm.Distance.COSINE)},
+        sparse_vectors_config={"bm25": qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+        metadata={"engram_model": MODEL, "engram_dense_dim": DIM, "engram_layout": 1},
+    )
+    again = ServerVectorIndex(
+        current.client, collection, owns_client=False, check_version=bool(current.url)
+    )
+    with pytest.raises(LayoutOutdated, match="layout 1") as caught:
+        await again.ensure_collection(DIM, MODEL)
+    assert "ancestor spaces" in str(caught.value) and "engram reindex" in str(caught.value)
+    with pytest.raises(IndexMismatch) as mismatch:
+        await again.ensure_collection(DIM, "another-model")
+    assert not isinstance(mismatch.value, LayoutOutdated)
+    await again.recreate_collection(DIM, MODEL)
+    fresh = point(TENANT, "after the rebuild", space="a/b/c")
+    await again.upsert([fresh])
+    assert await ids_found(again, TENANT, "rebuild", IndexFilter(space_prefixes=["a/"])) == {
+        fresh.id
+    }
