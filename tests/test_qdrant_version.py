@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -33,6 +34,7 @@ from qdrant_client.grpc import qdrant_pb2, qdrant_pb2_grpc
 from tests.conftest import (
     QDRANT_SKIP_REASON,
     QDRANT_URL_ENV,
+    delete_collection,
     new_collection_name,
     real_qdrant_client,
     real_qdrant_grpc_port,
@@ -134,42 +136,48 @@ async def test_a_real_server_outside_the_range_is_refused_at_start(
         await runtime.embedder.close()
 
 
-@contextlib.asynccontextmanager
-async def tcp_proxy(target_port: int) -> AsyncIterator[tuple[int, Any]]:
-    """A TCP forwarder to 127.0.0.1:`target_port`; yields its port and a function
-    that cuts every connection through it (a lost connection to the server)."""
-    pipes: set[asyncio.Task[None]] = set()
-    writers: set[asyncio.StreamWriter] = set()
+class TcpProxy:
+    """A TCP forwarder to 127.0.0.1:`target_port`, which can go away (every
+    connection cut, the port closed) and come back on the same port: to the client,
+    a lost connection to the server and a reconnect."""
 
-    async def pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._pipes: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._accept, "127.0.0.1", self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+        for writer in list(self._writers):
+            writer.close()
+        self._writers.clear()
+        for pipe in list(self._pipes):
+            pipe.cancel()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
+        self._writers.update((writer, up_writer))
+        for pipe in (self._pump(reader, up_writer), self._pump(up_reader, writer)):
+            task = asyncio.ensure_future(pipe)
+            self._pipes.add(task)
+            task.add_done_callback(self._pipes.discard)
+
+    @staticmethod
+    async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         with contextlib.suppress(Exception):
             while data := await reader.read(65536):
                 writer.write(data)
                 await writer.drain()
         writer.close()
-
-    async def accept(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", target_port)
-        writers.update((writer, up_writer))
-        for task in (pump(reader, up_writer), pump(up_reader, writer)):
-            pipe = asyncio.ensure_future(task)
-            pipes.add(pipe)
-            pipe.add_done_callback(pipes.discard)
-
-    def cut() -> None:
-        for writer in list(writers):
-            writer.close()
-        writers.clear()
-
-    server = await asyncio.start_server(accept, "127.0.0.1", 0)
-    port = server.sockets[0].getsockname()[1]
-    try:
-        yield port, cut
-    finally:
-        cut()
-        server.close()
-        for pipe in list(pipes):
-            pipe.cancel()
 
 
 async def test_a_reconnect_to_the_real_server_reads_its_version_again(
@@ -177,32 +185,34 @@ async def test_a_reconnect_to_the_real_server_reads_its_version_again(
 ) -> None:
     found = await rest_version()
     collection = new_collection_name()
-    async with tcp_proxy(real_qdrant_grpc_port()) as (port, cut):
-        index = ServerVectorIndex.connect(
-            real_qdrant_url(), collection=collection, grpc_port=port, timeout=5
-        )
-        try:
-            await index.ensure_collection(DIM, MODEL)
-            assert index.server_version == found
-            # While connected, the version is not read again.
-            monkeypatch.setattr(qdrant_version, "SUPPORTED", excluding(found))
-            assert await index.count("t") == 0
-            # The connection drops: the next call fails, and the one after it
-            # reads the version again, here outside the (narrowed) range.
-            cut()
-            with pytest.raises(grpc.RpcError):
-                for _ in range(20):  # until the client notices
-                    await index.count("t")
-                    await asyncio.sleep(0.05)
-            assert index.server_version is None
-            with pytest.raises(UnsupportedQdrantVersion, match=f"version {found},"):
-                await index.count("t")
-            monkeypatch.setattr(qdrant_version, "SUPPORTED", SUPPORTED)
-            assert await index.count("t") == 0
-            assert index.server_version == found
-        finally:
-            await index.client.delete_collection(collection)
-            await index.close()
+    proxy = TcpProxy(real_qdrant_grpc_port())
+    await proxy.start()
+    index = ServerVectorIndex.connect(
+        real_qdrant_url(), collection=collection, grpc_port=proxy.port, timeout=5
+    )
+    try:
+        await index.ensure_collection(DIM, MODEL)
+        assert index.server_version == found
+        # While connected, the version is not read again.
+        monkeypatch.setattr(qdrant_version, "SUPPORTED", excluding(found))
+        assert await index.count("t") == 0
+        # The server goes away: a call fails, and the first call after the
+        # reconnect reads the version again, here outside the (narrowed) range.
+        await proxy.stop()
+        with pytest.raises(grpc.RpcError) as caught:
+            await index.count("t")
+        assert caught.value.code() == grpc.StatusCode.UNAVAILABLE
+        assert index.server_version is None
+        await proxy.start()
+        with pytest.raises(UnsupportedQdrantVersion, match=re.escape(f"version {found},")):
+            await once_reconnected(lambda: index.count("t"))
+        monkeypatch.setattr(qdrant_version, "SUPPORTED", SUPPORTED)
+        assert await index.count("t") == 0
+        assert index.server_version == found
+    finally:
+        await proxy.stop()
+        await delete_collection(collection)
+        await index.close()
 
 
 # -- a stand-in of the version endpoint (runs everywhere) -------------------------------
@@ -251,7 +261,7 @@ async def test_the_start_path_refuses_an_old_server(app: Any, settings: Any) -> 
     assert "ENGRAM_QDRANT_URL" in message and "http://127.0.0.1:1" in message
 
 
-async def once_reconnected(call: Callable[[], Awaitable[None]]) -> None:
+async def once_reconnected(call: Callable[[], Awaitable[object]]) -> None:
     """Makes `call` until the client's channel has reconnected: gRPC backs off
     between attempts after a refused connection, answering UNAVAILABLE meanwhile."""
     for _ in range(100):
