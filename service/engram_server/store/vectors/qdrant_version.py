@@ -3,11 +3,12 @@
 The adapter needs Qdrant 1.16 (ACORN filtered search, conditional updates,
 collection metadata) and avoids anything newer: subspace filters match an array of
 ancestor spaces instead of `MatchPrefix`, and the lexical leg is weighted with
-each tenant's own IDF instead of a server-side IDF corpus. The range stops before
-the next minor release nobody has run the adapter against; verified against real
-servers 1.16.3 and 1.18 (docs/operations.md). The server reads the version when it
-connects and again after a lost connection (the Qdrant server may have been
-replaced meanwhile) and refuses to work with one outside the range.
+each tenant's own IDF instead of a server-side IDF corpus. The range ends before
+1.20, the release after the newest one (1.19): a future release is refused until
+someone has run the suites against it (they pass against a real Qdrant 1.16.3,
+docs/operations.md). The server reads the version when it connects and again
+after a lost connection (the Qdrant server may have been replaced meanwhile) and
+refuses to work with one outside the range.
 """
 
 from __future__ import annotations
