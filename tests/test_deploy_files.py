@@ -103,3 +103,23 @@ def test_readme_is_short_and_its_links_resolve() -> None:
         for target in re.findall(r"\]\(([^)#:]+?\.md)(?:#[^)]*)?\)", page.read_text()):
             resolved = (page.parent / target).resolve().relative_to(ROOT).as_posix()
             assert (ROOT / resolved).exists(), (page.name, target)
+
+
+def test_every_qdrant_image_pin_is_a_supported_version() -> None:
+    # The Compose stack's Qdrant, and every Qdrant image the chart's values or the
+    # docs name, is one the server adapter accepts (store/vectors/qdrant_version.py).
+    import re
+
+    from engram_server.store.vectors.qdrant_version import SUPPORTED, parse_version
+
+    image = _compose()["services"]["qdrant"]["image"]
+    tag = image.rpartition(":")[2]
+    assert image.startswith("qdrant/qdrant:") and parse_version(tag) in SUPPORTED, image
+    root = DEPLOY.parent
+    pins: dict[str, str] = {}
+    for path in [*root.joinpath("helm").rglob("*.yaml"), *root.joinpath("docs").rglob("*.md")]:
+        for found in re.findall(r"qdrant/qdrant:(v?[0-9][\w.-]*)", path.read_text()):
+            pins[f"{path.relative_to(root)}: {found}"] = found
+    assert any(key.startswith("helm/engram/ci/") for key in pins), "no chart example pins Qdrant"
+    for where, found in pins.items():
+        assert parse_version(found) in SUPPORTED, where

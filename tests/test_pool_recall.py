@@ -5,9 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import grpc
+import pytest
 from engram.v1 import lifecycle_pb2, pool_pb2, recall_pb2
 
 from tests.pool_helpers import READER, RYW, WRITER, eventually, expect, make_agent
+
+# Against the embedded engine, and a real Qdrant server when ENGRAM_TEST_QDRANT_URL is set.
+pytestmark = pytest.mark.vector_backends
 
 
 async def _setup(make_tenant: Any) -> tuple[Any, Any, Any, Any]:

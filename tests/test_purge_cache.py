@@ -14,7 +14,9 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import pytest
 from engram.v1 import lifecycle_pb2, types_pb2
+from engram_server.lexical.sparse import query_sparse_vector
 from engram_server.lifecycle.model import Memory
 from engram_server.services.indexing import Neighbour, cache_keys, dense_text, forget_vanished
 from engram_server.store import memories as store
@@ -22,6 +24,9 @@ from engram_server.store.embedding_cache import PostgresEmbeddingCache
 from google.protobuf.field_mask_pb2 import FieldMask
 
 from tests.lifecycle_helpers import propose
+
+# Against the embedded engine, and a real Qdrant server when ENGRAM_TEST_QDRANT_URL is set.
+pytestmark = pytest.mark.vector_backends
 
 WAIT_SECONDS = 60
 
@@ -176,3 +181,34 @@ async def test_a_purged_near_duplicate_leaves_none_of_its_text_in_the_audit_log(
     audit = await t.lifecycle.ListAuditEntries(lifecycle_pb2.ListAuditEntriesRequest(space="s"))
     assert audit.entries
     assert not [e for e in audit.entries if "oat milk" in str(e) or "Okafor" in str(e)]
+
+
+async def test_purges_take_their_memories_out_of_the_vector_index(
+    make_tenant: Any, server: Any
+) -> None:
+    t, other = await make_tenant(), await make_tenant()
+    index = server.ctx.recall.index
+    in_s1 = (await propose(t.lifecycle, "users/9", "Cy: my locker is 41", session="s1")).memory
+    in_s2 = (await propose(t.lifecycle, "users/9", "Cy: locker 12 is broken", session="s2")).memory
+    elsewhere = (await propose(t.lifecycle, "users/10", "the locker room shuts at nine")).memory
+    await propose(other.lifecycle, "users/9", "Cy: my locker is 41", session="s1")
+    ids = {m.name: uuid.UUID(m.name.rpartition("/")[2]) for m in (in_s1, in_s2, elsewhere)}
+
+    async def indexed(tenant: Any) -> set[uuid.UUID]:
+        assert (
+            await server.ctx.recall.worker.wait_until_indexed(tenant.tenant_id, WAIT_SECONDS) == 0
+        )
+        hits = await index.search(tenant.tenant_id, None, query_sparse_vector("locker"), limit=10)
+        assert await index.count(tenant.tenant_id) == len(hits)
+        return {h.id for h in hits}
+
+    assert await indexed(t) == set(ids.values())
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="users/9", session="s1", reason="erasure")
+    )
+    assert await indexed(t) == {ids[in_s2.name], ids[elsewhere.name]}
+    await t.lifecycle.PurgeMemories(
+        lifecycle_pb2.PurgeMemoriesRequest(space="users/9", reason="erasure")
+    )
+    assert await indexed(t) == {ids[elsewhere.name]}
+    assert len(await indexed(other)) == 1  # the same space name in another tenant

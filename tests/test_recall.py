@@ -15,6 +15,9 @@ from google.protobuf.timestamp_pb2 import Timestamp
 
 from tests.lifecycle_helpers import SUPERSEDED, field_violations, proposal
 
+# Against the embedded engine, and a real Qdrant server when ENGRAM_TEST_QDRANT_URL is set.
+pytestmark = pytest.mark.vector_backends
+
 RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
 
 FACTS = [

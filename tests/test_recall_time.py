@@ -13,6 +13,9 @@ from google.protobuf import timestamp_pb2
 
 from tests.lifecycle_helpers import proposal
 
+# Against the embedded engine, and a real Qdrant server when ENGRAM_TEST_QDRANT_URL is set.
+pytestmark = pytest.mark.vector_backends
+
 RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
 NOW = datetime(2024, 3, 14, 9, 30, tzinfo=UTC)  # a Thursday
 

@@ -1,7 +1,9 @@
 """`engram reindex` and `engram index status` on the real stores.
 
-The test server holds its embedded index open (and locked), so rebuilds go to a
-fresh data directory and are compared with the server's incrementally built index.
+Against the embedded engine, and a real Qdrant server when ENGRAM_TEST_QDRANT_URL
+is set. The test server holds its embedded index open (and locked), so rebuilds go
+to a fresh data directory (on Qdrant: a collection of the test's own) and are
+compared with the server's incrementally built index.
 While a rebuild drains, the server's own indexing worker is paused: otherwise it
 would claim part of the queued work for its index instead of the rebuilt one
 (which is why the embedded backend is rebuilt with the server stopped).
@@ -13,7 +15,7 @@ import asyncio
 import dataclasses
 import json
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +25,15 @@ from engram_server.cli import main
 from engram_server.lexical.sparse import query_sparse_vector
 from engram_server.services.recall_runtime import RecallRuntime
 from engram_server.services.reindex import IndexInUse, check_edge_unlocked, enqueue_all, reindex
-from engram_server.store.vectors import IndexFilter, IndexMismatch
+from engram_server.store.vectors import IndexFilter, IndexMismatch, VectorIndex
 from engram_server.store.vectors.edge import EdgeVectorIndex
+from engram_server.store.vectors.server import ServerVectorIndex
+from qdrant_client import models as qm
 
+from tests.conftest import delete_collection, new_collection_name
 from tests.lifecycle_helpers import proposal
+
+pytestmark = pytest.mark.vector_backends
 
 RYW = recall_pb2.READ_CONSISTENCY_READ_YOUR_WRITES
 
@@ -78,8 +85,27 @@ async def paused_worker(server: Any) -> AsyncIterator[Any]:
         runtime.worker.start()
 
 
+def rebuild_target(settings: Any, tmp_path: Path) -> tuple[Any, Callable[[], VectorIndex]]:
+    """Settings whose index is a new one (a data directory, or a collection of the
+    test's own), and a way to open that index."""
+    if settings.vector_backend == "edge":
+        return dataclasses.replace(settings, data_dir=str(tmp_path)), lambda: EdgeVectorIndex(
+            tmp_path / "vectors"
+        )
+    collection = new_collection_name()
+    rebuilt = dataclasses.replace(settings, qdrant_collection=collection)
+    return rebuilt, lambda: ServerVectorIndex.connect(
+        settings.qdrant_url, collection=collection, grpc_port=settings.qdrant_grpc_port
+    )
+
+
+async def drop_target(settings: Any) -> None:
+    if settings.vector_backend == "qdrant":
+        await delete_collection(settings.qdrant_collection)
+
+
 async def test_reindex_equals_incremental_indexing(
-    make_tenant: Any, settings: Any, server: Any, raw_pg: Any, tmp_path: Path
+    make_tenant: Any, server: Any, raw_pg: Any, tmp_path: Path
 ) -> None:
     tenants = [await make_tenant(), await make_tenant()]
     for t in tenants:
@@ -103,33 +129,49 @@ async def test_reindex_equals_incremental_indexing(
         for q in QUERIES
     }
 
-    # The directory holds an index of another model: reindex is what replaces it.
-    stale = EdgeVectorIndex(tmp_path / "vectors")
-    await stale.ensure_collection(8, "an-older-model")
-    await stale.close()
-    with pytest.raises(IndexMismatch):
-        stale = EdgeVectorIndex(tmp_path / "vectors")
+    rebuilt_settings, open_rebuilt = rebuild_target(server.ctx.settings, tmp_path)
+    try:
+        # The target holds an index of another model: reindex is what replaces it.
+        stale = open_rebuilt()
+        await stale.ensure_collection(8, "an-older-model")
+        await stale.close()
+        with pytest.raises(IndexMismatch):
+            stale = open_rebuilt()
+            try:
+                await stale.ensure_collection(embedder.dimension, embedder.name)
+            finally:
+                await stale.close()
+
+        await runtime.worker.stop()
         try:
-            await stale.ensure_collection(embedder.dimension, embedder.name)
+            report = await reindex(rebuilt_settings, server.ctx.db)
         finally:
-            await stale.close()
-
-    rebuilt_settings = dataclasses.replace(settings, data_dir=str(tmp_path))
-    await runtime.worker.stop()
-    try:
-        report = await reindex(rebuilt_settings, server.ctx.db)
+            runtime.worker.start()
+        assert report.drained and report.pending == 0
+        assert (report.model, report.dimension) == (embedder.name, embedder.dimension)
+        assert report.backend == server.ctx.settings.vector_backend
+        cur = await raw_pg.execute("SELECT tenant_id, count(*) FROM memories GROUP BY tenant_id")
+        assert report.queued == {tenant: n for tenant, n in await cur.fetchall()}
+        await compare_rebuilt(open_rebuilt(), embedder, live, incremental, recalled, vectors)
     finally:
-        runtime.worker.start()
-    assert report.drained and report.pending == 0
-    assert (report.model, report.dimension) == (embedder.name, embedder.dimension)
-    cur = await raw_pg.execute("SELECT tenant_id, count(*) FROM memories GROUP BY tenant_id")
-    assert report.queued == {tenant: n for tenant, n in await cur.fetchall()}
+        await drop_target(rebuilt_settings)
 
-    rebuilt = EdgeVectorIndex(tmp_path / "vectors")
+
+async def compare_rebuilt(
+    rebuilt: VectorIndex,
+    embedder: Any,
+    live: VectorIndex,
+    incremental: dict[tuple[str, str], Any],
+    recalled: dict[tuple[str, str], list[uuid.UUID]],
+    vectors: dict[str, Any],
+) -> None:
+    """The rebuilt index holds what the live one does and answers its searches alike."""
+    scope = IndexFilter(spaces=("kb",), statuses=())
     await rebuilt.ensure_collection(embedder.dimension, embedder.name)
+    tenants = {tenant for tenant, _ in incremental}
     try:
-        for t in tenants:
-            assert await rebuilt.count(t.tenant_id) == await live.count(t.tenant_id) == len(FACTS)
+        for tenant in tenants:
+            assert await rebuilt.count(tenant) == await live.count(tenant) == len(FACTS)
         for (tenant, query), expected in incremental.items():
             hits = await rebuilt.search(tenant, *vectors[query], scope, 10)
             assert [h.id for h in hits] == [h.id for h in expected], query
@@ -215,7 +257,7 @@ async def test_cli_index_status(
     assert status["pending_items"] == 0 and status["oldest_pending_time"] is None
     assert status["embedding_model"] == embedder.name
     assert status["embedding_dimension"] == embedder.dimension
-    assert status["vector_backend"] == "edge"
+    assert status["vector_backend"] == server.ctx.settings.vector_backend
 
     code, out, err = await run_cli(capsys, "index", "status", *conn)
     assert code == 0, err
@@ -227,6 +269,7 @@ async def test_cli_index_status(
     assert code == 1 and "UNAUTHENTICATED" in err
 
 
+@pytest.mark.vector_backends("edge")
 async def test_reindex_refuses_an_embedded_index_in_use(
     settings: Any, server: Any, capsys: pytest.CaptureFixture[str], monkeypatch: Any
 ) -> None:
@@ -245,6 +288,7 @@ async def test_reindex_refuses_an_embedded_index_in_use(
     assert await live.count("default") == tenants_before
 
 
+@pytest.mark.vector_backends("edge")
 async def test_an_index_of_an_older_layout_is_rebuilt_at_start(
     make_tenant: Any, settings: Any, server: Any, tmp_path: Path
 ) -> None:
@@ -286,3 +330,57 @@ async def test_an_index_of_an_older_layout_is_rebuilt_at_start(
     finally:
         await upgraded.stop(notifier)
         runtime.worker.start()
+
+
+@pytest.mark.vector_backends("qdrant")
+async def test_a_server_collection_of_an_older_layout_is_rebuilt_at_start(
+    make_tenant: Any, server: Any
+) -> None:
+    # A collection written before the adapter stored ancestor spaces and term
+    # dimensions (layout 1: the server's IDF modifier, a prefix index on `space`)
+    # is rebuilt from PostgreSQL when a server starts, as `engram reindex` would;
+    # afterwards subspace filters and per-tenant IDF work on it.
+    t = await make_tenant()
+    memories = await load(t, FACTS)
+    assert await recall_ids(t, "peanuts")
+    runtime = server.ctx.recall
+    embedder = runtime.embedder
+    settings = server.ctx.settings
+    collection = new_collection_name()
+    old = ServerVectorIndex.connect(
+        settings.qdrant_url, collection=collection, grpc_port=settings.qdrant_grpc_port
+    )
+    try:
+        await old.client.create_collection(
+            collection,
+            vectors_config={"dense": qm.VectorParams(size=embedder.dimension, distance="Cosine")},
+            sparse_vectors_config={"bm25": qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+            metadata={
+                "engram_model": embedder.name,
+                "engram_dense_dim": embedder.dimension,
+                "engram_layout": 1,
+            },
+        )
+        await old.close()
+
+        await runtime.worker.stop()
+        upgraded = RecallRuntime.build(
+            dataclasses.replace(settings, qdrant_collection=collection), server.ctx.db
+        )
+        notifier = server.ctx.notifier
+        await upgraded.start(notifier)
+        try:
+            for _ in range(600):
+                if await upgraded.index.count(t.tenant_id) == len(FACTS):
+                    break
+                await asyncio.sleep(0.1)
+            assert await upgraded.index.count(t.tenant_id) == len(FACTS)
+            hits = await upgraded.index.search(
+                t.tenant_id, None, query_sparse_vector("peanuts"), IndexFilter(spaces=("kb",)), 3
+            )
+            assert [h.id for h in hits] == [memory_id(memories[2].name)]
+        finally:
+            await upgraded.stop(notifier)
+            runtime.worker.start()
+    finally:
+        await delete_collection(collection)

@@ -1,5 +1,7 @@
-"""Both vector-index adapters against real engines: the embedded Qdrant edge shard
-and qdrant-client's local mode (the server adapter's code paths)."""
+"""Both vector-index adapters against real engines: the embedded Qdrant edge shard,
+the server adapter on qdrant-client's local mode, and the server adapter on a real
+Qdrant server when `ENGRAM_TEST_QDRANT_URL` names one (each test module instance
+in a collection of its own, deleted afterwards)."""
 
 from __future__ import annotations
 
@@ -27,6 +29,14 @@ from engram_server.store.vectors.edge import EdgeVectorIndex
 from engram_server.store.vectors.server import ServerVectorIndex
 from engram_server.store.vectors.term_stats import bm25_idf
 from qdrant_client import AsyncQdrantClient
+from qdrant_client import models as qm
+
+from tests.conftest import (
+    new_collection_name,
+    real_qdrant_client,
+    real_qdrant_grpc_port,
+    real_qdrant_url,
+)
 
 # qdrant-client's local mode warns that it ignores payload indexes and search tuning.
 pytestmark = [
@@ -40,10 +50,16 @@ TENANT = "tenant-a"
 
 Reopen = Callable[[], VectorIndex]
 
+# The embedded engine; the server adapter on qdrant-client's local mode; the server
+# adapter on a real Qdrant server (skipped unless ENGRAM_TEST_QDRANT_URL is set).
+BACKENDS = ["edge", "server", "qdrant"]
+SERVER_BACKENDS = ["server", "qdrant"]
 
-@pytest.fixture(params=["edge", "server"])
+
+@pytest.fixture(params=BACKENDS)
 async def opener(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Reopen]:
-    """Makes adapter instances over one backing store (a shard dir or a local client)."""
+    """Makes adapter instances over one backing store (a shard dir, a local client,
+    or a collection of the test's own on the real server)."""
     made: list[VectorIndex] = []
     if request.param == "edge":
 
@@ -51,21 +67,55 @@ async def opener(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterato
             made.append(EdgeVectorIndex(tmp_path / "vectors"))
             return made[-1]
 
-    else:
-        client = AsyncQdrantClient(location=":memory:")
+        yield make
+        for index in made:
+            await index.close()
+        return
 
-        def make() -> VectorIndex:
-            made.append(ServerVectorIndex(client, owns_client=False))
-            return made[-1]
+    real = request.param == "qdrant"
+    collection = new_collection_name()
+    client = real_qdrant_client() if real else AsyncQdrantClient(location=":memory:")
 
-    yield make
-    for index in made:
-        await index.close()
-    if request.param == "server":
+    def make_server() -> VectorIndex:
+        made.append(
+            ServerVectorIndex(
+                client, collection, owns_client=False, url=real_qdrant_url() if real else ""
+            )
+            if real
+            else ServerVectorIndex(client, collection, owns_client=False, check_version=False)
+        )
+        return made[-1]
+
+    try:
+        yield make_server
+    finally:
+        for index in made:
+            await index.close()
+        if real:
+            await client.delete_collection(collection)
         await client.close()
 
 
-@pytest.fixture(scope="module", params=["edge", "server"])
+async def open_server_index(backend: str) -> ServerVectorIndex:
+    """A server adapter over a new collection: local mode, or the real server."""
+    if backend == "qdrant":
+        vectors = ServerVectorIndex.connect(
+            real_qdrant_url(), collection=new_collection_name(), grpc_port=real_qdrant_grpc_port()
+        )
+    else:
+        vectors = ServerVectorIndex(AsyncQdrantClient(location=":memory:"), check_version=False)
+    await vectors.ensure_collection(DIM, MODEL)
+    return vectors
+
+
+async def close_index(vectors: VectorIndex) -> None:
+    """Closes the index; a collection on the real server is deleted first."""
+    if isinstance(vectors, ServerVectorIndex) and vectors.url:
+        await vectors.client.delete_collection(vectors.collection)
+    await vectors.close()
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
 async def index(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> AsyncIterator[VectorIndex]:
@@ -73,11 +123,11 @@ async def index(
     vectors: VectorIndex
     if request.param == "edge":
         vectors = EdgeVectorIndex(tmp_path_factory.mktemp("vectors"))
+        await vectors.ensure_collection(DIM, MODEL)
     else:
-        vectors = ServerVectorIndex(AsyncQdrantClient(location=":memory:"))
-    await vectors.ensure_collection(DIM, MODEL)
+        vectors = await open_server_index(request.param)
     yield vectors
-    await vectors.close()
+    await close_index(vectors)
 
 
 @pytest.fixture
@@ -679,3 +729,173 @@ async def test_warm_builds_the_term_counts_of_every_tenant(tmp_path: Path) -> No
             )
     finally:
         await again.close()
+
+
+async def test_subspace_filters_match_at_path_boundaries(index: VectorIndex, tenant_a: str) -> None:
+    # A prefix filter is a path prefix ending in "/": the server adapter matches it
+    # against each point's stored ancestor spaces, the embedded one by prefix.
+    spaces = ["team-a", "team-a/x", "team-a/x/y", "team-ab/z", "team-a-b", "other/team-a/x"]
+    points = {space: point(tenant_a, f"note in {space}", space=space) for space in spaces}
+    await index.upsert(list(points.values()))
+
+    def ids(*names: str) -> set[uuid.UUID]:
+        return {points[n].id for n in names}
+
+    under_a = IndexFilter(space_prefixes=["team-a/"])
+    assert await ids_found(index, tenant_a, flt=under_a) == ids("team-a/x", "team-a/x/y")
+    assert await ids_found(index, tenant_a, "note", under_a) == ids("team-a/x", "team-a/x/y")
+    deep = IndexFilter(space_prefixes=["team-a/x/"])
+    assert await ids_found(index, tenant_a, flt=deep) == ids("team-a/x/y")
+    itself_and_below = IndexFilter(spaces=["team-a"], space_prefixes=["team-a/"])
+    assert await ids_found(index, tenant_a, flt=itself_and_below) == ids(
+        "team-a", "team-a/x", "team-a/x/y"
+    )
+    not_under_a = IndexFilter(excluded_space_prefixes=["team-a/"])
+    assert await ids_found(index, tenant_a, flt=not_under_a) == ids(
+        "team-a", "team-ab/z", "team-a-b", "other/team-a/x"
+    )
+    with pytest.raises(ValueError, match="ends with '/'"):
+        await index.search(tenant_a, [1.0, 0, 0, 0], None, IndexFilter(space_prefixes=["team-a"]))
+
+
+@pytest.fixture
+async def fresh_index(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Callable[[], Any]]:
+    """`await fresh_index()` -> a new, empty index of the test's backend (its own
+    shard directory, local client or collection on the real server)."""
+    made: list[VectorIndex] = []
+    backend: str = request.param
+
+    async def make() -> VectorIndex:
+        vectors: VectorIndex
+        if backend == "edge":
+            vectors = EdgeVectorIndex(tmp_path / f"vectors-{len(made)}")
+            await vectors.ensure_collection(DIM, MODEL)
+        else:
+            vectors = await open_server_index(backend)
+        made.append(vectors)
+        return vectors
+
+    try:
+        yield make
+    finally:
+        for vectors in made:
+            await close_index(vectors)
+
+
+@pytest.mark.parametrize("fresh_index", BACKENDS, indirect=True)
+async def test_each_tenant_scores_as_it_would_alone(fresh_index: Callable[[], Any]) -> None:
+    # Two tenants with very different corpora: a large one where "deploy" and
+    # "kubernetes" are everywhere, a small one where they are rare. In one shared
+    # index each gets exactly the lexical scores it gets in an index of its own,
+    # and those are Okapi BM25 over its own memories.
+    busy = {uuid.uuid4(): f"deploy kubernetes cluster {i} rollout" for i in range(40)}
+    busy |= {uuid.uuid4(): "kubernetes upgrade notes", uuid.uuid4(): "quarterly budget"}
+    quiet = {
+        uuid.uuid4(): "we deploy on Fridays",
+        uuid.uuid4(): "kubernetes is new to the team",
+        uuid.uuid4(): "lunch menu for the offsite",
+        uuid.uuid4(): "the budget review moved to Monday",
+    }
+    corpora = {"busy": busy, "quiet": quiet}
+    queries = ("deploy kubernetes", "budget", "kubernetes upgrade", "offsite lunch menu")
+
+    def points_of(tenant: str) -> list[IndexPoint]:
+        return [point(tenant, text, point_id=i) for i, text in corpora[tenant].items()]
+
+    alone: dict[str, dict[str, dict[uuid.UUID, float]]] = {}
+    for tenant in corpora:
+        own = await fresh_index()
+        await own.upsert(points_of(tenant))
+        alone[tenant] = {q: await sparse_scores(own, tenant, q) for q in queries}
+    shared = await fresh_index()
+    await shared.upsert(points_of("busy") + points_of("quiet"))
+    for tenant, corpus in corpora.items():
+        for q in queries:
+            together = await sparse_scores(shared, tenant, q)
+            assert together.keys() == alone[tenant][q].keys(), (tenant, q)
+            assert together == pytest.approx(alone[tenant][q], rel=1e-5), (tenant, q)
+            assert together == pytest.approx(okapi_scores(corpus, q), rel=1e-4), (tenant, q)
+    # The difference is real: the same words score differently in the two tenants.
+    busy_hit = next(i for i, t in busy.items() if t == "kubernetes upgrade notes")
+    quiet_hit = next(i for i, t in quiet.items() if t.startswith("kubernetes"))
+    on_busy = (await sparse_scores(shared, "busy", "kubernetes"))[busy_hit]
+    on_quiet = (await sparse_scores(shared, "quiet", "kubernetes"))[quiet_hit]
+    assert on_quiet > 2 * on_busy
+
+
+@pytest.mark.parametrize("fresh_index", SERVER_BACKENDS, indirect=True)
+async def test_server_term_counts_follow_every_write(fresh_index: Callable[[], Any]) -> None:
+    # The server adapter reads a tenant's term counts from the server at each
+    # search: after replacements, new sparse vectors, deletes and a foreign
+    # tenant's attempts on its ids, scores are Okapi BM25 over what the tenant holds.
+    index: VectorIndex = await fresh_index()
+    corpus: dict[uuid.UUID, str] = {}
+
+    async def add(text: str, point_id: uuid.UUID | None = None) -> uuid.UUID:
+        p = point(TENANT, text, point_id=point_id)
+        await index.upsert([p])
+        corpus[p.id] = text
+        return p.id
+
+    async def check(query: str) -> None:
+        got = await sparse_scores(index, TENANT, query)
+        want = okapi_scores(corpus, query)
+        assert got.keys() == want.keys(), query
+        assert got == pytest.approx(want, rel=1e-4), query
+
+    first = await add("the release train leaves on Tuesday")
+    await add("release notes are written by Dana")
+    revised = await add("Erin owns the release checklist")
+    await add("Erin now owns the deploy checklist", point_id=revised)
+    dense_only = IndexPoint(uuid.uuid4(), TENANT, payload(), dense=[1.0, 0, 0, 0], sparse=None)
+    await index.upsert([dense_only])
+    await check("release Tuesday")  # a point without terms is no document
+    await index.set_vectors(TENANT, [VectorUpdate(dense_only.id, sparse=sparse_vector("demo"))])
+    corpus[dense_only.id] = "demo"
+    await index.set_vectors(TENANT, [VectorUpdate(first, sparse=sparse_vector("train tickets"))])
+    corpus[first] = "train tickets"
+    gone = await add("the release was rolled back on Tuesday")
+    await index.delete(TENANT, [gone])
+    del corpus[gone]
+    await index.upsert([point("intruder", "release release Tuesday", point_id=revised)])
+    await index.set_vectors("intruder", [VectorUpdate(first, sparse=sparse_vector("release"))])
+    await index.delete("intruder", [revised])
+    for query in ("release Tuesday", "deploy checklist", "demo train", "tickets"):
+        await check(query)
+    assert await sparse_scores(index, "intruder", "release") == {}
+
+
+@pytest.mark.parametrize("fresh_index", SERVER_BACKENDS, indirect=True)
+async def test_a_server_collection_of_an_older_layout_asks_for_a_rebuild(
+    fresh_index: Callable[[], Any],
+) -> None:
+    # Layout 1 had no ancestor spaces nor term dimensions in its payloads (and the
+    # server's IDF modifier): the same model's collection is outdated, rebuilt by
+    # the server at start (RecallRuntime) as `engram reindex` would.
+    current: ServerVectorIndex = await fresh_index()
+    await current.upsert([point(TENANT, "written by the current layout")])
+    collection = current.collection
+    await current.client.delete_collection(collection)
+    await current.client.create_collection(
+        collection,
+        vectors_config={"dense": qm.VectorParams(size=DIM, distance=qm.Distance.COSINE)},
+        sparse_vectors_config={"bm25": qm.SparseVectorParams(modifier=qm.Modifier.IDF)},
+        metadata={"engram_model": MODEL, "engram_dense_dim": DIM, "engram_layout": 1},
+    )
+    again = ServerVectorIndex(
+        current.client, collection, owns_client=False, check_version=bool(current.url)
+    )
+    with pytest.raises(LayoutOutdated, match="layout 1") as caught:
+        await again.ensure_collection(DIM, MODEL)
+    assert "ancestor spaces" in str(caught.value) and "engram reindex" in str(caught.value)
+    with pytest.raises(IndexMismatch) as mismatch:
+        await again.ensure_collection(DIM, "another-model")
+    assert not isinstance(mismatch.value, LayoutOutdated)
+    await again.recreate_collection(DIM, MODEL)
+    fresh = point(TENANT, "after the rebuild", space="a/b/c")
+    await again.upsert([fresh])
+    assert await ids_found(again, TENANT, "rebuild", IndexFilter(space_prefixes=["a/"])) == {
+        fresh.id
+    }

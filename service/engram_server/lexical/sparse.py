@@ -12,8 +12,8 @@ which stored weights could not):
 - a document stores the BM25 term-frequency part, tf * (k1 + 1) / (tf + k1 * (1 - b
   + b * len / avg_len)), which saturates repeated terms and normalises for length;
 - a query stores 1.0 per distinct term, and the index multiplies each by the term's
-  IDF over the tenant's own points at search time (Qdrant's IDF modifier on a
-  server; the embedded index's term counts, store/vectors/term_stats.py).
+  IDF over the tenant's own points at search time (the tenant's term counts:
+  kept by the embedded index, read from a Qdrant server; store/vectors/term_stats.py).
 
 The product summed over the query terms is exactly Okapi BM25.
 Plain tf would let a memory that repeats a word ten times outrank a focused one,

@@ -69,6 +69,10 @@ class Settings:
     vector_backend: str = "edge"
     qdrant_url: str = ""
     qdrant_api_key: str = ""
+    # The collection on the Qdrant server (one for every tenant).
+    qdrant_collection: str = "engram_memories"
+    # The server's gRPC port (qdrant_url names the REST port; Engram talks gRPC).
+    qdrant_grpc_port: int = 6334
     # Run the outbox indexing worker in this process. Every replica may run it
     # (work is claimed with row locks); turn it off only where another process
     # indexes into the same vector index (the Qdrant server backend), since this

@@ -46,7 +46,10 @@ def _build_index(settings: Settings) -> VectorIndex:
         from engram_server.store.vectors.server import ServerVectorIndex
 
         return ServerVectorIndex.connect(
-            settings.qdrant_url, api_key=settings.qdrant_api_key or None
+            settings.qdrant_url,
+            api_key=settings.qdrant_api_key or None,
+            collection=settings.qdrant_collection,
+            grpc_port=settings.qdrant_grpc_port,
         )
     raise ValueError(f"unknown vector_backend {settings.vector_backend!r}: use edge or qdrant")
 

@@ -10,9 +10,9 @@ filter a caller builds can widen a search beyond its tenant.
 
 Each point has a named dense vector (`dense`, cosine) and a named sparse vector
 (`bm25`: term-frequency weights from `engram_server.lexical`, scored with BM25 IDF
-over the tenant's own points: Qdrant's IDF modifier on a server, the embedded
-adapter's own term counts in process). `search` runs the two legs separately and
-reports both scores per hit; fusion belongs to the recall domain.
+over the tenant's own points: each adapter weighs the query's terms with the
+tenant's document frequencies, store/vectors/term_stats.py). `search` runs the two
+legs separately and reports both scores per hit; fusion belongs to the recall domain.
 """
 
 from __future__ import annotations
@@ -32,12 +32,15 @@ if TYPE_CHECKING:
 DENSE_VECTOR = "dense"
 SPARSE_VECTOR = "bm25"
 TENANT_FIELD = "tenant"
-# Keyword payload fields with an index; `space` also has a prefix index.
+# Keyword payload fields with an index; `space` also has a prefix index in the
+# embedded shard (the server adapter matches `space_ancestors` instead).
 KEYWORD_FIELDS = ("space", "status", "kind", "tags", "topic", "session", "slot_key", "pools")
 FLOAT_FIELDS = ("create_time",)
 INTEGER_FIELDS = ("evidence_level",)
-# Bumped when the collection layout changes in a way that needs a reindex.
-LAYOUT_VERSION = 1
+# The server collection's layout, bumped when it changes in a way that needs a
+# rebuild: 2 stores each point's ancestor spaces and sparse term dimensions and
+# drops the server-side IDF modifier (see store/vectors/server.py).
+LAYOUT_VERSION = 2
 
 # Evidence levels as ranks, so "at least CORROBORATED" is a range condition.
 EVIDENCE_RANK = {
@@ -112,8 +115,10 @@ class IndexFilter:
 
     `spaces` and `space_prefixes` together form one OR group (a memory matches if its
     space equals one of `spaces` or starts with one of `space_prefixes`); empty both
-    means every space. `statuses` defaults to ACTIVE only; an empty tuple means any
-    status. `tags` must all be present. `created_after` is inclusive and
+    means every space. A prefix ends with "/" (a path boundary: `team-a/` holds
+    `team-a/x`, not `team-ab`), so it is one of a memory's `space_ancestors`.
+    `statuses` defaults to ACTIVE only; an empty tuple means any status. `tags`
+    must all be present. `created_after` is inclusive and
     `created_before` exclusive (epoch seconds). `payload_match` adds exact matches on
     other payload keys; like every field here it can only narrow the result.
     """
@@ -213,9 +218,24 @@ def tenant_condition(tenant_id: str) -> Match:
     return Match(TENANT_FIELD, check_tenant(tenant_id))
 
 
+def space_ancestors(space: str) -> list[str]:
+    """Every path prefix of `space` that ends at a "/", each with its "/":
+    `a/b/c` -> [`a/`, `a/b/`]. A space starts with a prefix ending in "/" exactly
+    when that prefix is in this list, so a subspace filter is a keyword match."""
+    return [space[: i + 1] for i, char in enumerate(space) if char == "/"]
+
+
+def check_space_prefix(prefix: str) -> str:
+    if not prefix.endswith("/"):
+        raise ValueError(f"a space prefix ends with '/' (a path boundary), not {prefix!r}")
+    return prefix
+
+
 def scoped_conditions(tenant_id: str, flt: IndexFilter = DEFAULT_FILTER) -> list[Condition]:
     """The `must` list of a search: the tenant first, then the filter's conditions."""
     conditions: list[Condition] = [tenant_condition(tenant_id)]
+    for prefix in (*flt.space_prefixes, *flt.excluded_space_prefixes):
+        check_space_prefix(prefix)
     space_group: list[Condition] = [Match("space", s) for s in flt.spaces]
     space_group += [Prefix("space", p) for p in flt.space_prefixes]
     if flt.pools:

@@ -8,9 +8,13 @@ term's postings through the tenant filter: at 100k memories about 2 of a lexical
 search's 3.5 ms. Counting instead as points are written makes IDF a dictionary
 lookup per query term, with the same scores.
 
-Counts are derived state: a tenant's are built from its points in the index the
-first time it is searched (one scan, ~10 µs a point) and then kept exact by every
-write that adds, replaces or removes one of its sparse vectors.
+Counts are derived state. The embedded index builds a tenant's from its points the
+first time it is searched (one scan, ~10 µs a point) and then keeps them exact by
+every write that adds, replaces or removes one of its sparse vectors. The server
+adapter cannot keep them in process (other replicas write to the same collection),
+so it asks the Qdrant server for the counts of a query's terms over the tenant's
+points (`TermCounts.of`) and weighs the query with them the same way: neither
+adapter needs the engine's IDF modifier, and both score Okapi BM25 per tenant.
 """
 
 from __future__ import annotations
@@ -36,6 +40,14 @@ class TermCounts:
     def __init__(self) -> None:
         self.docs = 0
         self.df: dict[int, int] = {}
+
+    @classmethod
+    def of(cls, docs: int, df: dict[int, int]) -> TermCounts:
+        """Counts read elsewhere (a Qdrant server's, for the terms of one query)."""
+        counts = cls()
+        counts.docs = docs
+        counts.df = {dim: n for dim, n in df.items() if n > 0}
+        return counts
 
     def add(self, indices: Iterable[int]) -> None:
         """Counts a document with these (distinct) term dimensions."""
