@@ -74,6 +74,16 @@ def settle(server_url: str, databases: dict[str, tuple[str, ...]]) -> None:
 
 
 def postgres_facts(server_url: str) -> dict[str, Any]:
+    """The PostgreSQL settings a run measured on; against a running server the bench
+    may not reach its database (another host, no password given), which is noted
+    rather than failing the run after it measured."""
+    try:
+        return _postgres_settings(server_url)
+    except psycopg.OperationalError as error:
+        return {"unavailable": str(error).strip().splitlines()[-1]}
+
+
+def _postgres_settings(server_url: str) -> dict[str, Any]:
     with psycopg.connect(server_url, autocommit=True) as conn:
         facts: dict[str, Any] = {}
         for setting in ("server_version", "synchronous_commit", "fsync", "shared_buffers"):
