@@ -45,9 +45,11 @@ def test_bench_questions_are_distinct() -> None:
     assert len(set(corpus.queries("7-q", 320))) < 320  # what the plain draw gives
 
 
-def test_bench_recall_toy_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_recall_toy_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], pg_server_url: str
+) -> None:
     out = tmp_path / "recall.json"
-    assert main([*TOY, "--out", str(out)]) == 0
+    assert main([*TOY, "--database-url", pg_server_url, "--out", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["benchmark"] == "recall"
     assert report["machine"]["cpu_count"] >= 1
@@ -89,9 +91,11 @@ def test_each_size_asks_questions_no_other_size_asked() -> None:
     assert sets == questions_per_size("seed-q", 120, 3)  # reproducible
 
 
-def test_bench_recall_times_depth_mode_beside_the_standard_recall(tmp_path: Path) -> None:
+def test_bench_recall_times_depth_mode_beside_the_standard_recall(
+    tmp_path: Path, pg_server_url: str
+) -> None:
     out = tmp_path / "recall.json"
-    assert main([*TOY, "--depth", "--out", str(out)]) == 0
+    assert main([*TOY, "--database-url", pg_server_url, "--depth", "--out", str(out)]) == 0
     report = json.loads(out.read_text())
     assert report["config"]["depth"] is True
     for level in report["levels"]:

@@ -562,7 +562,7 @@ async def test_dev_mode_starts_embedded_stores_prints_a_key_and_drains(tmp_path:
         async with asyncio.timeout(60):
             _, stderr = await process.communicate()
         assert process.returncode == 0
-        assert "(event loop: uvloop)" in stderr.decode()
+        assert "event loop: uvloop)" in stderr.decode()
     finally:
         if process.returncode is None:
             process.kill()
