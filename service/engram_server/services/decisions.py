@@ -19,17 +19,16 @@ question found in titles and quotes), fused lexicographically (`decisions.answer
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 import psycopg
 
-from engram_server.decisions import answer, ranking
-from engram_server.decisions.anchors import carry, hunk_positions, symbol_matches
+from engram_server.decisions import ranking
+from engram_server.decisions.anchors import hunk_positions
 from engram_server.decisions.extract import mine, verbatim
 from engram_server.decisions.identity import (
     check_repository,
@@ -47,7 +46,6 @@ from engram_server.decisions.model import (
     Disposition,
     Draft,
     Evidence,
-    LineSpan,
     Origin,
     Outcome,
     OutcomeRecord,
@@ -59,26 +57,36 @@ from engram_server.errors import (
     PreconditionViolation,
     Violations,
 )
-from engram_server.lifecycle.model import (
-    Kind,
-    Memory,
-    Proposal,
-    Status,
-)
+from engram_server.lifecycle.model import Kind, Memory, Proposal, Status
 from engram_server.lifecycle.model import Outcome as ProposalOutcome
 from engram_server.lifecycle.validation import check_request_id, check_space
 from engram_server.platform.principal import Principal
 from engram_server.privacy import PrivacyFinding, Screened, default_boundary
-from engram_server.recall.tokens import count_tokens
-from engram_server.services import paging
-from engram_server.services.decision_search import CommitIndexes
-from engram_server.services.lifecycle import (
-    InTransaction,
-    LifecycleService,
-    RequestKey,
-    guarded,
-    hold_erasure_epoch,
+from engram_server.services.decision_answers import ABSTAIN_BELOW
+from engram_server.services.decision_inputs import (
+    DECISION,
+    INGEST_ATTEMPTS,
+    MAX_ANCHOR_SYMBOL_CHARS,
+    MAX_COMMITS,
+    MAX_MEMORY_CHARS,
+    MAX_PATH_BYTES,
+    MAX_SOURCE_BYTES,
+    MAX_SOURCES,
+    SHORT_SHA,
+    CommitInput,
+    ExplainQuery,
+    Explanation,
+    IngestOutcome,
+    SearchAnswer,
+    SearchQuery,
+    check_commit,
+    check_span,
+    now,
+    parse_decision_name,
+    sanitised_commit,
 )
+from engram_server.services.decision_reads import DecisionReads
+from engram_server.services.lifecycle import InTransaction, RequestKey, guarded, hold_erasure_epoch
 from engram_server.services.privacy_gate import screen_text
 from engram_server.store import decision_search as search_store
 from engram_server.store import decisions as store
@@ -86,274 +94,6 @@ from engram_server.store import erasure as erasure_store
 from engram_server.store import memories as memory_store
 from engram_server.store.erasure import ErasureGuard
 from engram_server.store.postgres import Conn
-
-DECISION = "decision"
-MAX_COMMITS = 500
-MAX_FILES = 1000
-MAX_HUNKS = 200
-MAX_MESSAGE_BYTES = 64 * 1024
-MAX_EXCERPT_BYTES = 4 * 1024
-MAX_DIFF_EXCERPT_BYTES = 64 * 1024
-# Paths and symbols are keys of btree indexes, whose rows hold at most ~2.7 kB:
-# counted in bytes, as a path of wide characters takes up to four per character.
-MAX_PATH_BYTES = 1024
-MAX_ANCHOR_SYMBOL_CHARS = 200
-MAX_SYMBOLS = 200  # added (or removed) names per file
-MAX_SYMBOL_CHARS = 200
-MAX_MEMORY_CHARS = 2000
-MAX_EXPLAIN_K = 20
-MAX_SEARCH_K = 50
-MAX_QUERY_CHARS = 2000
-DEFAULT_EXPLAIN_K = 5
-# Fusion of the answering legs (tuned on the development questions).
-COMMIT_LEG_WEIGHT = 1.0
-RECALL_LEG_WEIGHT = 0.3
-BRIDGE_LEG_WEIGHT = 0.1
-# SearchDecisions' confidence is the best `DecisionsService.confidence` of its
-# first CONFIDENCE_DEPTH hits (the first: the answer shown); under ABSTAIN_BELOW
-# it abstains. Calibrated on the
-# development questions (docs/decisions.md, "Ranking").
-CONFIDENCE_DEPTH = 1
-ABSTAIN_BELOW = 0.3
-# ExplainCode: a decision whose commit last changed the asked lines (blame) scores
-# above one anchored on them (an anchor-leg score is at most 2.0).
-BLAME_SCORE = 3.0
-MAX_BLAME_COMMITS = 50
-DEFAULT_SEARCH_K = 10
-MAX_TOKEN_BUDGET = 20_000
-INGEST_ATTEMPTS = 3
-MAX_SOURCES = 12
-MAX_SOURCE_BYTES = 64 * 1024
-_SHA = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
-# A revision (or a stated decision's commit) may be abbreviated: it is matched as
-# a prefix of the recorded shas.
-SHORT_SHA = re.compile(r"[0-9a-f]{4,64}")
-_IDENTIFIER = re.compile(
-    r"`([^`]{2,80})`|\b([A-Za-z_][A-Za-z0-9]*(?:(?:_|::|\.)[A-Za-z0-9_]+)+|[a-z]+[A-Z][A-Za-z0-9]*"
-    r"|[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*|[A-Za-z_]\w*\(\)|--?[a-z][\w-]{2,})"
-)
-
-
-@dataclass(frozen=True)
-class CommitInput:
-    """One commit of a request: converted, or refused with its violations."""
-
-    index: int
-    sha: str
-    commit: Commit | None
-    violations: tuple[tuple[str, str], ...] = ()
-    # What `sanitised_commit` changed to store it ("kind: detail"); a commit that
-    # becomes a decision reports them as its reason.
-    notes: tuple[str, ...] = ()
-
-
-@dataclass
-class IngestOutcome:
-    decisions: list[Decision] = field(default_factory=list)
-    processed: int = 0
-    skipped: int = 0
-    without_decision: int = 0
-    created: int = 0
-    updated: int = 0
-    invalid: int = 0
-    findings: list[PrivacyFinding] = field(default_factory=list)
-    commits: list[CommitResult] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class ExplainQuery:
-    repository: str
-    path: str
-    lines: LineSpan | None = None
-    symbol: str = ""
-    revision: str = ""
-    question: str = ""
-    k: int = 0
-    include_superseded: bool = False
-    token_budget: int = 0
-    # The commits `git blame` names for `lines` at `revision` (from the client).
-    blame_commits: tuple[str, ...] = ()
-    # Read-your-writes (`DecisionsService.await_index`), waiting at most this long.
-    read_your_writes: bool = False
-    wait_seconds: float | None = None
-
-
-@dataclass(frozen=True)
-class SearchQuery:
-    query: str
-    repository: str = ""
-    path: str = ""
-    k: int = 0
-    include_superseded: bool = False
-    start: datetime | None = None
-    end: datetime | None = None
-    # Read-your-writes (`DecisionsService.await_index`), waiting at most this long.
-    read_your_writes: bool = False
-    wait_seconds: float | None = None
-
-
-@dataclass(frozen=True)
-class SearchAnswer:
-    candidates: list[answer.Candidate]
-    # How much of the query the best hit's commit covers (0-1), and whether that
-    # is under ABSTAIN_BELOW: no decision explains the query.
-    confidence: float
-    abstained: bool
-
-
-@dataclass(frozen=True)
-class Explanation:
-    candidates: list[answer.Candidate]
-    context: str
-    token_count: int
-
-
-def parse_decision_name(name: str, field_path: str = "name") -> uuid.UUID:
-    if not name:
-        raise InvalidArgument.field(field_path, "required")
-    prefix, _, raw = name.partition("/")
-    if prefix != "decisions" or not raw:
-        raise InvalidArgument.field(field_path, "must look like decisions/{decision}")
-    try:
-        return uuid.UUID(raw)
-    except ValueError as exc:
-        raise InvalidArgument.field(field_path, "decision id must be a UUID") from exc
-
-
-def sanitised_commit(c: Commit) -> tuple[Commit, tuple[str, ...]]:
-    """`c` as it can be stored, and notes of what changed ("kind: detail").
-
-    Real histories hold NUL bytes (binary files git did not recognise) and
-    oversize texts, and one such commit must not cost the others of its batch.
-    Free text has its NULs replaced (U+FFFD); an excerpt holding NULs is binary
-    content and is dropped (the hunk's lines stay); a diff excerpt loses its
-    lines with NULs; excerpts and the message are cut to their limits. What
-    identifies a commit or a file (shas, paths) is not touched: `check_commit`
-    refuses it, naming the problem."""
-    notes: list[str] = []
-    files = []
-    for f in c.files:
-        hunks = []
-        for h in f.hunks:
-            excerpt = h.excerpt
-            if "\x00" in excerpt:
-                excerpt = ""
-                notes.append(f"binary content not quoted: {f.path}")
-            elif len(excerpt) * 4 > MAX_EXCERPT_BYTES and len(excerpt.encode()) > MAX_EXCERPT_BYTES:
-                excerpt = _clip(excerpt, MAX_EXCERPT_BYTES)
-                notes.append(f"excerpt cut to {MAX_EXCERPT_BYTES} bytes: {f.path}")
-            hunks.append(
-                h
-                if excerpt == h.excerpt and "\x00" not in h.section
-                else replace(h, section=_no_nul(h.section), excerpt=excerpt)
-            )
-        files.append(replace(f, hunks=tuple(hunks)))
-    diff_excerpt = c.diff_excerpt
-    if "\x00" in diff_excerpt:
-        diff_excerpt = "".join(
-            line for line in diff_excerpt.splitlines(keepends=True) if "\x00" not in line
-        )
-        notes.append("binary content not quoted: the diff excerpt")
-    if len(diff_excerpt.encode()) > MAX_DIFF_EXCERPT_BYTES:
-        diff_excerpt = _clip(diff_excerpt, MAX_DIFF_EXCERPT_BYTES)
-        notes.append(f"diff excerpt cut to {MAX_DIFF_EXCERPT_BYTES} bytes")
-    message = _no_nul(c.message)
-    if message != c.message:
-        notes.append("NUL characters replaced: the message")
-    if len(message.encode()) > MAX_MESSAGE_BYTES:
-        message = _clip(message, MAX_MESSAGE_BYTES)
-        notes.append(f"message cut to {MAX_MESSAGE_BYTES} bytes")
-    cleaned = replace(
-        c,
-        message=message,
-        author_name=_no_nul(c.author_name),
-        committer_name=_no_nul(c.committer_name),
-        refs=tuple(_no_nul(r) for r in c.refs),
-        diff_excerpt=diff_excerpt,
-        files=tuple(files),
-    )
-    return cleaned, tuple(dict.fromkeys(notes))
-
-
-def _no_nul(text: str) -> str:
-    return text.replace("\x00", "\ufffd") if "\x00" in text else text
-
-
-def _clip(text: str, limit: int) -> str:
-    """`text` cut to at most `limit` UTF-8 bytes, at a character boundary."""
-    if len(text) * 4 <= limit:
-        return text
-    raw = text.encode()
-    return text if len(raw) <= limit else raw[:limit].decode("utf-8", "ignore")
-
-
-def check_commit(v: Violations, path: str, c: Commit) -> None:
-    """Shape checks of one converted commit (limits, shas, line ranges); each
-    violation names what is wrong, so a refused commit can be fixed."""
-    if not c.sha:
-        v.add(f"{path}.sha", "required")
-    elif not _SHA.match(c.sha):
-        v.add(f"{path}.sha", "must be 40 or 64 lowercase hex characters")
-    for i, parent in enumerate(c.parents):
-        if not _SHA.match(parent):
-            v.add(f"{path}.parents[{i}]", "must be 40 or 64 lowercase hex characters")
-    if not c.message.strip():
-        v.add(f"{path}.message", "required")
-    elif len(c.message.encode()) > MAX_MESSAGE_BYTES:
-        v.add(f"{path}.message", f"at most {MAX_MESSAGE_BYTES} bytes")
-    if len(c.diff_excerpt.encode()) > MAX_DIFF_EXCERPT_BYTES:
-        v.add(f"{path}.diff_excerpt", f"at most {MAX_DIFF_EXCERPT_BYTES} bytes")
-    if len(c.files) > MAX_FILES:
-        v.add(f"{path}.files", f"at most {MAX_FILES} files")
-        return
-    for i, f in enumerate(c.files):
-        fp = f"{path}.files[{i}]"
-        if not f.path:
-            v.add(f"{fp}.path", "required")
-        else:
-            _check_path(v, f"{fp}.path", f.path)
-        if f.old_path:
-            _check_path(v, f"{fp}.old_path", f.old_path)
-        if f.change_type in (ChangeType.RENAMED, ChangeType.COPIED) and not f.old_path:
-            v.add(f"{fp}.old_path", "required for a rename or copy")
-        for name, symbols in (
-            ("added_symbols", f.added_symbols),
-            ("removed_symbols", f.removed_symbols),
-        ):
-            if len(symbols) > MAX_SYMBOLS:
-                v.add(f"{fp}.{name}", f"at most {MAX_SYMBOLS} names")
-            elif any(len(s) > MAX_SYMBOL_CHARS or not s or "\x00" in s for s in symbols):
-                v.add(f"{fp}.{name}", f"names of 1-{MAX_SYMBOL_CHARS} characters, without NUL")
-        if len(f.hunks) > MAX_HUNKS:
-            v.add(f"{fp}.hunks", f"at most {MAX_HUNKS} hunks per file")
-            continue
-        for j, h in enumerate(f.hunks):
-            hp = f"{fp}.hunks[{j}]"
-            for side, span in (("old_lines", h.old), ("new_lines", h.new)):
-                if span is not None:
-                    check_span(v, f"{hp}.{side}", span)
-            if h.old is None and h.new is None:
-                v.add(f"{hp}.new_lines", "a hunk needs old_lines, new_lines or both")
-            if len(h.excerpt.encode()) > MAX_EXCERPT_BYTES:
-                v.add(f"{hp}.excerpt", f"at most {MAX_EXCERPT_BYTES} bytes")
-
-
-def _check_path(v: Violations, field_path: str, value: str) -> None:
-    """A path as git stores it: relative, no NUL, within the index key limit. Any
-    other byte (a backslash, a quote, a space, unicode) is a valid path."""
-    if "\x00" in value:
-        v.add(field_path, "must not contain NUL (U+0000) characters")
-    elif value.startswith("/"):
-        v.add(field_path, "must be relative to the repository root (not start with /)")
-    elif len(value.encode()) > MAX_PATH_BYTES:
-        v.add(field_path, f"at most {MAX_PATH_BYTES} bytes (UTF-8)")
-
-
-def check_span(v: Violations, path: str, span: LineSpan) -> None:
-    if span.start < 1:
-        v.add(f"{path}.start_line", "must be at least 1")
-    elif span.end < span.start:
-        v.add(f"{path}.end_line", "must not be before start_line")
 
 
 def memory_text(
@@ -394,75 +134,7 @@ def origin_line(repository: str, when: datetime, first_commit: str) -> str:
     return f"({origin})"
 
 
-class DecisionsService:
-    def __init__(
-        self, lifecycle: LifecycleService, recall: Any | None = None, llm: Any | None = None
-    ) -> None:
-        self.lifecycle = lifecycle
-        self.db = lifecycle.db
-        # engram_server.services.recall_runtime.RecallRuntime, when recall is served.
-        self.recall = recall
-        # engram_server.llm.registry.LLMRegistry: the tenant's model for use_llm.
-        self.llm = llm
-        self.commit_indexes = CommitIndexes(self.db)
-
-    async def llm_miner(self, tenant: str) -> Any:
-        """`drafts_for` of an ingest with the tenant's model: the deterministic
-        skip rules first (no model call for a merge or a lockfile bump), then
-        the model's fields, kept only where they check out (`decisions.llm`).
-        FAILED_PRECONDITION without a model; UNAVAILABLE when it fails, and then
-        nothing of the batch is stored."""
-        from engram_server.decisions import llm as llm_miner
-        from engram_server.errors import Unavailable
-        from engram_server.llm import ChatMessage, LLMError
-        from engram_server.services.learn import model_for
-
-        model = await model_for(self.llm, tenant)
-
-        async def drafts_for(commit: Commit) -> tuple[Draft | None, str, str]:
-            mined = mine(commit)
-            if mined.draft is None:
-                return None, mined.skip.reason if mined.skip else "", mined.replaces
-            try:
-                reply = await model.complete_json(
-                    [
-                        ChatMessage("system", llm_miner.SYSTEM_PROMPT),
-                        ChatMessage("user", llm_miner.prompt(commit)),
-                    ],
-                    schema=llm_miner.DecisionReply,
-                    tenant_id=tenant,
-                    purpose="decisions",
-                )
-            except LLMError as error:
-                raise Unavailable(f"the LLM failed during IngestCommits: {error}") from error
-            checked = llm_miner.check(reply, commit, mined.draft)
-            return checked.draft, checked.skip_reason, mined.replaces
-
-        return drafts_for
-
-    # --- index freshness ----------------------------------------------------------
-
-    async def await_index(self, tenant: str, read_your_writes: bool, wait: float | None) -> None:
-        """Read-your-writes for the semantic leg, as Recall does it: waits (up to
-        `wait` seconds) until every write of the tenant, the decisions of an ingest
-        just answered included, is searchable; UNAVAILABLE if it is not by then.
-        Nothing to wait for on a server without recall (no semantic leg)."""
-        if not read_your_writes or self.recall is None:
-            return
-        from engram_server.services.recall import ReadYourWritesTimeout
-
-        budget = 5.0 if wait is None else max(0.0, wait - 0.05)
-        pending = await self.recall.worker.wait_until_indexed(tenant, budget)
-        if pending:
-            # As Recall: say the newest writes are missing rather than answer without them.
-            raise ReadYourWritesTimeout(pending, budget)
-
-    async def index_backlog(self, tenant: str) -> int:
-        """The tenant's writes not yet searchable by both legs (0 without recall)."""
-        if self.recall is None:
-            return 0
-        return int((await self.recall.worker.backlog(tenant))["pending"])
-
+class DecisionsService(DecisionReads):
     # --- ingest ------------------------------------------------------------------
 
     async def ingest(
@@ -1287,348 +959,6 @@ class DecisionsService:
                     )
         return await self.get(tenant, decision_id)
 
-    # --- reads -----------------------------------------------------------------------
-
-    async def get(self, tenant: str, decision_id: uuid.UUID) -> Decision:
-        async with self.db.tenant_tx(tenant) as conn:
-            found = (await store.get_decisions(conn, [decision_id])).get(decision_id)
-        if found is None:
-            raise NotFound(DECISION, f"decisions/{decision_id}")
-        return found
-
-    async def list_decisions(
-        self, tenant: str, f: store.DecisionFilter, size: int, token: str
-    ) -> tuple[list[Decision], str]:
-        v = Violations()
-        if f.repository:
-            check_repository(v, "repository", f.repository)
-        if f.start and f.end and f.start >= f.end:
-            v.add("decision_time_end", "must be after decision_time_start")
-        v.raise_if_any()
-        limit = paging.page_size(size)
-        fingerprint = paging.filter_fingerprint(
-            "ListDecisions",
-            f.repository,
-            f.path,
-            f.start,
-            f.end,
-            f.include_superseded,
-            sorted(f.outcomes),
-        )
-        position = paging.decode_token(token, fingerprint)
-        after = None
-        if position is not None:
-            try:
-                after = (datetime.fromisoformat(position["t"]), uuid.UUID(position["id"]))
-            except (KeyError, ValueError, TypeError) as exc:
-                raise InvalidArgument.field(
-                    "page_token", "not a page token issued by this method"
-                ) from exc
-        async with self.db.tenant_tx(tenant) as conn:
-            page = await store.list_decisions(conn, f, after, limit + 1)
-        next_token = ""
-        if len(page) > limit:
-            page = page[:limit]
-            last = page[-1]
-            next_token = paging.encode_token(
-                {"t": last.decision_time.isoformat(), "id": str(last.id)}, fingerprint
-            )
-        return page, next_token
-
-    # --- answering ---------------------------------------------------------------------
-
-    async def explain(self, tenant: str, q: ExplainQuery) -> Explanation:
-        v = Violations()
-        check_repository(v, "repository", q.repository)
-        if not q.path:
-            v.add("path", "required")
-        elif len(q.path) > 1024:
-            v.add("path", "at most 1024 characters")
-        if q.lines is not None:
-            check_span(v, "lines", q.lines)
-        if q.revision and not SHORT_SHA.fullmatch(q.revision):
-            v.add("revision", "a commit sha: 4-64 lowercase hex characters")
-        if not 0 <= q.k <= MAX_EXPLAIN_K:
-            v.add("k", f"must be between 0 and {MAX_EXPLAIN_K}")
-        if not 0 <= q.token_budget <= MAX_TOKEN_BUDGET:
-            v.add("token_budget", f"must be between 0 and {MAX_TOKEN_BUDGET}")
-        if len(q.question) > MAX_QUERY_CHARS:
-            v.add("question", f"at most {MAX_QUERY_CHARS} characters")
-        if len(q.symbol) > 200:
-            v.add("symbol", "at most 200 characters")
-        if len(q.blame_commits) > MAX_BLAME_COMMITS:
-            v.add("blame_commits", f"at most {MAX_BLAME_COMMITS} commits")
-        for i, sha in enumerate(q.blame_commits):
-            if not _SHA.match(sha):
-                v.add(f"blame_commits[{i}]", "a full commit sha: 40 or 64 lowercase hex characters")
-        v.raise_if_any()
-        await self.await_index(tenant, q.read_your_writes, q.wait_seconds)
-        k = q.k or DEFAULT_EXPLAIN_K
-        candidates: list[answer.Candidate] = []
-        async with self.db.tenant_tx(tenant) as conn:
-            paths = await _path_history(conn, q.repository, q.path)
-            placed = await self._anchor_leg(conn, q, paths)
-            for decision_id, blamed in (await self._blame_leg(conn, q)).items():
-                held = placed.get(decision_id)
-                if held is None or held[0] != answer.Match.LINES:
-                    placed[decision_id] = blamed
-                else:  # anchored on the lines and named by blame: both facts count
-                    placed[decision_id] = (held[0], held[1] + blamed[1], [*blamed[2], *held[2]])
-            ids = list(placed)
-            found = await store.get_decisions(conn, ids, with_anchors=False)
-        for decision_id, (match, score, matched) in placed.items():
-            if decision_id in found:
-                candidates.append(answer.Candidate(found[decision_id], match, score, matched))
-        name = q.path.rsplit("/", 1)[-1]
-        question = q.question or f"why is {q.symbol or name} in {q.path} like this?"
-        terms = [t for t in (q.symbol, *_identifiers(q.question)) if t]
-        candidates += await self._semantic(
-            tenant, q.repository, question, k * 4, terms, within=None
-        )
-        return await self._finish(
-            tenant,
-            candidates,
-            k,
-            q.include_superseded,
-            q.token_budget,
-            f"Why {q.path} is like this",
-        )
-
-    async def search(self, tenant: str, q: SearchQuery) -> list[answer.Candidate]:
-        return (await self.answer_search(tenant, q)).candidates
-
-    async def answer_search(self, tenant: str, q: SearchQuery) -> SearchAnswer:
-        """The decisions that answer `q.query`, best first, with the confidence that
-        the best one does (and the abstain signal)."""
-        v = Violations()
-        if not q.query.strip():
-            v.add("query", "required")
-        elif len(q.query) > MAX_QUERY_CHARS:
-            v.add("query", f"at most {MAX_QUERY_CHARS} characters")
-        if q.repository:
-            check_repository(v, "repository", q.repository)
-        if not 0 <= q.k <= MAX_SEARCH_K:
-            v.add("k", f"must be between 0 and {MAX_SEARCH_K}")
-        if q.start and q.end and q.start >= q.end:
-            v.add("decision_time_end", "must be after decision_time_start")
-        v.raise_if_any()
-        await self.await_index(tenant, q.read_your_writes, q.wait_seconds)
-        k = q.k or DEFAULT_SEARCH_K
-        within = None
-        if q.path:
-            async with self.db.tenant_tx(tenant) as conn:
-                within = await store.decision_ids_under(conn, q.repository, q.path)
-        candidates = await self._semantic(
-            tenant, q.repository, q.query, max(k * 4, 40), _identifiers(q.query), within
-        )
-        if q.start or q.end:
-            candidates = [
-                c
-                for c in candidates
-                if (q.start is None or c.decision.decision_time >= q.start)
-                and (q.end is None or c.decision.decision_time < q.end)
-            ]
-        done = await self._finish(tenant, candidates, k, q.include_superseded, 0, "")
-        confidence = 0.0
-        for c in done.candidates[:CONFIDENCE_DEPTH]:
-            confidence = max(confidence, await self.confidence(tenant, q.query, c.decision))
-        return SearchAnswer(done.candidates, confidence, confidence < ABSTAIN_BELOW)
-
-    async def _finish(
-        self,
-        tenant: str,
-        candidates: list[answer.Candidate],
-        k: int,
-        include_superseded: bool,
-        budget: int,
-        heading: str,
-    ) -> Explanation:
-        replacements: dict[uuid.UUID, Decision] = {}
-        wanted = {c.decision.superseded_by for c in candidates if c.decision.superseded_by}
-        async with self.db.tenant_tx(tenant) as conn:
-            for _ in range(4):  # follow chains of reversals a few steps
-                missing = [w for w in wanted if w not in replacements]
-                if not missing:
-                    break
-                got = await store.get_decisions(conn, missing, with_anchors=False)
-                replacements.update(got)
-                wanted = {d.superseded_by for d in got.values() if d.superseded_by}
-        ranked = answer.fuse(candidates, k, replacements, include_superseded)
-        # Ranking needs no anchors; the answers carry them (loaded for these only).
-        shown = {c.decision.id for c in ranked} | {
-            c.replacement.id for c in ranked if c.replacement is not None
-        }
-        async with self.db.tenant_tx(tenant) as conn:
-            full = await store.get_decisions(conn, list(shown))
-        for c in ranked:
-            c.decision = full.get(c.decision.id, c.decision)
-            if c.replacement is not None:
-                c.replacement = full.get(c.replacement.id, c.replacement)
-        if not heading:
-            return Explanation(ranked, "", 0)
-        context, tokens = answer.render_context(
-            ranked, heading, budget or answer.DEFAULT_TOKEN_BUDGET, count_tokens
-        )
-        return Explanation(ranked, context, tokens)
-
-    async def _anchor_leg(
-        self, conn: Conn, q: ExplainQuery, paths: list[str]
-    ) -> dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]]:
-        """Decisions anchored on the file (under any of its earlier names), with
-        lines carried to the asked revision."""
-        rows = await store.anchors_on_paths(conn, q.repository, paths)
-        if not rows:
-            return {}
-        shas = list({a.commit_sha for _, a in rows if a.commit_sha})
-        times = await store.commit_times(conn, q.repository, shas)
-        until = await store.commit_time(conn, q.repository, q.revision) if q.revision else None
-        changes: list[dict[str, Any]] = []
-        # With a revision, every anchor is shown where its lines are at that revision.
-        if q.revision and times:
-            changes = await store.changes_on_paths(
-                conn, q.repository, paths, min(times.values()), until
-            )
-        out: dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]] = {}
-        for decision_id, anchor in rows:
-            shown: Anchor = anchor
-            match = answer.Match.FILE
-            score = 1.0
-            at: Anchor | None = anchor
-            if q.revision and anchor.lines is not None and anchor.commit_sha != q.revision:
-                at = _carried(anchor, times.get(anchor.commit_sha), changes, q.revision)
-            if at is not None:
-                shown = at
-            if q.symbol and symbol_matches(q.symbol, anchor.symbol):
-                match, score = answer.Match.LINES, 2.0
-            elif q.lines is not None and at is not None and at.lines is not None:
-                if at.lines.overlaps(q.lines):
-                    overlap = min(at.lines.end, q.lines.end) - max(at.lines.start, q.lines.start)
-                    match, score = answer.Match.LINES, 1.0 + (overlap + 1) / q.lines.count
-            held = out.get(decision_id)
-            if held is None or match < held[0]:
-                out[decision_id] = (match, score, [shown])
-            elif match == held[0]:
-                out[decision_id] = (match, max(score, held[1]) + 0.01, [*held[2], shown])
-        return out
-
-    async def _blame_leg(
-        self, conn: Conn, q: ExplainQuery
-    ) -> dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]]:
-        """Decisions of the commits that introduced or last changed the asked lines
-        (as the client's `git blame` names them): tied to the lines."""
-        if not q.blame_commits:
-            return {}
-        of = await store.decisions_of_commits(conn, q.repository, list(q.blame_commits))
-        out: dict[uuid.UUID, tuple[answer.Match, float, list[Anchor]]] = {}
-        for sha in q.blame_commits:
-            decision_id = of.get(sha)
-            if decision_id is None:
-                continue
-            anchor = Anchor(q.path, q.lines, sha, q.symbol)
-            held = out.get(decision_id)
-            out[decision_id] = (
-                answer.Match.LINES,
-                BLAME_SCORE + (held[1] - BLAME_SCORE + 0.01 if held else 0.0),
-                [*(held[2] if held else []), anchor],
-            )
-        return out
-
-    async def _semantic(
-        self,
-        tenant: str,
-        repository: str,
-        question: str,
-        limit: int,
-        terms: Sequence[str],
-        within: set[uuid.UUID] | None,
-    ) -> list[answer.Candidate]:
-        """The semantic leg (hybrid recall over decision memories) and the evidence
-        bridge (identifiers of the question in titles, rationale and quotes)."""
-        out: list[answer.Candidate] = []
-        async with self.db.tenant_tx(tenant) as conn:
-            spaces = await _spaces(conn, repository)
-            bridged = await store.mentioning(conn, repository, list(dict.fromkeys(terms)), limit)
-        memory_ids: list[uuid.UUID] = []
-        scores: dict[uuid.UUID, float] = {}
-        if self.recall is not None and spaces:
-            from engram_server.services.recall import RecallQuery
-
-            result = await self.recall.service.recall(
-                tenant,
-                RecallQuery(
-                    query=question[:MAX_QUERY_CHARS],
-                    spaces=tuple(spaces[:32]),
-                    k=min(limit, 100),
-                    kinds=(Kind.DECISION,),
-                    include_superseded=True,
-                    track_access=False,
-                ),
-                None,
-            )
-            for hit in result.hits:
-                memory_ids.append(hit.memory.id)
-                # Relevance only: forgetting and recency do not make a reason less true.
-                scores[hit.memory.id] = hit.breakdown.fusion
-        async with self.db.tenant_tx(tenant) as conn:
-            by_memory = await store.by_memories(conn, memory_ids, with_anchors=False)
-            bridge = await store.get_decisions(conn, [d for d, _ in bridged], with_anchors=False)
-        recalled: list[tuple[Decision, float]] = []
-        for memory_id in memory_ids:
-            d = by_memory.get(memory_id)
-            if d is None or (repository and d.repository != repository):
-                continue
-            if within is not None and d.id not in within:
-                continue
-            recalled.append((d, scores[memory_id]))
-        bridged_decisions: list[tuple[Decision, float]] = []
-        for decision_id, n in bridged:
-            d = bridge.get(decision_id)
-            if d is None or (within is not None and d.id not in within):
-                continue
-            bridged_decisions.append((d, float(n)))
-        commits = await self._commit_leg(tenant, repository, question, limit, within)
-        # Each leg's scores are scaled to its best one (1.0), then weighted and summed
-        # per decision (`answer.fuse` adds a decision's entries of one class): the
-        # commit leg leads, meaning (dense and memory-text recall) and the named
-        # identifiers add to it and find what it misses.
-        for weight, leg in (
-            (COMMIT_LEG_WEIGHT, commits),
-            (RECALL_LEG_WEIGHT, recalled),
-            (BRIDGE_LEG_WEIGHT, bridged_decisions),
-        ):
-            best = max((score for _, score in leg), default=0.0)
-            if best <= 0:
-                continue
-            for d, score in leg:
-                out.append(answer.Candidate(d, answer.Match.SEMANTIC, weight * score / best))
-        return out
-
-    async def _commit_leg(
-        self,
-        tenant: str,
-        repository: str,
-        question: str,
-        limit: int,
-        within: set[uuid.UUID] | None,
-    ) -> list[tuple[Decision, float]]:
-        """Decisions by BM25F over their whole commits (`decisions.ranking`)."""
-        ranked, _ = await self.commit_indexes.search(
-            tenant, repository, ranking.parse_query(question), limit
-        )
-        wanted = {
-            s.decision_id: s.score for s in ranked if within is None or s.decision_id in within
-        }
-        async with self.db.tenant_tx(tenant) as conn:
-            found = await store.get_decisions(conn, list(wanted), with_anchors=False)
-        return [(found[d], score) for d, score in wanted.items() if d in found]
-
-    async def confidence(self, tenant: str, question: str, decision: Decision) -> float:
-        """How much of the question the decision's best commit covers (0-1): the
-        share of the question's IDF mass its subject, body, paths and code match."""
-        index = await self.commit_indexes.index(tenant, decision.repository)
-        terms = ranking.parse_query(question).terms
-        return max((index.coverage(terms, sha) for sha in decision.commits), default=0.0)
-
 
 _COUNTS = ("processed", "skipped", "without_decision", "created", "updated", "invalid")
 
@@ -1739,61 +1069,6 @@ def _file_rows(commit: Commit) -> list[store.FileChangeRow]:
     return rows
 
 
-async def _path_history(conn: Conn, repository: str, path: str) -> list[str]:
-    """The path and every earlier name of the file (renames followed back)."""
-    paths = [path]
-    frontier = [path]
-    for _ in range(16):
-        renames = await store.renamed_into(conn, repository, frontier)
-        frontier = [r["old_path"] for r in renames if r["old_path"] not in paths]
-        if not frontier:
-            break
-        paths.extend(dict.fromkeys(frontier))
-    return paths
-
-
-def _carried(
-    anchor: Anchor, since: datetime | None, changes: Sequence[dict[str, Any]], revision: str
-) -> Anchor | None:
-    """The anchor at `revision`: its lines moved through the hunks of every later
-    change of its file (following renames). None when its lines are gone."""
-    if since is None or anchor.lines is None:
-        return None
-    path, lines = anchor.path, anchor.lines
-    for change in changes:
-        if change["commit_time"] <= since:
-            continue
-        renamed = change["old_path"] == path and change["change_type"] == "RENAMED"
-        if change["path"] != path and not renamed:
-            continue
-        if change["change_type"] == "DELETED":
-            return None
-        carried = carry(lines, [tuple(h) for h in change["hunks"]])
-        if carried is None:
-            return None
-        lines, path = carried, change["path"]
-    return Anchor(path, lines, revision, anchor.symbol)
-
-
-async def _spaces(conn: Conn, repository: str) -> list[str]:
-    cur = await conn.execute(
-        "SELECT DISTINCT space FROM decisions WHERE (%s = '' OR repository = %s) LIMIT 32",
-        (repository, repository),
-    )
-    return [r["space"] for r in await cur.fetchall()]
-
-
-def _identifiers(text: str) -> list[str]:
-    """Identifier-like words of a question (`rerank_async`, `Client.close`,
-    `maxWorkers`, `--no-ignore`): the evidence bridge matches them as written."""
-    out = []
-    for m in _IDENTIFIER.finditer(text or ""):
-        term = (m.group(1) or m.group(2) or "").strip().rstrip("()")
-        if len(term) >= 3:
-            out.append(term)
-    return list(dict.fromkeys(out))[:8]
-
-
 def stated_draft(
     title: str,
     statement: str,
@@ -1827,20 +1102,27 @@ def stated_draft(
     )
 
 
-def now() -> datetime:
-    return datetime.now(UTC)
-
-
+# Names the servicer and tests import from here; they live in the decision_* parts.
 __all__ = [
+    "ABSTAIN_BELOW",
+    "MAX_ANCHOR_SYMBOL_CHARS",
+    "MAX_PATH_BYTES",
+    "MAX_SOURCES",
+    "MAX_SOURCE_BYTES",
+    "SHORT_SHA",
     "CommitInput",
     "DecisionsService",
     "ExplainQuery",
     "Explanation",
     "IngestOutcome",
+    "SearchAnswer",
     "SearchQuery",
     "check_commit",
+    "check_span",
     "memory_text",
+    "now",
     "parse_decision_name",
+    "sanitised_commit",
     "stated_draft",
     "verbatim",
 ]
