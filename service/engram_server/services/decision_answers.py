@@ -54,6 +54,8 @@ _IDENTIFIER = re.compile(
 
 
 class DecisionAnswers(DecisionsCore):
+    """SearchDecisions and the legs ExplainCode shares with it."""
+
     async def search(self, tenant: str, q: SearchQuery) -> list[answer.Candidate]:
         return (await self.answer_search(tenant, q)).candidates
 

@@ -17,6 +17,8 @@ from engram_server.store import decisions as store
 
 
 class DecisionsCore:
+    """The state and helpers every part of DecisionsService uses."""
+
     def __init__(
         self, lifecycle: LifecycleService, recall: Any | None = None, llm: Any | None = None
     ) -> None:
@@ -85,7 +87,7 @@ class DecisionsCore:
             return 0
         return int((await self.recall.worker.backlog(tenant))["pending"])
 
-    # --- reads -----------------------------------------------------------------------
+    # --- shared reads ----------------------------------------------------------------
 
     async def get(self, tenant: str, decision_id: uuid.UUID) -> Decision:
         async with self.db.tenant_tx(tenant) as conn:

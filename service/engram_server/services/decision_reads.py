@@ -29,6 +29,8 @@ from engram_server.store.postgres import Conn
 
 
 class DecisionReads(DecisionAnswers):
+    """ListDecisions and ExplainCode."""
+
     async def list_decisions(
         self, tenant: str, f: store.DecisionFilter, size: int, token: str
     ) -> tuple[list[Decision], str]:
@@ -67,8 +69,6 @@ class DecisionReads(DecisionAnswers):
                 {"t": last.decision_time.isoformat(), "id": str(last.id)}, fingerprint
             )
         return page, next_token
-
-    # --- answering ---------------------------------------------------------------------
 
     async def explain(self, tenant: str, q: ExplainQuery) -> Explanation:
         v = Violations()
