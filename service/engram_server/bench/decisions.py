@@ -66,10 +66,7 @@ _REASONS = [
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--address", help="a running server; default: start one")
-    parser.add_argument("--api-key", help="with --address: a platform-admin key")
-    parser.add_argument("--database-url", default=harness.DEFAULT_PG_URL)
-    parser.add_argument("--redis-url", default=harness.DEFAULT_REDIS_URL)
+    harness.add_server_arguments(parser)
     parser.add_argument(
         "--repo", type=Path, help="a real git repository (bare or not) instead of a synthetic one"
     )
@@ -85,19 +82,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--index-timeout", type=float, default=3600.0)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--quiet", action="store_true")
+    harness.add_output_arguments(parser, DEFAULT_OUT)
 
 
 def run_command(args: argparse.Namespace) -> int:
-    report = asyncio.run(run(args))
-    harness.write_results(args.out, report, markdown(report))
-    return 0
-
-
-def _say(args: argparse.Namespace, start: float, message: str) -> None:
-    if not args.quiet:
-        print(f"[{time.perf_counter() - start:7.1f}s] {message}", flush=True)
+    return harness.run_and_write(args.out, run(args), markdown)
 
 
 def write_history(path: Path, commits: int, files: int, seed: int) -> tuple[list[str], list[str]]:
@@ -175,10 +164,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     from engram_server.evaluation.remote import RemoteEngram
 
-    start = time.perf_counter()
-    load_before = harness.load_average()
+    say = harness.Run(args.quiet)
+    server = harness.server_choice(args)
     rng = random.Random(args.seed)
-    with contextlib.ExitStack() as stack:
+    async with contextlib.AsyncExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="engram-bench-")))
         t0 = time.perf_counter()
         if args.repo is not None:
@@ -194,7 +183,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             source, revisions, repository = str(tmp / "repo"), "HEAD", "bench/synthetic"
             written = args.commits or 10_000
             write_history(Path(source), written, args.files, args.seed)
-            _say(args, start, f"wrote {written} commits in {time.perf_counter() - t0:.1f}s")
+            say(f"wrote {written} commits in {time.perf_counter() - t0:.1f}s")
 
         # The floor: the client alone reading the history; it also gives the
         # questions (subjects) and the files to explain (paths).
@@ -207,7 +196,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         floor = time.perf_counter() - t0
         commits = len(subjects)
         paths = list(touched)[-2000:] or ["README"]
-        _say(args, start, f"floor: read {commits} commits of {repository} in {floor:.1f}s")
+        say(f"floor: read {commits} commits of {repository} in {floor:.1f}s")
         report: dict[str, Any] = {
             "repository": repository,
             "revision_range": revisions,
@@ -216,17 +205,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "files": args.files if args.repo is None else len(touched),
         }
 
-        if args.address:
-            address, key = args.address, args.api_key or ""
-        else:
-            database_url = harness.create_database(args.database_url, "engram_bench")
-            stack.callback(harness.drop_database, args.database_url, database_url)
-            server = harness.SpawnedServer(database_url, args.redis_url)
-            server.start()
-            stack.callback(server.stop)
-            await server.wait_serving()
-            address, key = server.address, server.bootstrap_token
-        remote = RemoteEngram(address, key, 300.0)
+        served = await stack.enter_async_context(harness.bench_server(server, "engram_bench"))
+        remote = RemoteEngram(served.address, served.platform_key, 300.0)
         await remote.create_tenant()
         stub = decisions_pb2_grpc.DecisionsServiceStub(remote.channel)
         metadata = remote._metadata
@@ -238,7 +218,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 decisions_pb2.ListDecisionsRequest(page_size=1), metadata=metadata, timeout=60
             )
         round_trips = time.perf_counter() - t0
-        _say(args, start, f"floor: {calls} round trips in {round_trips:.2f}s")
+        say(f"floor: {calls} round trips in {round_trips:.2f}s")
 
         # Ingestion as `engram decisions ingest` does it: git read and parsed on a
         # thread ahead of the calls, one call in flight at a time. The index fills
@@ -249,9 +229,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         lag: list[int] = []
         ingested = asyncio.Event()
         waiting = asyncio.create_task(
-            wait_searchable(
-                stub, remote, ingested, args.index_timeout, lambda m: _say(args, start, m)
-            )
+            wait_searchable(stub, remote, ingested, args.index_timeout, lambda m: say(m))
         )
         t0 = time.perf_counter()
         for batch in git.read_batches(source, revisions, args.batch_size):
@@ -268,7 +246,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 if error.code() != grpc.StatusCode.INVALID_ARGUMENT:
                     raise
                 refused += len(batch)
-                _say(args, start, f"batch refused: {(error.details() or '')[:200]}")
+                say(f"batch refused: {(error.details() or '')[:200]}")
                 continue
             finally:
                 waited += time.perf_counter() - t1
@@ -278,9 +256,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         ingest = time.perf_counter() - t0
         ingested.set()
         rate = commits / ingest
-        _say(
-            args,
-            start,
+        say(
             f"ingested in {ingest:.1f}s ({rate:.0f}/s), {created} decisions;"
             f" {waited:.1f}s waiting on the server; index backlog then {lag[-1] if lag else 0}",
         )
@@ -294,12 +270,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             # the part of the history indexed so far, beside the indexing work.
             caught_up = False
             finished = time.perf_counter()
-            _say(args, start, f"{pending}; measuring anyway")
+            say(f"{pending}; measuring anyway")
         index_seconds = finished - t1
         searchable = finished - t0
-        _say(
-            args,
-            start,
+        say(
             f"searchable {searchable:.1f}s after the ingestion started"
             f" ({searchable / ingest:.2f}x the ingestion, {created / searchable:.0f} decisions/s)",
         )
@@ -335,7 +309,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         await remote.close()
     report.update(
         {
-            "machine": harness.machine_facts(args.database_url, load_before),
+            "machine": say.machine(args.database_url),
             "git_commit": harness.git_commit(),
             "decisions_created": created,
             "commits_refused": refused,

@@ -41,8 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=0,
         help="ingest at most the oldest N commits of each history (0: all of it)",
     )
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--quiet", action="store_true")
+    harness.add_output_arguments(parser, DEFAULT_OUT)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -93,8 +92,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from engram_server.cli.ingest_history import IngestTally, ingest_history
     from engram_server.evaluation.remote import RemoteEngram
 
-    start = time.monotonic()
-    load_before = harness.load_average()
+    say = harness.Run(args.quiet)
     rows: list[dict[str, Any]] = []
     async with harness.bench_server(harness.server_choice(args), "engram_corpus") as server:
         remote = RemoteEngram(server.address, server.platform_key, 300.0)
@@ -103,11 +101,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         for target in targets(args.repos):
             revisions, total = revision_range(target.path, args.max_commits)
             in_range = int(_git(target.path, "rev-list", "--count", revisions))
-            harness.say(args.quiet, start, f"{target.name}: {in_range} of {total} commits")
+            say(f"{target.name}: {in_range} of {total} commits")
 
             def progress(tally: IngestTally, _lines: Any, name: str = target.name) -> None:
                 if tally.read and tally.read % 5000 < args.batch_size:
-                    harness.say(args.quiet, start, f"{name}: {tally.read} read")
+                    say(f"{name}: {tally.read} read")
 
             failure = ""
             t0 = time.monotonic()
@@ -128,21 +126,21 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 tally = getattr(error, "tally", None)
             seconds = time.monotonic() - t0
             rows.append(_row(target, total, in_range, revisions, tally, seconds, failure))
-            harness.say(args.quiet, start, f"{target.name}: {rows[-1]}")
+            say(f"{target.name}: {rows[-1]}")
             # Written after each repository: a long corpus run leaves what it measured.
-            partial = _report(args, load_before, server.mode, rows)
+            partial = _report(args, say, server.mode, rows)
             harness.write_results(args.out, partial, markdown(partial))
         await remote.delete_tenant()
         await remote.close()
         mode = server.mode
-    return _report(args, load_before, mode, rows)
+    return _report(args, say, mode, rows)
 
 
 def _report(
-    args: argparse.Namespace, load_before: list[float], mode: str, rows: list[dict[str, Any]]
+    args: argparse.Namespace, run: harness.Run, mode: str, rows: list[dict[str, Any]]
 ) -> dict[str, Any]:
     return {
-        "machine": harness.machine_facts(args.database_url, load_before),
+        "machine": run.machine(args.database_url),
         "git_commit": harness.git_commit(),
         "server": mode,
         "batch_size": args.batch_size,

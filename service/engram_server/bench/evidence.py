@@ -19,12 +19,10 @@ each size:
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import random
 import time
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -68,32 +66,30 @@ class Options:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     harness.add_server_arguments(parser)
-    parser.add_argument("--sizes", default="10000,100000", help="memories at each level")
+    parser.add_argument(
+        "--sizes", default="10000,100000", type=harness.sizes, help="memories at each level"
+    )
     parser.add_argument("--questions", type=int, default=200, help="timed Recall pairs per size")
     parser.add_argument("--assessments", type=int, default=100, help="timed AssessMemory calls")
     parser.add_argument("--warmup", type=int, default=10, help="untimed calls first")
     parser.add_argument("--batch-size", type=int, default=250, help="proposals per batch")
     parser.add_argument("--edge-every", type=int, default=4, help="one RELATED edge per N memories")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
     parser.add_argument("--seed", type=int, default=11)
-    parser.add_argument("--quiet", action="store_true")
+    harness.add_output_arguments(parser, DEFAULT_OUT)
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    sizes = tuple(int(x.replace("_", "")) for x in args.sizes.split(",") if x.strip())
-    if not sizes or list(sizes) != sorted(set(sizes)) or sizes[0] <= 0:
-        raise ValueError("--sizes must be positive and strictly ascending")
     if args.questions < 2 or args.assessments < 2 or args.edge_every < 1:
         raise ValueError("--questions and --assessments must be at least 2, --edge-every 1")
     return Options(
         server=harness.server_choice(args),
-        sizes=sizes,
+        sizes=args.sizes,
         questions=args.questions,
         assessments=args.assessments,
         warmup=args.warmup,
         batch_size=args.batch_size,
         edge_every=args.edge_every,
-        out=Path(args.out),
+        out=args.out,
         seed=args.seed,
         quiet=args.quiet,
     )
@@ -101,9 +97,7 @@ def options_from(args: argparse.Namespace) -> Options:
 
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
-    report = asyncio.run(run(options))
-    harness.write_results(options.out, report, markdown(report))
-    return 0
+    return harness.run_and_write(options.out, run(options), markdown)
 
 
 async def _load(
@@ -202,13 +196,8 @@ async def _assess_level(
 
 
 async def run(options: Options) -> dict[str, Any]:
-    clock = time.monotonic()
-    started_at = datetime.now(UTC)
-    load_before = harness.load_average()
+    say = harness.Run(options.quiet)
     levels: list[dict[str, Any]] = []
-
-    def say(message: str) -> None:
-        harness.say(options.quiet, clock, message)
 
     async with harness.bench_server(options.server, "engram_bench_ev") as served:
         side = EngramSide(served.address, served.platform_key)
@@ -246,8 +235,8 @@ async def run(options: Options) -> dict[str, Any]:
         "benchmark": "evidence",
         "engram_version": __version__,
         "git_commit": harness.git_commit(),
-        "started_at": started_at.isoformat(timespec="seconds"),
-        "machine": harness.machine_facts(options.server.database_url, load_before),
+        "started_at": say.started(),
+        "machine": say.machine(options.server.database_url),
         "server": served.mode,
         "config": {
             "sizes": list(options.sizes),

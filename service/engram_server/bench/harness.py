@@ -1,4 +1,6 @@
-"""What a benchmark stands on: scratch databases and a server in its own process."""
+"""What every benchmark stands on: its command-line options, scratch databases, a
+server in its own process (or a running one), progress lines, the facts a results
+file records, and writing the results."""
 
 from __future__ import annotations
 
@@ -16,8 +18,9 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
@@ -29,6 +32,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from psycopg import sql
 
 HEALTH_TIMEOUT_SECONDS = 90.0
+HEALTH_POLL_SECONDS = 0.1
 STOP_TIMEOUT_SECONDS = 20.0
 DEFAULT_PG_URL = "postgresql://postgres@127.0.0.1:5432/postgres"
 DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -54,6 +58,16 @@ def drop_database(server_url: str, database_url: str) -> None:
         conn.execute(
             sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
         )
+
+
+@contextlib.contextmanager
+def scratch_database(server_url: str, prefix: str) -> Iterator[str]:
+    """A fresh database on the server of `server_url` for the block, dropped after it."""
+    url = create_database(server_url, prefix)
+    try:
+        yield url
+    finally:
+        drop_database(server_url, url)
 
 
 def settle(server_url: str, databases: dict[str, tuple[str, ...]]) -> None:
@@ -99,6 +113,70 @@ def free_port() -> int:
         return port
 
 
+def server_env(
+    database_url: str,
+    redis_url: str,
+    bootstrap_token: str,
+    address: str,
+    data_dir: Path,
+    **extra: str,
+) -> dict[str, str]:
+    """The environment of an `engram serve` child: this process's own, without its
+    ENGRAM_* settings (its database, its keys stay out of the scratch server), then
+    the scratch stores, and `extra` last. A settings file named by ENGRAM_CONFIG is
+    passed on, so a run can compare settings; the variables override the file."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
+    if os.environ.get("ENGRAM_CONFIG"):
+        env["ENGRAM_CONFIG"] = os.environ["ENGRAM_CONFIG"]
+    env.update(
+        ENGRAM_DATABASE_URL=database_url,
+        ENGRAM_REDIS_URL=redis_url,
+        ENGRAM_BOOTSTRAP_TOKEN=bootstrap_token,
+        ENGRAM_LISTEN=address,
+        ENGRAM_DATA_DIR=str(data_dir),
+        ENGRAM_LOG_LEVEL="WARNING",
+    )
+    env.update(extra)
+    return env
+
+
+async def wait_until_serving(
+    address: str,
+    process: subprocess.Popen[bytes],
+    wait_seconds: float,
+    poll_seconds: float,
+    failure: Callable[[str], str],
+) -> None:
+    """Polls the health service at `address` until SERVING; fails fast if `process`
+    exits. `failure` words the error from what went wrong."""
+    deadline = time.monotonic() + wait_seconds
+    async with grpc.aio.insecure_channel(address) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(failure(f"exited with status {process.returncode}"))
+            try:
+                reply = await stub.Check(health_pb2.HealthCheckRequest(), timeout=1.0)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return
+            except grpc.aio.AioRpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(failure(f"not SERVING after {wait_seconds:.0f}s"))
+            await asyncio.sleep(poll_seconds)
+
+
+def stop_process(process: subprocess.Popen[bytes], timeout: float) -> None:
+    """SIGTERM (a server drains), then SIGKILL if it does not exit in `timeout`."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 class SpawnedServer:
     """`engram serve` in a child process with its own fresh database."""
 
@@ -113,19 +191,12 @@ class SpawnedServer:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        # The caller's own ENGRAM_* settings (its database, its keys) stay out of the
-        # scratch server; a settings file named by ENGRAM_CONFIG is passed on, so a
-        # run can compare settings. The variables below override the file.
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
-        if os.environ.get("ENGRAM_CONFIG"):
-            env["ENGRAM_CONFIG"] = os.environ["ENGRAM_CONFIG"]
-        env.update(
-            ENGRAM_DATABASE_URL=self.database_url,
-            ENGRAM_REDIS_URL=self.redis_url,
-            ENGRAM_BOOTSTRAP_TOKEN=self.bootstrap_token,
-            ENGRAM_LISTEN=self.address,
-            ENGRAM_DATA_DIR=str(Path(self._workdir.name) / "data"),
-            ENGRAM_LOG_LEVEL="WARNING",
+        env = server_env(
+            self.database_url,
+            self.redis_url,
+            self.bootstrap_token,
+            self.address,
+            Path(self._workdir.name) / "data",
         )
         self._log = self.log_path.open("wb")
         self.process = subprocess.Popen(
@@ -153,36 +224,19 @@ class SpawnedServer:
 
     async def wait_serving(self, wait_seconds: float = HEALTH_TIMEOUT_SECONDS) -> None:
         """Polls the health service until SERVING; fails fast if the child exits."""
-        deadline = time.monotonic() + wait_seconds
-        async with grpc.aio.insecure_channel(self.address) as channel:
-            stub = health_pb2_grpc.HealthStub(channel)
-            while True:
-                if self.process is not None and self.process.poll() is not None:
-                    raise RuntimeError(
-                        f"engram serve exited with status {self.process.returncode}:\n"
-                        + self.log_tail()
-                    )
-                try:
-                    reply = await stub.Check(health_pb2.HealthCheckRequest(), timeout=1.0)
-                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                        return
-                except grpc.aio.AioRpcError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"engram serve not SERVING after {wait_seconds:.0f}s:\n" + self.log_tail()
-                    )
-                await asyncio.sleep(0.1)
+        assert self.process is not None, "start() first"
+        await wait_until_serving(
+            self.address,
+            self.process,
+            wait_seconds,
+            HEALTH_POLL_SECONDS,
+            lambda problem: f"engram serve {problem}:\n" + self.log_tail(),
+        )
 
     def stop(self) -> None:
         """SIGTERM (the server drains), then SIGKILL if it does not exit in time."""
-        if self.process is not None and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(STOP_TIMEOUT_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            stop_process(self.process, STOP_TIMEOUT_SECONDS)
         if self._log is not None:
             self._log.close()
             self._log = None
@@ -204,18 +258,60 @@ class ServerChoice:
     redis_url: str
 
 
+def add_store_arguments(parser: argparse.ArgumentParser) -> None:
+    """The PostgreSQL and Redis servers a bench starts its servers on."""
+    parser.add_argument(
+        "--database-url",
+        default=DEFAULT_PG_URL,
+        help="superuser URL of the PostgreSQL server for the scratch databases"
+        " (the one a started server uses, so any floor runs on the same server)",
+    )
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis for a started server")
+
+
 def add_server_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--address", help="a running server; default: start one")
-    parser.add_argument("--api-key", help="with --address: a platform-admin key")
-    parser.add_argument("--database-url", default=DEFAULT_PG_URL, help="PostgreSQL superuser URL")
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis of the server")
+    """A running server to measure, or the stores to start one on."""
+    parser.add_argument(
+        "--address", help="a running server (HOST:PORT); default: start one in a child process"
+    )
+    parser.add_argument(
+        "--api-key",
+        help="with --address: a platform-admin key (e.g. the ENGRAM_BOOTSTRAP_TOKEN);"
+        " default $ENGRAM_API_KEY",
+    )
+    add_store_arguments(parser)
+
+
+def add_output_arguments(parser: argparse.ArgumentParser, default_out: str | Path) -> None:
+    parser.add_argument(
+        "--out", type=Path, default=Path(default_out), help="JSON results (markdown beside it)"
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def sizes(text: str) -> tuple[int, ...]:
+    """An argparse type: `10000,100_000` as strictly ascending positive sizes."""
+    try:
+        parsed = tuple(int(part.replace("_", "")) for part in text.split(",") if part.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not a list of sizes: {text!r}") from exc
+    if not parsed or any(s <= 0 for s in parsed) or list(parsed) != sorted(set(parsed)):
+        raise argparse.ArgumentTypeError("sizes must be positive and strictly ascending")
+    return parsed
 
 
 def server_choice(args: argparse.Namespace) -> ServerChoice:
     api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
     if args.address and not api_key:
-        raise ValueError("--address needs --api-key (a platform-admin key)")
+        raise ValueError("--address needs --api-key (a platform-admin key) or $ENGRAM_API_KEY")
     return ServerChoice(args.address or "", api_key, args.database_url, args.redis_url)
+
+
+# How a server the bench starts is described in its results, unless a bench says more.
+STARTED_SERVER = (
+    "`engram serve` started by the bench in a child process (default settings),"
+    " fresh database on the same PostgreSQL server, the machine's Redis"
+)
 
 
 @dataclass(frozen=True)
@@ -226,38 +322,73 @@ class BenchServer:
     mode: str
     # The scratch database of a server the bench started ("" for a running one).
     database_url: str
+    # The started server's process id, to profile it (0 for a running one).
+    pid: int = 0
 
 
 @contextlib.asynccontextmanager
-async def bench_server(choice: ServerChoice, prefix: str) -> AsyncIterator[BenchServer]:
+async def bench_server(
+    choice: ServerChoice,
+    prefix: str,
+    started: str = STARTED_SERVER,
+    say: Callable[[str], None] | None = None,
+) -> AsyncIterator[BenchServer]:
     """The chosen server, or `engram serve` started on a fresh scratch database
-    (stopped and dropped on exit)."""
+    (stopped and dropped on exit). `started` describes a started server in the
+    results; `say`, when given, reports its start."""
     if choice.address:
         yield BenchServer(
             choice.address, choice.api_key, f"an already running server at {choice.address}", ""
         )
         return
-    url = create_database(choice.database_url, prefix)
-    server = SpawnedServer(url, choice.redis_url)
-    try:
-        server.start()
-        await server.wait_serving()
-        yield BenchServer(
-            server.address,
-            server.bootstrap_token,
-            "`engram serve` started by the bench in a child process (default settings),"
-            " fresh database on the same PostgreSQL server, the machine's Redis",
-            url,
-        )
-    finally:
-        server.stop()
-        drop_database(choice.database_url, url)
+    with scratch_database(choice.database_url, prefix) as url:
+        server = SpawnedServer(url, choice.redis_url)
+        try:
+            server.start()
+            if say is not None:
+                say(f"starting engram serve (pid {server.pid}) on {server.address}")
+            await server.wait_serving()
+            yield BenchServer(server.address, server.bootstrap_token, started, url, server.pid)
+        finally:
+            server.stop()
 
 
-def say(quiet: bool, start: float, message: str) -> None:
-    """A progress line on stderr, with the seconds since `start` (monotonic)."""
-    if not quiet:
-        print(f"[{time.monotonic() - start:7.1f}s] {message}", file=sys.stderr, flush=True)
+class Run:
+    """One bench run from its start: progress lines on stderr with the seconds since
+    then, and what its results file records about when and where it ran."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.clock = time.monotonic()
+        self.wall = time.perf_counter()
+        self.started_at = datetime.now(UTC)
+        self.load_before = load_average()
+
+    def __call__(self, message: str) -> None:
+        if not self.quiet:
+            print(f"[{time.monotonic() - self.clock:7.1f}s] {message}", file=sys.stderr, flush=True)
+
+    def seconds(self) -> float:
+        """Wall seconds since the start."""
+        return time.perf_counter() - self.wall
+
+    def started(self) -> str:
+        return self.started_at.isoformat(timespec="seconds")
+
+    def machine(self, server_url: str) -> dict[str, Any]:
+        """`machine_facts`, with the load average taken at the start."""
+        return machine_facts(server_url, self.load_before)
+
+
+def run_and_write(
+    out: Path,
+    measure: Coroutine[Any, Any, dict[str, Any]],
+    render: Callable[[dict[str, Any]], str],
+) -> int:
+    """Runs a bench's measurement, writes its report and markdown (`write_results`)."""
+    report = asyncio.run(measure)
+    write_results(out, report, render(report))
+    return 0
 
 
 # -- what every results file records ---------------------------------------------

@@ -13,15 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
 import random
 import secrets
-import sys
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,10 +52,7 @@ FLOOR_TABLES = ("memories", "audit_log")
 
 @dataclass(frozen=True)
 class Options:
-    address: str
-    api_key: str
-    database_url: str
-    redis_url: str
+    server: harness.ServerChoice
     sizes: tuple[int, ...]
     tenants: int
     samples: int
@@ -76,28 +71,11 @@ class Options:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--address",
-        help="a running server (HOST:PORT); default: start one in a child process",
-    )
-    parser.add_argument(
-        "--api-key",
-        help="with --address: a platform-admin key (e.g. the ENGRAM_BOOTSTRAP_TOKEN);"
-        " default $ENGRAM_API_KEY",
-    )
-    parser.add_argument(
-        "--database-url",
-        default=harness.DEFAULT_PG_URL,
-        help="superuser URL of the PostgreSQL server for the scratch databases"
-        " (the one the server uses, so the floor runs on the same server)",
-    )
-    parser.add_argument(
-        "--redis-url", default=harness.DEFAULT_REDIS_URL, help="Redis for a started server"
-    )
+    harness.add_server_arguments(parser)
     parser.add_argument(
         "--sizes",
         default="10000,100000",
-        type=_sizes,
+        type=harness.sizes,
         help="memories in the measured tenant at each measuring point (ascending)",
     )
     parser.add_argument(
@@ -107,7 +85,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--neighbor-memories", type=int, default=2000, help="memories each neighbour tenant holds"
     )
-    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
     parser.add_argument(
         "--index-wait-seconds",
         type=float,
@@ -133,17 +110,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="BatchProposeMemories calls made by the concurrent clients, at each size",
     )
     parser.add_argument("--seed", type=int, default=7, help="seed of the random Get targets")
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-
-
-def _sizes(text: str) -> tuple[int, ...]:
-    try:
-        sizes = tuple(int(part.replace("_", "")) for part in text.split(",") if part.strip())
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a list of sizes: {text!r}") from exc
-    if not sizes or any(s <= 0 for s in sizes) or list(sizes) != sorted(set(sizes)):
-        raise argparse.ArgumentTypeError("sizes must be positive and strictly ascending")
-    return sizes
+    harness.add_output_arguments(parser, DEFAULT_OUT)
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -153,9 +120,7 @@ def options_from(args: argparse.Namespace) -> Options:
         raise ValueError("--samples must be at least 2")
     if args.neighbor_memories < 0:
         raise ValueError("--neighbor-memories must not be negative")
-    api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
-    if args.address and not api_key:
-        raise ValueError("--address needs --api-key (a platform-admin key) or $ENGRAM_API_KEY")
+    server = harness.server_choice(args)
     smallest_page = min(args.sizes) // 2
     if smallest_page < PAGE_SIZE:
         raise ValueError(f"sizes must be at least {2 * PAGE_SIZE} for the deep-page figure")
@@ -176,15 +141,12 @@ def options_from(args: argparse.Namespace) -> Options:
                 " memories of its own (single proposals, idle and concurrent batches)"
             )
     return Options(
-        address=args.address or "",
-        api_key=api_key,
-        database_url=args.database_url,
-        redis_url=args.redis_url,
+        server=server,
         sizes=args.sizes,
         tenants=args.tenants,
         samples=args.samples,
         neighbor_memories=args.neighbor_memories,
-        out=Path(args.out),
+        out=args.out,
         seed=args.seed,
         quiet=args.quiet,
         index_wait_seconds=args.index_wait_seconds,
@@ -207,72 +169,39 @@ class Result:
     markdown: str
 
 
-class _Progress:
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.start = time.monotonic()
-
-    def __call__(self, message: str) -> None:
-        if not self.quiet:
-            print(f"[{time.monotonic() - self.start:7.1f}s] {message}", file=sys.stderr, flush=True)
-
-
-@contextlib.contextmanager
-def _scratch_database(server_url: str, prefix: str) -> Iterator[str]:
-    url = harness.create_database(server_url, prefix)
-    try:
-        yield url
-    finally:
-        harness.drop_database(server_url, url)
-
-
 async def run(options: Options) -> Result:
-    say = _Progress(options.quiet)
-    started_at = datetime.now(UTC)
-    load_before = harness.load_average()
-    wall_start = time.perf_counter()
+    say = harness.Run(options.quiet)
     tag = secrets.token_hex(4)
-    with contextlib.ExitStack() as stack:
+    started = (
+        "`engram serve` started by the bench in a child process, on a fresh"
+        " database of the same PostgreSQL server; the client is a separate process"
+        " calling it through grpc.aio over loopback"
+    )
+    async with contextlib.AsyncExitStack() as stack:
         floor_url = stack.enter_context(
-            _scratch_database(options.database_url, "engram_bench_floor")
+            harness.scratch_database(options.server.database_url, "engram_bench_floor")
         )
         migrate(floor_url)
         floor = FloorDatabase(floor_url)
         stack.callback(floor.close)
-        engram_url = ""
-        if options.address:
-            address, platform_key = options.address, options.api_key
-            server_mode = f"an already running server at {address}"
-        else:
-            engram_url = stack.enter_context(
-                _scratch_database(options.database_url, "engram_bench")
-            )
-            server = harness.SpawnedServer(engram_url, options.redis_url)
-            server.start()
-            stack.callback(server.stop)
-            say(f"starting engram serve (pid {server.pid}) on {server.address}")
-            await server.wait_serving()
-            address, platform_key = server.address, server.bootstrap_token
-            server_mode = (
-                "`engram serve` started by the bench in a child process, on a fresh"
-                " database of the same PostgreSQL server; the client is a separate process"
-                " calling it through grpc.aio over loopback"
-            )
-        side = EngramSide(address, platform_key)
+        served = await stack.enter_async_context(
+            harness.bench_server(options.server, "engram_bench", started, say)
+        )
+        side = EngramSide(served.address, served.platform_key)
         try:
-            levels = await _measure(options, side, floor, engram_url, floor_url, tag, say)
+            levels = await _measure(options, side, floor, served.database_url, floor_url, tag, say)
         finally:
-            if options.address:
+            if options.server.address:
                 with contextlib.suppress(grpc.aio.AioRpcError):
                     await side.delete_tenants()
             await side.close()
-    machine = harness.machine_facts(options.database_url, load_before)
+    machine = say.machine(options.server.database_url)
     report_json: dict[str, Any] = {
         "benchmark": "lifecycle",
         "engram_version": __version__,
         "git_commit": harness.git_commit(),
-        "started_at": started_at.isoformat(timespec="seconds"),
-        "duration_seconds": round(time.perf_counter() - wall_start, 1),
+        "started_at": say.started(),
+        "duration_seconds": round(say.seconds(), 1),
         "machine": machine,
         "config": {
             "sizes": list(options.sizes),
@@ -285,7 +214,9 @@ async def run(options: Options) -> Result:
             "page_size": PAGE_SIZE,
             "seed": options.seed,
         },
-        "method": _method(server_mode, bool(engram_url), options.idle_batches, options.clients),
+        "method": _method(
+            served.mode, bool(served.database_url), options.idle_batches, options.clients
+        ),
         "levels": [lv.to_json() for lv in levels],
         "goals": report.evaluate_goals(levels),
     }
@@ -341,7 +272,7 @@ async def _measure(
         to_settle: dict[str, tuple[str, ...]] = {floor_url: FLOOR_TABLES}
         if engram_url:
             to_settle[engram_url] = ENGRAM_TABLES
-        harness.settle(options.database_url, to_settle)
+        harness.settle(options.server.database_url, to_settle)
         level.first_recall_seconds = await side.first_recall(measured)
         say(f"{size:,}: first Recall after the load took {level.first_recall_seconds:.2f} s")
 

@@ -100,9 +100,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--questions", type=int, default=200, help="timed questions per mode")
     parser.add_argument("--batch-size", type=int, default=250, help="proposals per batch")
     parser.add_argument("--publishers", type=int, default=8, help="PublishMemory calls in flight")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--quiet", action="store_true")
+    harness.add_output_arguments(parser, DEFAULT_OUT)
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -125,7 +124,7 @@ def options_from(args: argparse.Namespace) -> Options:
         questions=args.questions,
         batch_size=args.batch_size,
         publishers=args.publishers,
-        out=Path(args.out),
+        out=args.out,
         seed=args.seed,
         quiet=args.quiet,
     )
@@ -133,9 +132,7 @@ def options_from(args: argparse.Namespace) -> Options:
 
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
-    report = asyncio.run(run(options))
-    harness.write_results(options.out, report, markdown(report))
-    return 0
+    return harness.run_and_write(options.out, run(options), markdown)
 
 
 class _Agent:
@@ -432,11 +429,7 @@ async def recall_benchmark(
 
 
 async def run(o: Options) -> dict[str, Any]:
-    clock = time.monotonic()
-    load_before = harness.load_average()
-
-    def say(message: str) -> None:
-        harness.say(o.quiet, clock, message)
+    say = harness.Run(o.quiet)
 
     async with harness.bench_server(o.server, "engram_bench_pool") as served:
         side = EngramSide(served.address, served.platform_key)
@@ -490,7 +483,7 @@ async def run(o: Options) -> dict[str, Any]:
         "run_time": datetime.now(UTC).isoformat(timespec="seconds"),
         "engram_version": __version__,
         "commit": harness.git_commit(),
-        "machine": harness.machine_facts(o.server.database_url, load_before),
+        "machine": say.machine(o.server.database_url),
         "server": served.mode,
         "options": {
             "slots": o.slots,

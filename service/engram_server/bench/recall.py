@@ -15,12 +15,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import os
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +44,7 @@ GOAL_SIZE = 100_000
 
 @dataclass(frozen=True)
 class Options:
-    address: str
-    api_key: str
-    database_url: str
-    redis_url: str
+    server: harness.ServerChoice
     sizes: tuple[int, ...]
     neighbours: int
     neighbor_memories: int
@@ -68,25 +62,11 @@ class Options:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--address", help="a running server (HOST:PORT); default: start one in a child process"
-    )
-    parser.add_argument(
-        "--api-key",
-        help="with --address: a platform-admin key; default $ENGRAM_API_KEY",
-    )
-    parser.add_argument(
-        "--database-url",
-        default=harness.DEFAULT_PG_URL,
-        help="superuser URL of the PostgreSQL server for the scratch database",
-    )
-    parser.add_argument(
-        "--redis-url", default=harness.DEFAULT_REDIS_URL, help="Redis for a started server"
-    )
+    harness.add_server_arguments(parser)
     parser.add_argument(
         "--sizes",
         default="10000,100000",
-        type=_sizes,
+        type=harness.sizes,
         help="memories in the measured tenant at each measuring point (ascending)",
     )
     parser.add_argument("--neighbours", type=int, default=9, help="other tenants present")
@@ -97,7 +77,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--warmup", type=int, default=20, help="untimed questions first")
     parser.add_argument("--batch-size", type=int, default=250, help="proposals per batch")
     parser.add_argument("--k", type=int, default=10, help="hits per question")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
     parser.add_argument("--seed", type=int, default=7, help="seed of memories and questions")
     parser.add_argument(
         "--profile",
@@ -110,17 +89,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also time every question in depth mode (RECALL_DEPTH_DEEP), right after the"
         f" standard Recall; the measured memories are written in sessions of {DEPTH_SESSION_SIZE}",
     )
-    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
-
-
-def _sizes(text: str) -> tuple[int, ...]:
-    try:
-        sizes = tuple(int(part.replace("_", "")) for part in text.split(",") if part.strip())
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"not a list of sizes: {text!r}") from exc
-    if not sizes or any(s <= 0 for s in sizes) or list(sizes) != sorted(set(sizes)):
-        raise argparse.ArgumentTypeError("sizes must be positive and strictly ascending")
-    return sizes
+    harness.add_output_arguments(parser, DEFAULT_OUT)
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -132,18 +101,13 @@ def options_from(args: argparse.Namespace) -> Options:
         raise ValueError("--batch-size must be between 1 and 1000")
     if not 1 <= args.k <= 100:
         raise ValueError("--k must be between 1 and 100")
-    api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
-    if args.address and not api_key:
-        raise ValueError("--address needs --api-key (a platform-admin key) or $ENGRAM_API_KEY")
-    if args.profile and args.address:
+    server = harness.server_choice(args)
+    if args.profile and server.address:
         raise ValueError("--profile needs a server started by the bench (no --address)")
     if args.profile and not harness.py_spy():
         raise ValueError("--profile needs py-spy on PATH (pip install py-spy)")
     return Options(
-        address=args.address or "",
-        api_key=api_key,
-        database_url=args.database_url,
-        redis_url=args.redis_url,
+        server=server,
         sizes=args.sizes,
         neighbours=args.neighbours,
         neighbor_memories=args.neighbor_memories,
@@ -151,7 +115,7 @@ def options_from(args: argparse.Namespace) -> Options:
         warmup=args.warmup,
         batch_size=args.batch_size,
         k=args.k,
-        out=Path(args.out),
+        out=args.out,
         seed=args.seed,
         profile=Path(args.profile) if args.profile else None,
         quiet=args.quiet,
@@ -161,9 +125,7 @@ def options_from(args: argparse.Namespace) -> Options:
 
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
-    report_json = asyncio.run(run(options))
-    harness.write_results(options.out, report_json, markdown(report_json))
-    return 0
+    return harness.run_and_write(options.out, run(options), markdown)
 
 
 # --- measuring ------------------------------------------------------------------
@@ -224,16 +186,6 @@ class Level:
 
 def _ratio(numerator: float, denominator: float) -> float:
     return round(numerator / denominator, 2) if denominator > 0 else float("inf")
-
-
-class _Progress:
-    def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
-        self.start = time.monotonic()
-
-    def __call__(self, message: str) -> None:
-        if not self.quiet:
-            print(f"[{time.monotonic() - self.start:7.1f}s] {message}", file=sys.stderr, flush=True)
 
 
 @dataclass
@@ -339,38 +291,21 @@ def _wait_seconds(count: int) -> float:
 
 
 async def run(options: Options) -> dict[str, Any]:
-    say = _Progress(options.quiet)
-    started_at = datetime.now(UTC)
-    load_before = harness.load_average()
-    wall_start = time.perf_counter()
-    with contextlib.ExitStack() as stack:
-        engram_url = ""
-        server_pid = 0
-        if options.address:
-            address, platform_key = options.address, options.api_key
-            server_mode = f"an already running server at {address}"
-        else:
-            engram_url = harness.create_database(options.database_url, "engram_bench_recall")
-            stack.callback(harness.drop_database, options.database_url, engram_url)
-            server = harness.SpawnedServer(engram_url, options.redis_url)
-            server.start()
-            stack.callback(server.stop)
-            say(f"starting engram serve (pid {server.pid}) on {server.address}")
-            await server.wait_serving()
-            address, platform_key, server_pid = server.address, server.bootstrap_token, server.pid
-            server_mode = (
-                "`engram serve` started by the bench in a child process (default settings:"
-                " in-process MiniLM int8 embeddings, embedded vector index), on a fresh"
-                " database of the same PostgreSQL server; the client is this process,"
-                " calling it through grpc.aio over loopback"
-            )
-        side = EngramSide(address, platform_key)
+    say = harness.Run(options.quiet)
+    started = (
+        "`engram serve` started by the bench in a child process (default settings:"
+        " in-process MiniLM int8 embeddings, embedded vector index), on a fresh"
+        " database of the same PostgreSQL server; the client is this process,"
+        " calling it through grpc.aio over loopback"
+    )
+    async with harness.bench_server(options.server, "engram_bench_recall", started, say) as served:
+        side = EngramSide(served.address, served.platform_key)
         try:
             levels, neighbour_indexing, status = await _measure(
-                options, side, engram_url, server_pid, say
+                options, side, served.database_url, served.pid, say
             )
         finally:
-            if options.address:
+            if options.server.address:
                 with contextlib.suppress(grpc.aio.AioRpcError):
                     await side.delete_tenants()
             await side.close()
@@ -378,9 +313,9 @@ async def run(options: Options) -> dict[str, Any]:
         "benchmark": "recall",
         "engram_version": __version__,
         "git_commit": harness.git_commit(),
-        "started_at": started_at.isoformat(timespec="seconds"),
-        "duration_seconds": round(time.perf_counter() - wall_start, 1),
-        "machine": harness.machine_facts(options.database_url, load_before),
+        "started_at": say.started(),
+        "duration_seconds": round(say.seconds(), 1),
+        "machine": say.machine(options.server.database_url),
         "server": {
             "embedding_model": status.embedding_model,
             "embedding_dimension": status.embedding_dimension,
@@ -397,7 +332,7 @@ async def run(options: Options) -> dict[str, Any]:
             "seed": options.seed,
             **({"depth_session_size": DEPTH_SESSION_SIZE, "depth": True} if options.depth else {}),
         },
-        "method": _method(server_mode),
+        "method": _method(served.mode),
         "neighbour_indexing": neighbour_indexing.to_json() if neighbour_indexing else None,
         "levels": [lv.to_json() for lv in levels],
         "goals": evaluate_goals(levels),
@@ -448,7 +383,7 @@ async def _measure(
         say(f"{size:,}: {indexing.rate:,.0f} memories/s until searchable")
         if engram_url:
             # Autovacuum and a checkpoint after the bulk load would land in the timed calls.
-            harness.settle(options.database_url, {engram_url: ENGRAM_TABLES})
+            harness.settle(options.server.database_url, {engram_url: ENGRAM_TABLES})
         build_start = time.perf_counter()
         bm25 = BM25([(str(i), text) for i, text in enumerate(measured.contents)])
         build_seconds = time.perf_counter() - build_start

@@ -34,7 +34,6 @@ import contextlib
 import multiprocessing
 import os
 import secrets
-import signal
 import statistics
 import subprocess
 import sys
@@ -60,19 +59,8 @@ from engram.v1 import (
 )
 
 from engram_server import __version__
-from engram_server.bench import corpus
-from engram_server.bench.harness import (
-    DEFAULT_PG_URL,
-    DEFAULT_REDIS_URL,
-    create_database,
-    drop_database,
-    free_port,
-    git_commit,
-    load_average,
-    machine_facts,
-    say,
-    write_results,
-)
+from engram_server.bench import corpus, harness
+from engram_server.bench.harness import free_port, git_commit
 from engram_server.bench.stats import percentile
 
 CALLS = ("Engage", "AppendMessage", "ProposeMemory", "Recall", "GetMemory")
@@ -101,8 +89,7 @@ class Options:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--database-url", default=DEFAULT_PG_URL, help="PostgreSQL superuser URL")
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="Redis for the servers")
+    harness.add_store_arguments(parser)
     parser.add_argument(
         "--qdrant-url",
         default=os.environ.get("ENGRAM_QDRANT_URL", ""),
@@ -130,8 +117,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="0,1",
         help="ENGRAM_EMBEDDING_INDEX_THREADS values to measure catch-up with (0: every core)",
     )
-    parser.add_argument("--out", type=Path, default=Path("bench/results/scale.json"))
-    parser.add_argument("--quiet", action="store_true", help="no progress lines")
+    harness.add_output_arguments(parser, "bench/results/scale.json")
 
 
 def options_from(args: argparse.Namespace) -> Options:
@@ -165,9 +151,7 @@ def options_from(args: argparse.Namespace) -> Options:
 
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
-    report = asyncio.run(run(options))
-    write_results(options.out, report, markdown(report))
-    return 0
+    return harness.run_and_write(options.out, run(options), markdown)
 
 
 # -- server processes -------------------------------------------------------------
@@ -196,30 +180,16 @@ class Serve:
         return tree_cpu_seconds(self.process.pid)
 
     async def wait_serving(self) -> None:
-        from grpc_health.v1 import health_pb2, health_pb2_grpc
-
-        deadline = time.monotonic() + SERVE_START_SECONDS
-        async with grpc.aio.insecure_channel(self.address) as channel:
-            stub = health_pb2_grpc.HealthStub(channel)
-            while True:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"engram serve exited; see {self.log_path}")
-                with contextlib.suppress(grpc.aio.AioRpcError):
-                    reply = await stub.Check(health_pb2.HealthCheckRequest(), timeout=1.0)
-                    if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                        return
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"engram serve not SERVING in time; see {self.log_path}")
-                await asyncio.sleep(0.2)
+        await harness.wait_until_serving(
+            self.address,
+            self.process,
+            SERVE_START_SECONDS,
+            0.2,
+            lambda problem: f"engram serve {problem}; see {self.log_path}",
+        )
 
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(STOP_SECONDS)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        harness.stop_process(self.process, STOP_SECONDS)
         self._log.close()
 
 
@@ -234,22 +204,21 @@ class Stack:
     collection: str = field(default_factory=lambda: f"engram_bench_{secrets.token_hex(6)}")
 
     def env(self, **extra: str) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ENGRAM_")}
-        env.update(
-            ENGRAM_DATABASE_URL=self.database_url,
-            ENGRAM_REDIS_URL=self.options.redis_url,
-            ENGRAM_VECTOR_BACKEND="qdrant",
-            ENGRAM_QDRANT_URL=self.options.qdrant_url,
-            ENGRAM_QDRANT_GRPC_PORT=str(self.options.qdrant_grpc_port),
-            ENGRAM_QDRANT_COLLECTION=self.collection,
-            ENGRAM_BOOTSTRAP_TOKEN=self.token,
-            ENGRAM_LISTEN=f"127.0.0.1:{free_port()}",
-            ENGRAM_DATA_DIR=str(self.workdir / "data"),
-            ENGRAM_LOG_LEVEL="WARNING",
-            ENGRAM_ACCESS_LOG="false",
+        return harness.server_env(
+            self.database_url,
+            self.options.redis_url,
+            self.token,
+            f"127.0.0.1:{free_port()}",
+            self.workdir / "data",
+            **{
+                "ENGRAM_VECTOR_BACKEND": "qdrant",
+                "ENGRAM_QDRANT_URL": self.options.qdrant_url,
+                "ENGRAM_QDRANT_GRPC_PORT": str(self.options.qdrant_grpc_port),
+                "ENGRAM_QDRANT_COLLECTION": self.collection,
+                "ENGRAM_ACCESS_LOG": "false",
+                **extra,
+            },
         )
-        env.update(extra)
-        return env
 
     @contextlib.asynccontextmanager
     async def serving(
@@ -621,9 +590,8 @@ def _median(values: list[float]) -> float:
 
 
 async def run(options: Options) -> dict[str, Any]:
-    started = time.monotonic()
-    load_before = load_average()
-    database_url = create_database(options.database_url, "bench_scale")
+    say = harness.Run(options.quiet)
+    database_url = harness.create_database(options.database_url, "bench_scale")
     workdir = Path(tempfile.mkdtemp(prefix="engram-bench-scale-"))
     stack = Stack(options, database_url, workdir)
     catchups: list[dict[str, Any]] = []
@@ -636,12 +604,10 @@ async def run(options: Options) -> dict[str, Any]:
                     for indexers in (1, 2):
                         label = f"t{threads}-r{r}-n{indexers}"
                         say(
-                            options.quiet,
-                            started,
                             f"catch-up: {indexers} indexer(s), threads {threads}",
                         )
                         result = await catch_up(stack, api, indexers, threads, label)
-                        say(options.quiet, started, f"  {result['per_second']} memories/s")
+                        say(f"  {result['per_second']} memories/s")
                         catchups.append(result)
             secret = await _tenant(api.address, stack.token, "serving")
             seeded = await _seed(
@@ -650,17 +616,17 @@ async def run(options: Options) -> dict[str, Any]:
             await _release_and_drain_with_indexer(stack)
         for r in range(options.rounds):
             for workers in (1, 2):
-                say(options.quiet, started, f"serving: {workers} worker(s), round {r + 1}")
+                say(f"serving: {workers} worker(s), round {r + 1}")
                 result = await serving(stack, workers, secret, seeded, f"r{r}-w{workers}")
-                say(options.quiet, started, f"  {result['per_second']} calls/s")
+                say(f"  {result['per_second']} calls/s")
                 servings.append(result)
         texts = corpus.memories("scale-floor", 768)
         for threads in sorted({1, 0}):
             floors[str(threads)] = round(await asyncio.to_thread(embedder_floor, texts, threads), 1)
     finally:
-        drop_database(options.database_url, database_url)
+        harness.drop_database(options.database_url, database_url)
         await _drop_collection(options.qdrant_url, options.qdrant_grpc_port, stack.collection)
-    return summarize(options, catchups, servings, floors, load_before)
+    return summarize(options, catchups, servings, floors, say.load_before)
 
 
 async def _release_and_drain_with_indexer(stack: Stack) -> None:
@@ -723,7 +689,7 @@ def summarize(
         "engram_version": __version__,
         "run_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "git_commit": git_commit(),
-        "machine": machine_facts(options.database_url, load_before),
+        "machine": harness.machine_facts(options.database_url, load_before),
         "options": {k: str(v) if isinstance(v, Path) else v for k, v in asdict(options).items()},
         "serving": {
             "runs": servings,

@@ -22,12 +22,10 @@ import concurrent.futures
 import contextlib
 import json
 import multiprocessing
-import os
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +61,7 @@ RECALL_TURN = (
 
 @dataclass(frozen=True)
 class Options:
-    address: str
-    api_key: str
-    database_url: str
-    redis_url: str
+    server: harness.ServerChoice
     sizes: tuple[int, ...]
     questions: int
     warmup: int
@@ -86,7 +81,10 @@ class Options:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     harness.add_server_arguments(parser)
     parser.add_argument(
-        "--sizes", default="10000,100000", help="long-term memories at each Engage level"
+        "--sizes",
+        default="10000,100000",
+        type=harness.sizes,
+        help="long-term memories at each Engage level",
     )
     parser.add_argument("--questions", type=int, default=300, help="timed Engage turns per size")
     parser.add_argument("--warmup", type=int, default=20, help="untimed turns first")
@@ -104,7 +102,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--client-processes", type=int, default=2, help="processes the appenders run in"
     )
     parser.add_argument("--skip-engage", action="store_true", help="AppendMessage only")
-    parser.add_argument("--out", default=DEFAULT_OUT, help="JSON results (markdown beside it)")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument(
         "--profile",
@@ -113,30 +110,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         " <PROFILE>.append.txt and <PROFILE>.stream.txt);"
         " py-spy pauses the server at every sample, so profiled figures are slower",
     )
-    parser.add_argument("--quiet", action="store_true")
+    harness.add_output_arguments(parser, DEFAULT_OUT)
 
 
 def options_from(args: argparse.Namespace) -> Options:
-    sizes = tuple(int(x.replace("_", "")) for x in args.sizes.split(",") if x.strip())
-    if not sizes or list(sizes) != sorted(set(sizes)) or sizes[0] <= 0:
-        raise ValueError("--sizes must be positive and strictly ascending")
     if args.questions < 2 or args.appends < 1 or args.append_clients < 1:
         raise ValueError("--questions, --appends and --append-clients must be positive")
     if args.stream_clients < 0:
         raise ValueError("--stream-clients must not be negative")
     if not 1 <= args.client_processes <= args.append_clients:
         raise ValueError("--client-processes must be between 1 and --append-clients")
-    api_key = args.api_key or os.environ.get("ENGRAM_API_KEY", "")
-    if args.address and not api_key:
-        raise ValueError("--address needs --api-key (a platform-admin key)")
-    if args.profile and (args.address or not harness.py_spy()):
+    server = harness.server_choice(args)
+    if args.profile and (server.address or not harness.py_spy()):
         raise ValueError("--profile needs a server started by the bench and py-spy on PATH")
     return Options(
-        address=args.address or "",
-        api_key=api_key,
-        database_url=args.database_url,
-        redis_url=args.redis_url,
-        sizes=sizes,
+        server=server,
+        sizes=args.sizes,
         questions=args.questions,
         warmup=args.warmup,
         turns_per_session=max(1, args.turns_per_session),
@@ -145,7 +134,7 @@ def options_from(args: argparse.Namespace) -> Options:
         append_clients=args.append_clients,
         stream_clients=args.stream_clients,
         client_processes=args.client_processes,
-        out=Path(args.out),
+        out=args.out,
         seed=args.seed,
         skip_engage=args.skip_engage,
         profile=Path(args.profile) if args.profile else None,
@@ -155,9 +144,7 @@ def options_from(args: argparse.Namespace) -> Options:
 
 def run_command(args: argparse.Namespace) -> int:
     options = options_from(args)
-    report = asyncio.run(run(options))
-    harness.write_results(options.out, report, markdown(report))
-    return 0
+    return harness.run_and_write(options.out, run(options), markdown)
 
 
 # --- Engage ---------------------------------------------------------------------
@@ -397,7 +384,7 @@ async def _append_throughput(
     total = per_client * options.append_clients
     wall = max(r[1] for r in results) - min(r[0] for r in results)
     latencies = [x for r in results for x in r[2]]
-    floor = await _redis_floor(options.redis_url, total, options.append_clients)
+    floor = await _redis_floor(options.server.redis_url, total, options.append_clients)
     rate = total / wall
     return {
         "messages": total,
@@ -441,27 +428,10 @@ def _profile_path(options: Options, phase: str, wanted: bool) -> Path | None:
 
 
 async def run(options: Options) -> dict[str, Any]:
-    clock = time.monotonic()
-    started_at = datetime.now(UTC)
-    load_before = harness.load_average()
-    with contextlib.ExitStack() as stack:
-        server_pid = 0
-        if options.address:
-            address, platform_key = options.address, options.api_key
-            mode = f"an already running server at {address}"
-        else:
-            url = harness.create_database(options.database_url, "engram_bench_wm")
-            stack.callback(harness.drop_database, options.database_url, url)
-            server = harness.SpawnedServer(url, options.redis_url)
-            server.start()
-            stack.callback(server.stop)
-            await server.wait_serving()
-            address, platform_key, server_pid = server.address, server.bootstrap_token, server.pid
-            mode = (
-                "`engram serve` started by the bench in a child process (default settings),"
-                " fresh database on the same PostgreSQL server, the machine's Redis"
-            )
-        side = EngramSide(address, platform_key)
+    say = harness.Run(options.quiet)
+    async with harness.bench_server(options.server, "engram_bench_wm") as served:
+        server_pid, address = served.pid, served.address
+        side = EngramSide(address, served.platform_key)
         try:
             recall = recall_pb2_grpc.RecallServiceStub(side.channel)
             levels: list[dict[str, Any]] = []
@@ -473,31 +443,29 @@ async def run(options: Options) -> dict[str, Any]:
                 )
                 loaded = 0
                 for size, questions in zip(options.sizes, question_sets, strict=True):
-                    harness.say(options.quiet, clock, f"loading to {size:,} memories")
+                    say(f"loading to {size:,} memories")
                     seconds = await _load(tenant, recall, contents[loaded:size], options.batch_size)
                     loaded = size
-                    harness.say(options.quiet, clock, f"{size:,} searchable after {seconds:.0f}s")
+                    say(f"{size:,} searchable after {seconds:.0f}s")
                     profile = _profile_path(options, "engage", size == options.sizes[-1])
                     with harness.profiling(server_pid, profile):
                         level = await _engage_level(options, tenant, recall, questions, size)
                     levels.append(level)
-                    harness.say(options.quiet, clock, f"{size:,}: Engage {level['engage']}")
-            harness.say(options.quiet, clock, f"AppendMessage x{options.appends:,}")
+                    say(f"{size:,}: Engage {level['engage']}")
+            say(f"AppendMessage x{options.appends:,}")
             appender = await side.new_tenant("append")
             with harness.profiling(server_pid, _profile_path(options, "append", True)):
                 append = await _append_throughput(options, address, appender)
-            harness.say(options.quiet, clock, f"AppendMessage {append['messages_per_second']}/s")
+            say(f"AppendMessage {append['messages_per_second']}/s")
             stream: dict[str, Any] | None = None
             if options.stream_clients:
-                harness.say(options.quiet, clock, f"AppendMessages x{options.appends:,}")
+                say(f"AppendMessages x{options.appends:,}")
                 streamer = await side.new_tenant("stream")
                 with harness.profiling(server_pid, _profile_path(options, "stream", True)):
                     stream = await _stream_throughput(
                         options, address, streamer, append["redis_rpush_floor_per_second"]
                     )
-                harness.say(
-                    options.quiet, clock, f"AppendMessages {stream['messages_per_second']}/s"
-                )
+                say(f"AppendMessages {stream['messages_per_second']}/s")
         finally:
             # Deleting the tenants also clears their Redis keys (the session buffers
             # and the appends' request ids, kept a day); dropping the scratch
@@ -509,9 +477,9 @@ async def run(options: Options) -> dict[str, Any]:
         "benchmark": "working_memory",
         "engram_version": __version__,
         "git_commit": harness.git_commit(),
-        "started_at": started_at.isoformat(timespec="seconds"),
-        "machine": harness.machine_facts(options.database_url, load_before),
-        "server": mode,
+        "started_at": say.started(),
+        "machine": say.machine(options.server.database_url),
+        "server": served.mode,
         "config": {
             "sizes": list(options.sizes),
             "questions": options.questions,
