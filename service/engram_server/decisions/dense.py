@@ -1,6 +1,6 @@
 """What the dense (embedding) leg reads of a decision's backing memory.
 
-A decision's memory (`services.decisions.memory_text`) is written for the lexical
+A decision's memory (`services.decision_writes.memory_text`) is written for the lexical
 leg as much as for people: after the title, statement, reason, alternatives and
 quotes come the code places it touched ("Code: src/a.py Parser, ...") and its
 origin ("(repo, 2024-05-01, commit 0123abcd4567)"). Those two lines name things
@@ -24,7 +24,7 @@ import re
 # why-question paraphrases.
 MAX_DENSE_CHARS = 400
 
-# The last line `services.decisions.origin_line` writes; only decision memories
+# The last line `services.decision_writes.origin_line` writes; only decision memories
 # written by the decisions service end with it (a repository name has no comma
 # or space).
 _ORIGIN = re.compile(r"\([A-Za-z0-9._/:-]+, \d{4}-\d{2}-\d{2}(?:, commit [0-9a-f]{4,64})?\)")
