@@ -16,7 +16,7 @@ from engram.git import read_commits
 from engram.v1 import decisions_pb2 as D
 from engram_server.decisions.extract import mine
 from engram_server.decisions.model import Commit
-from engram_server.decisions.ranking import is_origin_question
+from engram_server.decisions.ranking import is_origin_question, question_names
 from engram_server.services.decisions import ABSTAIN_BELOW
 
 from tests.conftest import MakeTenant, RunningServer, TestTenant
@@ -248,6 +248,45 @@ async def test_search_abstains_when_nothing_explains_the_question(
         D.SearchDecisionsRequest(query="why is the connection pool capped at four?")
     )
     assert not foreign.hits and foreign.confidence == 0.0
+
+
+async def test_a_question_naming_what_the_history_never_mentions_abstains(
+    server: RunningServer, make_tenant: MakeTenant, repo: Path
+) -> None:
+    t = await make_tenant()
+    write(repo, "history.py", lines(10))
+    commit_all(
+        repo,
+        "Keep the search history of past queries in a database file\n\nThe search"
+        " history of past queries is read once at start-up and appended to after each"
+        " query, so a database file of one line a query is enough.",
+        T0,
+    )
+    write(repo, "regex.py", lines(10))
+    commit_all(repo, "Switch regular expressions to Oniguruma for named groups", T0 + timedelta(1))
+    await ingest_repo(t, repo)
+    await indexed(server, t)
+
+    # Its common words match the first commit well; the database it names never
+    # appears in any message, path or diff.
+    sqlite = await search(
+        t, "Why is the search history of past queries kept in a SQLite database file?"
+    )
+    assert sqlite.hits and sqlite.abstained and sqlite.confidence < ABSTAIN_BELOW
+    # A name the history does use is no reason to abstain.
+    named = await search(t, "Why were regular expressions switched to Oniguruma?")
+    assert not named.abstained and named.confidence >= ABSTAIN_BELOW
+    assert named.hits[0].decision.title.startswith("Switch regular expressions to Oniguruma")
+
+
+def test_question_names_are_words_with_a_capital_or_a_digit_past_the_first() -> None:
+    assert question_names("Why did Express adopt TypeScript? When was HTTP/3 added?") == [
+        "Express",
+        "TypeScript",
+        "HTTP/3",
+    ]
+    # Plain numbers, one-letter options and the sentence's first word are not names.
+    assert question_names("Why is tokio 1.44 required, and why -L?") == []
 
 
 async def test_explain_names_the_commit_that_last_changed_the_lines_and_where_anchors_are_now(

@@ -14,9 +14,11 @@ ones that mention it. For those, each specific word of the question also votes
 for the oldest commit that carries it in its subject, paths or code context.
 
 `confidence` says how much of the question the best commit covers (the share of
-the question's inverse document frequency it matches): a question about
-something the history never mentions matches only common words, and the answer
-then abstains.
+the question's inverse document frequency it matches), times the share of the
+names the question uses (SQLite, PCRE2, HTTP/3: words written with a capital or
+a digit) that the repository's history mentions anywhere. A question about
+something the history never mentions matches only common words, or names a
+thing no commit, path or diff ever did, and the answer then abstains.
 
 Pure: no I/O; the terms come from `lexical.analyze`, the same for documents and
 questions.
@@ -156,7 +158,9 @@ def document_terms(commit: Commit) -> dict[str, list[str]]:
 def question_terms(question: str) -> list[str]:
     """The question's terms, without the words that only make it a question (a
     one-letter word only as a short option: `-L`)."""
-    terms = [t for t in analyze(question) if t not in QUESTION_WORDS and len(t) > 1]
+    terms = [
+        t for t in analyze(question) if t not in QUESTION_WORDS and (len(t) > 1 or t.isdigit())
+    ]
     terms += [m.group(1).lower() for m in _SHORT_FLAG.finditer(question)]
     return list(dict.fromkeys(terms))
 
@@ -171,17 +175,41 @@ def expansion_terms(question: str, terms: Sequence[str]) -> list[str]:
     return list(out)
 
 
+_SENTENCE_END = re.compile(r"[.?!:;]\s+")
+_WORD = re.compile(r"\w[\w/.+#-]*")
+
+
+def question_names(question: str) -> list[str]:
+    """The names a question uses: words, past the first of each sentence, written
+    with a capital letter or a digit and holding a letter (`SQLite`, `PCRE2`,
+    `HTTP/3`, `res.sendFile`). Plain numbers are left out: a version is written in
+    too many ways ("1.44", "1.44.0", "v1.44") to say that a history never has it."""
+    out: dict[str, None] = {}
+    for sentence in _SENTENCE_END.split(question):
+        for position, match in enumerate(_WORD.finditer(sentence)):
+            word = match.group(0).rstrip(".-/")
+            if position == 0 or len(word) < 2 or not any(ch.isalpha() for ch in word):
+                continue
+            if any(ch.isupper() or ch.isdigit() for ch in word):
+                out[word] = None
+    return list(out)
+
+
 @dataclass(frozen=True)
 class Query:
     terms: tuple[str, ...]
     expansions: tuple[str, ...]  # weigh EXPANSION_WEIGHT
     origin: bool  # asks for the commit that introduced something
+    names: tuple[str, ...] = ()  # `question_names`
 
 
 def parse_query(question: str) -> Query:
     terms = question_terms(question)
     return Query(
-        tuple(terms), tuple(expansion_terms(question, terms)), is_origin_question(question)
+        tuple(terms),
+        tuple(expansion_terms(question, terms)),
+        is_origin_question(question),
+        tuple(question_names(question)),
     )
 
 
@@ -280,6 +308,21 @@ class CommitIndex:
             if len(out) >= limit:
                 break
         return out
+
+    def mentions(self, name: str) -> bool:
+        """Whether any commit's message, paths or diff uses the word `name` (its
+        whole form as the analyser keeps it: `pcre2`, `http/3`)."""
+        terms = analyze(name)
+        return bool(terms) and terms[0] in self._postings
+
+    def confidence(self, query: Query, shas: Iterable[str]) -> float:
+        """How well the best of `shas` explains the question (0-1): its
+        `coverage`, times the share of the question's names the history mentions."""
+        covered = max((self.coverage(query.terms, sha) for sha in shas), default=0.0)
+        if not query.names:
+            return covered
+        mentioned = sum(1 for name in query.names if self.mentions(name))
+        return covered * mentioned / len(query.names)
 
     def coverage(self, terms: Sequence[str], sha: str) -> float:
         """The share of the question's IDF mass that the commit `sha` matches (a

@@ -43,7 +43,7 @@ BRIDGE_LEG_WEIGHT = 0.1
 # it abstains. Calibrated on the
 # development questions (docs/decisions.md, "Ranking").
 CONFIDENCE_DEPTH = 1
-ABSTAIN_BELOW = 0.3
+ABSTAIN_BELOW = 0.15
 # ExplainCode: a decision whose commit last changed the asked lines (blame) scores
 # above one anchored on them (an anchor-leg score is at most 2.0).
 BLAME_SCORE = 3.0
@@ -285,11 +285,10 @@ class DecisionAnswers(DecisionsCore):
         return [(found[d], score) for d, score in wanted.items() if d in found]
 
     async def confidence(self, tenant: str, question: str, decision: Decision) -> float:
-        """How much of the question the decision's best commit covers (0-1): the
-        share of the question's IDF mass its subject, body, paths and code match."""
+        """How well the decision's best commit explains the question (0-1):
+        `ranking.CommitIndex.confidence`."""
         index = await self.commit_indexes.index(tenant, decision.repository)
-        terms = ranking.parse_query(question).terms
-        return max((index.coverage(terms, sha) for sha in decision.commits), default=0.0)
+        return index.confidence(ranking.parse_query(question), decision.commits)
 
 
 def _carried(
