@@ -250,6 +250,29 @@ async def test_search_abstains_when_nothing_explains_the_question(
     assert not foreign.hits and foreign.confidence == 0.0
 
 
+async def test_a_removal_question_is_answered_by_the_removal_not_the_addition(
+    server: RunningServer, make_tenant: MakeTenant, repo: Path
+) -> None:
+    t = await make_tenant()
+    write(repo, "walker.go", lines(10))
+    added = (
+        "Add --walker-path-sep to choose the separator of walker output paths\n\n"
+        "The walker output paths use the separator of the platform; --walker-path-sep"
+        " chooses another separator character for walker paths."
+    )
+    commit_all(repo, added, T0)
+    write(repo, "walker.go", lines(12))
+    commit_all(repo, "Remove --walker-path-sep again", T0 + timedelta(1))
+    await ingest_repo(t, repo)
+    await indexed(server, t)
+
+    removal = await search(t, "Why was the walker path separator option taken out?")
+    assert removal.hits[0].decision.title.startswith("Remove --walker-path-sep")
+    # Asked when it came, the addition answers.
+    origin = await search(t, "When was the walker path separator option first added?")
+    assert origin.hits[0].decision.title.startswith("Add --walker-path-sep")
+
+
 async def test_a_question_naming_what_the_history_never_mentions_abstains(
     server: RunningServer, make_tenant: MakeTenant, repo: Path
 ) -> None:

@@ -102,6 +102,14 @@ _INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         ),
     )
 )
+# A question about a removal ("why was X taken out", "no longer") is not answered
+# by the commit that added X: a commit whose subject leads with an adding verb
+# scores OPPOSITE_ACTION times its score for it.
+OPPOSITE_ACTION = 0.6
+_ADDING = frozenset(analyze("add added adds adding introduce introduced implement support create"))
+# ...nor by one that updates X, which was still there then.
+_KEEPING = _ADDING | frozenset(analyze("update updated bump bumped upgrade upgraded"))
+_REMOVING = frozenset(analyze("remove removed removes drop dropped delete deleted revert reverted"))
 _SHORT_FLAG = re.compile(r"(?<![\w-])-([A-Za-z0-9])\b")
 # Words that make a question an origin question: they vote for no commit's age.
 _ORIGIN_WORDS = frozenset(
@@ -125,6 +133,12 @@ _ORIGIN = re.compile(
 def is_origin_question(question: str) -> bool:
     """Whether `question` asks where something came from (its first commit)."""
     return bool(_ORIGIN.search(question))
+
+
+def _leads_with(doc: Document, verbs: frozenset[str]) -> bool:
+    """Whether the subject's first word, or its second after an area prefix
+    (`walk: add ...`, `feat: add ...`), is one of `verbs`."""
+    return any(word in verbs for word in doc.fields.get("subject", ())[:2])
 
 
 def document_terms(commit: Commit) -> dict[str, list[str]]:
@@ -201,6 +215,7 @@ class Query:
     expansions: tuple[str, ...]  # weigh EXPANSION_WEIGHT
     origin: bool  # asks for the commit that introduced something
     names: tuple[str, ...] = ()  # `question_names`
+    removal: bool = False  # asks why something was removed or stopped
 
 
 def parse_query(question: str) -> Query:
@@ -210,6 +225,7 @@ def parse_query(question: str) -> Query:
         tuple(expansion_terms(question, terms)),
         is_origin_question(question),
         tuple(question_names(question)),
+        bool(_INTENTS[0][0].search(question)),
     )
 
 
@@ -296,6 +312,11 @@ class CommitIndex:
                     oldest[first] = oldest.get(first, 0.0) + idf
         for doc, bonus in oldest.items():
             scores[doc] = scores.get(doc, 0.0) + ORIGIN_WEIGHT * bonus
+        opposite = _KEEPING if query.removal else _REMOVING if origin else None
+        if opposite is not None:
+            for doc in scores:
+                if _leads_with(self.documents[doc], opposite):
+                    scores[doc] *= OPPOSITE_ACTION
         ranked = sorted(scores.items(), key=lambda item: -item[1])
         out: list[Scored] = []
         seen: set[uuid.UUID] = set()
