@@ -47,7 +47,7 @@ class FieldParams:
 
 # Tuned on the development questions (eval/datasets/decisions, dev split).
 PARAMS: dict[str, FieldParams] = {
-    "subject": FieldParams(3.0, 0.5),
+    "subject": FieldParams(3.0, 0.75),
     "body": FieldParams(1.0, 0.75),
     "paths": FieldParams(1.0, 0.5),
     "code": FieldParams(0.5, 0.75),
