@@ -194,6 +194,7 @@ def test_the_shipped_question_files_are_well_formed() -> None:
             assert all(len(sha) == 40 for sha in q.answers), q.id
             seen.add(q.id)
     assert splits_of_repos.count({"dev", "test"}) >= 8
+    assert splits_of_repos.count({"holdout"}) >= 4
 
 
 def test_all_means_dev_and_test_and_holdout_is_asked_for_by_name(tmp_path: Path) -> None:

@@ -29,10 +29,11 @@ same commits:
   would, commits matching more keywords first, then git's order (newest first);
 - Okapi BM25 over each commit's full message (subject and body).
 
-Reported per split (`--split all` reports dev, test and both, not holdout): Hit@1, Hit@5,
-Hit@10 and MRR@10 over the questions that have an answer, overall, by repository
-and by kind; and for the `no-answer` questions, how often Engram abstained (said
-that no decision explains the question) and the precision of its abstentions.
+Reported per split (`--split all` reports dev, test and both, not holdout):
+Hit@1, Hit@5, Hit@10 and MRR@10 over the questions that have an answer, overall,
+by repository and by kind; and for the `no-answer` questions, how often Engram
+abstained (said that no decision explains the question) and the precision of its
+abstentions.
 While SearchDecisions has no abstain signal, the report gives Engram's top score
 on answerable and on no-answer questions instead.
 """
