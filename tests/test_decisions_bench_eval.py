@@ -21,8 +21,11 @@ from engram_server.evaluation.decisions import (
     RepoRun,
     _report,
     abstention,
+    build_parser,
+    in_split,
     load_questions,
     markdown,
+    questions_to_ask,
     split_of,
 )
 
@@ -171,21 +174,60 @@ def test_question_files_are_checked_when_loaded(tmp_path: Path) -> None:
 
 
 def test_the_shipped_question_files_are_well_formed() -> None:
-    """Every repository of the manifest has questions in both splits and some
-    without an answer; ids are unique and each split is the one its id hashes to."""
+    """Every repository of the manifest has questions either in both dev and
+    test or only in holdout, and some without an answer; ids are unique and a
+    dev or test question's split is the one its id hashes to."""
     data = Path(__file__).resolve().parents[1] / "eval" / "datasets" / "decisions"
     manifest = json.loads((data / "repositories.json").read_text())
-    assert len(manifest) >= 8
     seen: set[str] = set()
+    splits_of_repos = []
     for name, spec in manifest.items():
         assert len(spec["commit"]) == 40
         questions = load_questions(data / f"{name}.jsonl")
-        assert {q.split for q in questions} == {"dev", "test"}, name
+        splits = {q.split for q in questions}
+        assert splits in ({"dev", "test"}, {"holdout"}), name
+        splits_of_repos.append(splits)
         assert any(not q.answerable for q in questions), name
         for q in questions:
-            assert q.id not in seen and q.split == split_of(q.id), q.id
+            assert q.id not in seen, q.id
+            assert q.split == "holdout" or q.split == split_of(q.id), q.id
             assert all(len(sha) == 40 for sha in q.answers), q.id
             seen.add(q.id)
+    assert splits_of_repos.count({"dev", "test"}) >= 8
+    assert splits_of_repos.count({"holdout"}) >= 4
+
+
+def test_all_means_dev_and_test_and_holdout_is_asked_for_by_name(tmp_path: Path) -> None:
+    # holdout ids are exempt from the parity rule: "h-2" hashes to either split.
+    rows = [("d-1", split_of("d-1")), ("h-1", "holdout"), ("h-2", "holdout")]
+    with_holdout = tmp_path / "mixed.jsonl"
+    with_holdout.write_text(
+        "".join(
+            json.dumps({"id": i, "kind": "origin", "split": s, "question": "?", "answers": ["a"]})
+            + "\n"
+            for i, s in rows
+        )
+    )
+    (tmp_path / "old.jsonl").write_text(
+        json.dumps({"id": "o-1", "category": "identifier", "question": "?", "answers": ["b"]})
+        + "\n"
+    )
+    questions = load_questions(with_holdout)
+    assert [q.split for q in questions] == [s for _, s in rows]
+    assert [q.id for q in in_split(questions, "all")] == ["d-1"]
+    assert [q.id for q in in_split(questions, "holdout")] == ["h-1", "h-2"]
+    assert build_parser().parse_args(["--split", "holdout"]).split == "holdout"
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["--split", "train"])
+
+    # A repository without a question in the split is left out, so not ingested.
+    manifest = {"mixed": {}, "old": {}}
+    assert list(questions_to_ask(tmp_path, manifest, "", "holdout")) == ["mixed"]
+    assert set(questions_to_ask(tmp_path, manifest, "", "all")) == {"mixed", "old"}
+    with pytest.raises(SystemExit, match="--split holdout: no questions in old"):
+        questions_to_ask(tmp_path, manifest, "old", "holdout")
+    with pytest.raises(SystemExit, match=r"not in repositories\.json: gone"):
+        questions_to_ask(tmp_path, manifest, "gone", "all")
 
 
 def test_abstention_is_scored_against_the_questions_without_an_answer() -> None:

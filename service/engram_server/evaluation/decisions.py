@@ -1,6 +1,7 @@
 """`engram eval decisions`: finding the commit that answers a "why" question.
 
-    engram eval decisions [--split dev|test|all] [--repos ripgrep,click] [--repo NAME=PATH ...]
+    engram eval decisions [--split dev|test|holdout|all] [--repos ripgrep,click]
+                          [--repo NAME=PATH ...]
                           [--address HOST:PORT --api-key KEY] [--out eval/results/decisions.json]
 
 Each repository of `eval/datasets/decisions/repositories.json` is read at its
@@ -10,8 +11,11 @@ of its URL into a temp dir. Its history never enters this repository.
 
 The questions (`<name>.jsonl`) were written from plain git before Engram ran on
 the repository. Each names its kind (`rationale`, `origin`, `rename`, ...), its
-split (`dev` or `test`) and the commits that answer it; a `no-answer` question
-names none. Every answering commit must be reachable from the pinned commit, or
+split (`dev`, `test` or `holdout`) and the commits that answer it; a `no-answer`
+question names none. `holdout` questions are about repositories of their own;
+they are scored only when asked for by name (`--split holdout`), never by
+`--split all`, and a repository with no question in the chosen split is not
+ingested. Every answering commit must be reachable from the pinned commit, or
 the run stops naming the question.
 
 Every commit of the history is ingested (deterministic miner) into a fresh
@@ -25,10 +29,11 @@ same commits:
   would, commits matching more keywords first, then git's order (newest first);
 - Okapi BM25 over each commit's full message (subject and body).
 
-Reported per split (`--split all` reports dev, test and both): Hit@1, Hit@5,
-Hit@10 and MRR@10 over the questions that have an answer, overall, by repository
-and by kind; and for the `no-answer` questions, how often Engram abstained (said
-that no decision explains the question) and the precision of its abstentions.
+Reported per split (`--split all` reports dev, test and both, not holdout):
+Hit@1, Hit@5, Hit@10 and MRR@10 over the questions that have an answer, overall,
+by repository and by kind; and for the `no-answer` questions, how often Engram
+abstained (said that no decision explains the question) and the precision of its
+abstentions.
 While SearchDecisions has no abstain signal, the report gives Engram's top score
 on answerable and on no-answer questions instead.
 """
@@ -60,6 +65,10 @@ BATCH = 250
 MAX_INVALID_EXAMPLES = 5
 SYSTEMS = ("engram", "git-grep", "bm25")
 SPLITS = ("dev", "test")
+# Written after dev and test were looked at, over other repositories; not part
+# of `all`, so that it stays unscored until asked for by name.
+HOLDOUT = "holdout"
+SPLIT_CHOICES = (*SPLITS, HOLDOUT, "all")
 NO_ANSWER = "no-answer"
 # The boolean of SearchDecisionsResponse that says no decision explains the
 # question, and the confidence it is decided from. Read by name so that this
@@ -127,7 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dataset-dir", default=DEFAULT_DIR)
     p.add_argument("--repos", default="", help="comma-separated names (default: all)")
     p.add_argument("--repo", action="append", default=[], help="NAME=PATH of a local copy")
-    p.add_argument("--split", choices=(*SPLITS, "all"), default="all")
+    p.add_argument(
+        "--split",
+        choices=SPLIT_CHOICES,
+        default="all",
+        help="all = dev and test; holdout is scored only when named",
+    )
     p.add_argument("--mirror-root", default=DEFAULT_MIRRORS)
     p.add_argument("--address", help="a running server (default: start one)")
     p.add_argument("--api-key", help="with --address: a platform-admin key")
@@ -168,6 +182,7 @@ def load_questions(path: Path) -> list[Question]:
     """The questions of one file; `kind` falls back to the older `category`, and
     `split` to `split_of(id)`. A `no-answer` question must name no commit and
     every other question at least one."""
+    allowed = (*SPLITS, HOLDOUT)
     out = []
     for number, line in enumerate(path.read_text().splitlines(), start=1):
         if not line.strip():
@@ -177,8 +192,8 @@ def load_questions(path: Path) -> list[Question]:
         question = Question(
             d["id"], kind, d["question"], tuple(d["answers"]), d.get("split") or split_of(d["id"])
         )
-        if question.split not in SPLITS:
-            raise ValueError(f"{path}:{number}: split must be one of {SPLITS}")
+        if question.split not in allowed:
+            raise ValueError(f"{path}:{number}: split must be one of {allowed}")
         if (kind == NO_ANSWER) == question.answerable:
             raise ValueError(
                 f"{path}:{number}: answers must be empty exactly when kind is {NO_ANSWER!r}"
@@ -188,7 +203,25 @@ def load_questions(path: Path) -> list[Question]:
 
 
 def in_split(questions: Iterable[Question], split: str) -> list[Question]:
-    return [q for q in questions if split == "all" or q.split == split]
+    """The questions of `split`; `all` is dev and test, never holdout."""
+    return [q for q in questions if q.split == split or (split == "all" and q.split in SPLITS)]
+
+
+def questions_to_ask(
+    dataset_dir: Path, manifest: dict[str, Any], repos: str, split: str
+) -> dict[str, list[Question]]:
+    """The questions of `split` for each repository named by `repos` (comma-separated,
+    empty for all of the manifest), leaving out repositories that have none in
+    that split: ingesting them would score nothing."""
+    names = [n for n in (repos.split(",") if repos else manifest) if n]
+    unknown = [n for n in names if n not in manifest]
+    if unknown:
+        raise SystemExit(f"--repos: not in repositories.json: {', '.join(unknown)}")
+    chosen = {n: in_split(load_questions(dataset_dir / f"{n}.jsonl"), split) for n in names}
+    out = {n: questions for n, questions in chosen.items() if questions}
+    if not out:
+        raise SystemExit(f"--split {split}: no questions in {', '.join(names)}")
+    return out
 
 
 def check_answers(questions: Iterable[Question], history: set[str], repo: str) -> None:
@@ -279,14 +312,8 @@ async def _run(
 
     say = _say(args.quiet)
     manifest = json.loads((Path(args.dataset_dir) / "repositories.json").read_text())
-    names = [n for n in (args.repos.split(",") if args.repos else manifest) if n]
-    unknown = [n for n in names if n not in manifest]
-    if unknown:
-        raise SystemExit(f"--repos: not in repositories.json: {', '.join(unknown)}")
-    questions = {
-        n: in_split(load_questions(Path(args.dataset_dir) / f"{n}.jsonl"), args.split)
-        for n in names
-    }
+    questions = questions_to_ask(Path(args.dataset_dir), manifest, args.repos, args.split)
+    names = list(questions)
     runs: list[RepoRun] = []
     with contextlib.ExitStack() as stack:
         tmp = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="engram-eval-")))
