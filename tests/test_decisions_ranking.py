@@ -6,6 +6,7 @@ Each history is a real git repository built here and read by the SDK's reader.
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,13 @@ from engram.git import read_commits
 from engram.v1 import decisions_pb2 as D
 from engram_server.decisions.extract import mine
 from engram_server.decisions.model import Commit
-from engram_server.decisions.ranking import is_origin_question, question_names
+from engram_server.decisions.ranking import (
+    CommitIndex,
+    Document,
+    is_origin_question,
+    parse_query,
+    question_names,
+)
 from engram_server.services.decisions import ABSTAIN_BELOW
 
 from tests.conftest import MakeTenant, RunningServer, TestTenant
@@ -310,6 +317,30 @@ def test_question_names_are_words_with_a_capital_or_a_digit_past_the_first() -> 
     ]
     # Plain numbers, one-letter options and the sentence's first word are not names.
     assert question_names("Why is tokio 1.44 required, and why -L?") == []
+
+
+def test_a_hyphenated_name_is_mentioned_when_its_words_are() -> None:
+    index = CommitIndex()
+    index.add(
+        Document(
+            "c" * 40,
+            uuid.uuid4(),
+            T0,
+            {"subject": ["dns", "https", "resolv"], "symbols": ["dnsoverhttp"]},
+        )
+    )
+    assert index.mentions("DNS-over-HTTPS")
+    # A slash joins parts that are common on their own: the whole name must appear.
+    assert not index.mentions("DNS/3")
+    assert not index.mentions("SQLite")
+
+
+def test_what_a_question_asks_for_is_read_from_its_common_phrasings() -> None:
+    # "any more" asks about a removal, "what was X called in" about an origin.
+    assert parse_query("Why can't it be built for Kotlin/JS any more?").removal
+    assert is_origin_question("What was the okhttp3 package called in OkHttp 2?")
+    assert "renam" in parse_query("What was the okhttp3 package called in OkHttp 2?").expansions
+    assert not parse_query("Why is the pool capped at four?").removal
 
 
 async def test_explain_names_the_commit_that_last_changed_the_lines_and_where_anchors_are_now(

@@ -74,7 +74,7 @@ _INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), tuple(analyze(words)))
     for pattern, words in (
         (
-            r"\b(?:no longer|not \w+ any ?more|stop(?:ped|s)?|drop(?:ped|s)?|remov\w*|taken out"
+            r"\b(?:no longer|any ?more|stop(?:ped|s)?|drop(?:ped|s)?|remov\w*|taken out"
             r"|took out|got rid|get rid|delet\w*|gone|went away|disappear\w*|dead)\b",
             "remove drop delete",
         ),
@@ -84,6 +84,7 @@ _INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
         ),
         (
             r"\b(?:called before|named before|old name|former name|previous name|renam\w*"
+            r"|(?:was|were) (?:\S+ ){1,8}?(?:called|named) (?:in|before|at first|originally)"
             r"|used to be called|new name)\b",
             "rename",
         ),
@@ -124,7 +125,8 @@ _ORIGIN = re.compile(
     r"|used|supported|shipped|landed)|(?:was|were)\s+(?:\S+\s+){0,6}?(?:introduced|added|"
     r"created|born)\b|introduc(?:e|ed|es|ing|tion)\b|original(?:ly)?\b|called\s+before"
     r"|named\s+before|(?:old|previous|former|earlier)\s+name|renamed\s+from|used\s+to\s+be"
-    r"\s+called|come\s+from|came\s+from|(?:since|in)\s+which\s+(?:version|release)"
+    r"\s+called|(?:was|were)\s+(?:\S+\s+){1,8}?(?:called|named)\s+(?:in|at\s+first|originally)\b"
+    r"|come\s+from|came\s+from|(?:since|in)\s+which\s+(?:version|release)"
     r"|how\s+long\s+has|inception|origin(?:s|ated)?\b)",
     re.IGNORECASE,
 )
@@ -334,7 +336,17 @@ class CommitIndex:
         """Whether any commit's message, paths or diff uses the word `name` (its
         whole form as the analyser keeps it: `pcre2`, `http/3`)."""
         terms = analyze(name)
-        return bool(terms) and terms[0] in self._postings
+        if not terms:
+            return False
+        if terms[0] in self._postings:
+            return True
+        # A hyphenated name is mentioned when all its words are: a history says
+        # "DNS over HTTPS" or `DnsOverHttps` for "DNS-over-HTTPS". A slash or dot
+        # joins parts that are common on their own (`HTTP/2`, `res.send`).
+        parts = name.split("-")
+        return len(parts) > 1 and all(
+            all(t in self._postings for t in analyze(part)) for part in parts
+        )
 
     def confidence(self, query: Query, shas: Iterable[str]) -> float:
         """How well the best of `shas` explains the question (0-1): its
