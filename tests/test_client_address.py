@@ -21,6 +21,11 @@ from engram import _auth
         ("HTTPS://engram.example:443", "engram.example:443", True),
         ("dns:///engram.example:50051", "dns:///engram.example:50051", None),
         ("unix:///run/engram.sock", "unix:///run/engram.sock", None),
+        # A URL without a port takes its scheme's, in every client.
+        ("http://engram.internal", "engram.internal:80", False),
+        ("https://engram.example/", "engram.example:443", True),
+        ("http://[::1]", "[::1]:80", False),
+        ("http://[::1]:50051", "[::1]:50051", False),
     ],
 )
 def test_the_address_forms(address: str, target: str, tls: bool | None) -> None:

@@ -18,6 +18,10 @@ func TestSplitAddressTakesTheFormsEveryClientTakes(t *testing.T) {
 		{"HTTPS://engram.example:443", "engram.example:443", true},
 		{"dns:///engram.example:50051", "dns:///engram.example:50051", false},
 		{"unix:///run/engram.sock", "unix:///run/engram.sock", false},
+		// A URL without a port takes its scheme's, in every client.
+		{"http://engram.internal", "engram.internal:80", false},
+		{"https://engram.example/", "engram.example:443", true},
+		{"http://[::1]", "[::1]:80", false},
 	}
 	for _, c := range cases {
 		target, useTLS, err := SplitAddress(c.address)

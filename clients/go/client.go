@@ -23,6 +23,7 @@ import (
 	"math"
 	mathrand "math/rand/v2"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -64,8 +65,20 @@ func SplitAddress(address string) (target string, useTLS bool, err error) {
 	if rest == "" || strings.Contains(rest, "/") {
 		return "", false, fmt.Errorf("address %q: expected %s, with no path", address, AddressForms)
 	}
-	return rest, lower == "https", nil
+	useTLS = lower == "https"
+	if !urlPort.MatchString(rest) {
+		// A URL's default port, as the TypeScript client has it; gRPC alone would
+		// take 443 for http:// too.
+		if useTLS {
+			rest += ":443"
+		} else {
+			rest += ":80"
+		}
+	}
+	return rest, useTLS, nil
 }
+
+var urlPort = regexp.MustCompile(`:\d+$`)
 
 // DefaultAddress is where `engram serve` listens by default.
 const DefaultAddress = "127.0.0.1:50051"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import grpc
 
@@ -45,7 +46,15 @@ def split_address(address: str) -> tuple[str, bool | None]:
     target = rest[:-1] if rest.endswith("/") else rest
     if not target or "/" in target:
         raise ValueError(f"address {address!r}: expected {ADDRESS_FORMS}, with no path")
-    return target, scheme.lower() == "https"
+    tls = scheme.lower() == "https"
+    if not _PORT.search(target):
+        # A URL's default port, as the TypeScript client has it; gRPC alone would
+        # take 443 for http:// too.
+        target += ":443" if tls else ":80"
+    return target, tls
+
+
+_PORT = re.compile(r":\d+$")
 
 
 def resolve_api_key(api_key: str | None) -> str | None:

@@ -130,7 +130,13 @@ public final class EngramClient implements AutoCloseable {
       throw new IllegalArgumentException(
           "address '" + address + "': expected " + ADDRESS_FORMS + ", with no path");
     }
-    return Map.entry(rest, scheme.equals("https"));
+    boolean tls = scheme.equals("https");
+    if (!rest.matches(".*:\\d+")) {
+      // A URL's default port, as the TypeScript client has it; gRPC alone would take 443
+      // for http:// too.
+      rest += tls ? ":443" : ":80";
+    }
+    return Map.entry(rest, tls);
   }
 
   private EngramClient(Builder b) {

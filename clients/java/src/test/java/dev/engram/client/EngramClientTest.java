@@ -89,6 +89,10 @@ class EngramClientTest {
     }
     assertEquals(
         Map.entry("unix:///run/engram.sock", false), EngramClient.splitAddress("unix:///run/engram.sock"));
+    // A URL without a port takes its scheme's, in every client.
+    assertEquals(Map.entry("engram.internal:80", false), EngramClient.splitAddress("http://engram.internal"));
+    assertEquals(Map.entry("engram.example:443", true), EngramClient.splitAddress("https://engram.example/"));
+    assertEquals(Map.entry("[::1]:80", false), EngramClient.splitAddress("http://[::1]"));
     // An http:// address reaches the live server like host:port.
     try (EngramClient client =
         EngramClient.builder().address("http://" + TestServer.address()).apiKey(TestServer.key("A")).build()) {
