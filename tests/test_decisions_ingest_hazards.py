@@ -133,7 +133,7 @@ async def test_ingest_stores_a_hazardous_history_and_exits_0(
     # Again, line by line: every commit says what became of it.
     code, out, err = await run(capsys, *ingest, "--verbose")
     assert code == 0, err
-    assert f"{sha['first'][:12]}  already ingested" in out
+    assert f"{sha['first'][:12]}  already ingested\n" in out  # no trailing blanks
     assert f"{sha['no_message'][:12]}  skipped           empty commit message" in out
     assert "12 already ingested, 1 skipped" in out
 

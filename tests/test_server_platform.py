@@ -229,6 +229,22 @@ async def test_listen_failure_is_a_startup_error(app: AppContext, settings: Sett
         await engram.start()
 
 
+async def test_a_port_in_use_is_named_as_such(app: AppContext, settings: Settings) -> None:
+    """Another process on the port: the error says so and how to pick another,
+    instead of gRPC's "Failed to bind ... set GRPC_VERBOSITY"."""
+    import dataclasses
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        listen = f"127.0.0.1:{taken.getsockname()[1]}"
+        engram = EngramServer(dataclasses.replace(settings, listen=listen), app, registrations=[])
+        with pytest.raises(StartupError) as caught:
+            await engram.start()
+    message = str(caught.value)
+    assert message.startswith(f"cannot listen on {listen}: the address is in use"), message
+    assert "ENGRAM_LISTEN" in message and "GRPC_VERBOSITY" not in message
+
+
 # -- the principal and error mapping on a live server -------------------------------
 
 

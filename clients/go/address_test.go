@@ -17,6 +17,11 @@ func TestSplitAddressTakesTheFormsEveryClientTakes(t *testing.T) {
 		{"http://127.0.0.1:50051/", "127.0.0.1:50051", false},
 		{"HTTPS://engram.example:443", "engram.example:443", true},
 		{"dns:///engram.example:50051", "dns:///engram.example:50051", false},
+		{"unix:///run/engram.sock", "unix:///run/engram.sock", false},
+		// A URL without a port takes its scheme's, in every client.
+		{"http://engram.internal", "engram.internal:80", false},
+		{"https://engram.example/", "engram.example:443", true},
+		{"http://[::1]", "[::1]:80", false},
 	}
 	for _, c := range cases {
 		target, useTLS, err := SplitAddress(c.address)
@@ -27,6 +32,15 @@ func TestSplitAddressTakesTheFormsEveryClientTakes(t *testing.T) {
 	_, _, err := SplitAddress("http://127.0.0.1:50051/v1")
 	if err == nil || !strings.Contains(err.Error(), "host:port, http://host:port") {
 		t.Errorf("a path must be refused with the forms to use, got %v", err)
+	}
+	for _, address := range []string{"grpc://127.0.0.1:50051", "tcp://127.0.0.1:50051"} {
+		_, _, err := SplitAddress(address)
+		if err == nil || !strings.Contains(err.Error(), "unknown scheme") || !strings.Contains(err.Error(), AddressForms) {
+			t.Errorf("an unknown scheme must be refused with the forms to use, got %v for %q", err, address)
+		}
+	}
+	if _, err := New(WithAddress("grpc://127.0.0.1:50051")); err == nil {
+		t.Error("New must refuse an unknown scheme")
 	}
 	if _, err := New(WithAddress("http://127.0.0.1:1/v1")); err == nil {
 		t.Error("New must refuse an address with a path")

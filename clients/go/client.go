@@ -23,6 +23,8 @@ import (
 	"math"
 	mathrand "math/rand/v2"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -40,22 +42,43 @@ import (
 // AddressForms are the addresses every Engram client takes.
 const AddressForms = "host:port, http://host:port (plaintext) or https://host:port (TLS)"
 
+// grpcTargetSchemes are gRPC's own target syntax (`dns:///host:port`,
+// `unix:///path`, ...), which passes through unchanged.
+var grpcTargetSchemes = []string{"dns", "unix", "unix-abstract", "ipv4", "ipv6", "xds"}
+
 // SplitAddress returns the gRPC target of an address and whether its scheme asks
 // for TLS: `host:port` and `http://host:port` are plaintext, `https://host:port`
 // is TLS (with the system's roots). gRPC's own target syntax (`dns:///host:port`,
-// `unix:/path`, ...) passes through unchanged.
+// `unix:/path`, ...) passes through unchanged. Any other scheme
+// (`grpc://host:port`) is refused with the forms to use: gRPC would read it as a
+// host name and fail to resolve it.
 func SplitAddress(address string) (target string, useTLS bool, err error) {
 	scheme, rest, found := strings.Cut(address, "://")
 	lower := strings.ToLower(scheme)
-	if !found || (lower != "http" && lower != "https") {
+	if !found || slices.Contains(grpcTargetSchemes, lower) {
 		return address, false, nil
+	}
+	if lower != "http" && lower != "https" {
+		return "", false, fmt.Errorf("address %q: unknown scheme %q; expected %s", address, scheme, AddressForms)
 	}
 	rest = strings.TrimSuffix(rest, "/")
 	if rest == "" || strings.Contains(rest, "/") {
 		return "", false, fmt.Errorf("address %q: expected %s, with no path", address, AddressForms)
 	}
-	return rest, lower == "https", nil
+	useTLS = lower == "https"
+	if !urlPort.MatchString(rest) {
+		// A URL's default port, as the TypeScript client has it; gRPC alone would
+		// take 443 for http:// too.
+		if useTLS {
+			rest += ":443"
+		} else {
+			rest += ":80"
+		}
+	}
+	return rest, useTLS, nil
 }
+
+var urlPort = regexp.MustCompile(`:\d+$`)
 
 // DefaultAddress is where `engram serve` listens by default.
 const DefaultAddress = "127.0.0.1:50051"

@@ -79,7 +79,7 @@ func TestTour(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			printf("%s %s\n", event.GetEntry().GetToStatus(), event.GetEntry().GetMemory()) // MEMORY_STATUS_ACTIVE memories/…
+			printf("%s %s\n", event.GetEntry().GetToStatus(), event.GetEntry().GetMemory()) // MEMORY_STATUS_PROPOSED memories/… (its first event)
 			if event.GetEntry().GetMemory() == result.GetMemory().GetName() {
 				break // ends the stream
 			}
@@ -91,7 +91,7 @@ func TestTour(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := out.String()
-	for _, want := range []string{"PROPOSAL_OUTCOME_ACCEPTED memories/", "Ada prefers email", "1 message(s) buffered", "invalid: [proposal.content]", "MEMORY_STATUS_"} {
+	for _, want := range []string{"PROPOSAL_OUTCOME_ACCEPTED memories/", "Ada prefers email", "1 message(s) buffered", "invalid: [proposal.content]", "MEMORY_STATUS_PROPOSED memories/"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("%q not in the tour's output:\n%s", want, got)
 		}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 
 import grpc
 
@@ -21,21 +22,39 @@ def resolve_address(address: str | None) -> str:
 ADDRESS_FORMS = "host:port, http://host:port (plaintext) or https://host:port (TLS)"
 
 
+# gRPC's own target syntax (`dns:///host:port`, `unix:///path`, ...), which the
+# clients built on gRPC's resolvers (Python, Go, Java) pass through unchanged.
+GRPC_TARGET_SCHEMES = ("dns", "unix", "unix-abstract", "ipv4", "ipv6", "xds")
+
+
 def split_address(address: str) -> tuple[str, bool | None]:
     """The gRPC target of an address, and whether its scheme asks for TLS.
 
     Every Engram client takes the same forms: `host:port`, `http://host:port` and
     `https://host:port` (None, False, True: plaintext unless told otherwise, plain,
     TLS). gRPC's own target syntax (`dns:///host:port`, `unix:/path`, ...) passes
-    through unchanged.
+    through unchanged. Any other scheme (`grpc://host:port`) is refused with the
+    forms to use: gRPC would read it as a host name and fail to resolve it.
     """
     scheme, sep, rest = address.partition("://")
-    if not sep or scheme.lower() not in ("http", "https"):
+    if not sep or scheme.lower() in GRPC_TARGET_SCHEMES:
         return address, None
+    if scheme.lower() not in ("http", "https"):
+        raise ValueError(
+            f"address {address!r}: unknown scheme {scheme!r}; expected {ADDRESS_FORMS}"
+        )
     target = rest[:-1] if rest.endswith("/") else rest
     if not target or "/" in target:
         raise ValueError(f"address {address!r}: expected {ADDRESS_FORMS}, with no path")
-    return target, scheme.lower() == "https"
+    tls = scheme.lower() == "https"
+    if not _PORT.search(target):
+        # A URL's default port, as the TypeScript client has it; gRPC alone would
+        # take 443 for http:// too.
+        target += ":443" if tls else ":80"
+    return target, tls
+
+
+_PORT = re.compile(r":\d+$")
 
 
 def resolve_api_key(api_key: str | None) -> str | None:

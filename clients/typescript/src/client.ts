@@ -86,7 +86,20 @@ export function memoryName(nameOrId: string): string {
 /** The addresses every Engram client takes. */
 export const ADDRESS_FORMS = "host:port, http://host:port (plaintext) or https://host:port (TLS)";
 
+// gRPC's own target syntax (`dns:///host:port`, `unix:///path`), which the clients
+// built on gRPC's resolvers take; this one speaks HTTP/2 to a URL and cannot.
+const GRPC_TARGET = /^(dns|unix|unix-abstract|ipv4|ipv6|xds):/i;
+
 function baseUrl(address: string): string {
+  const other = /^([a-z][a-z0-9+.-]*):\/\//i.exec(address);
+  if (other && !/^https?$/i.test(other[1])) {
+    throw new Error(`address '${address}': unknown scheme '${other[1]}'; expected ${ADDRESS_FORMS}`);
+  }
+  if (GRPC_TARGET.test(address)) {
+    throw new Error(
+      `address '${address}': gRPC target syntax is not supported by the TypeScript client; expected ${ADDRESS_FORMS}`,
+    );
+  }
   const scheme = /^(https?):\/\/(.*)$/i.exec(address);
   if (!scheme) return `http://${address}`;
   const target = scheme[2].replace(/\/$/, "");

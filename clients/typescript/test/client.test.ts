@@ -104,6 +104,13 @@ test("the address forms are those every client takes", async () => {
   assert.throws(() => new EngramClient({ address: `http://${server.address}/v1` }), (error: Error) =>
     error.message.includes(ADDRESS_FORMS),
   );
+  // Another scheme, or gRPC's target syntax, is refused the same way instead of
+  // failing on the first call with "getaddrinfo ENOTFOUND grpc".
+  for (const address of ["grpc://127.0.0.1:50051", "dns:///127.0.0.1:50051", "unix:///run/engram.sock"]) {
+    assert.throws(() => new EngramClient({ address }), (error: Error) =>
+      error.message.startsWith(`address '${address}': `) && error.message.includes(ADDRESS_FORMS),
+    );
+  }
 });
 
 test("without a key a call is UNAUTHENTICATED", async () => {

@@ -62,7 +62,7 @@ test("the tour", async () => {
     // Streams are async iterables: replay the space's changes from the start.
     const stop = new AbortController();
     for await (const event of client.watch({ space, cursor: "0" }, { signal: stop.signal })) {
-      print(MemoryStatus[event.entry!.toStatus], event.entry?.memory); // ACTIVE memories/…
+      print(MemoryStatus[event.entry!.toStatus], event.entry?.memory); // PROPOSED memories/… (its first event)
       if (event.entry?.memory === result.memory?.name) break; // ends the stream
     }
   } finally {
@@ -74,4 +74,5 @@ test("the tour", async () => {
   assert.deepEqual((log[2] as unknown[])[0], 1);
   assert.deepEqual(((log[3] as unknown[])[0] as { field: string }[]).map((v) => v.field), ["proposal.content"]);
   assert.ok(log.length >= 5);
+  assert.equal((log.at(-1) as unknown[])[0], "PROPOSED"); // the watch stopped at the memory's first event
 });

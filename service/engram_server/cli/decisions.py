@@ -187,7 +187,7 @@ def ingest(args: argparse.Namespace) -> int:
                 if args.json:
                     out.item({"sha": line.sha, "outcome": line.outcome, "detail": line.detail})
                 else:
-                    out.line(f"{line.sha[:12]}  {line.outcome:<16}  {line.detail}")
+                    out.line(f"{line.sha[:12]}  {line.outcome:<16}  {line.detail}".rstrip())
         progress.update(tally)
 
     with IndexWait(args) as index_wait, _ingest_client(args) as client:

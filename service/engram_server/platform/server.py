@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import errno
 import logging
 import os
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -68,6 +70,27 @@ from engram_server.store.redis import RedisStore
 from engram_server.tenancy.bootstrap import ensure_bootstrap_token, ensure_dev_key
 
 log = logging.getLogger(__name__)
+
+
+def listen_failure(listen: str) -> str:
+    """Why `listen` cannot be bound, found by binding it with a plain socket: gRPC's
+    own error only says "Failed to bind" and points at GRPC_VERBOSITY. Empty when
+    the plain bind works (the failure was gRPC's own)."""
+    host, _, port = listen.rpartition(":")
+    try:
+        address = host.strip("[]") or "0.0.0.0"
+        family = socket.AF_INET6 if ":" in address else socket.AF_INET
+        with socket.create_server((address, int(port)), family=family):
+            return ""
+    except ValueError:
+        return f"expected host:port, got {listen!r}"
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            return (
+                "the address is in use (is an Engram server already running there?);"
+                " choose another with ENGRAM_LISTEN or --listen"
+            )
+        return exc.strerror or str(exc)
 
 
 class StartupError(RuntimeError):
@@ -230,9 +253,11 @@ class EngramServer:
         try:
             port = self._server.add_insecure_port(self.settings.listen)
         except RuntimeError as exc:
-            raise StartupError(f"cannot listen on {self.settings.listen}: {exc}") from exc
+            reason = listen_failure(self.settings.listen) or str(exc)
+            raise StartupError(f"cannot listen on {self.settings.listen}: {reason}") from exc
         if port == 0:
-            raise StartupError(f"cannot listen on {self.settings.listen}")
+            reason = listen_failure(self.settings.listen) or "bind failed"
+            raise StartupError(f"cannot listen on {self.settings.listen}: {reason}")
         self.ctx.notifier.add_listener(auth.KEYS_CHANNEL, auth.on_key_notice)
         self.ctx.notifier.add_reconnect_hook(auth.on_notifier_reconnect)
         try:

@@ -99,18 +99,28 @@ public final class EngramClient implements AutoCloseable {
   public static final String ADDRESS_FORMS =
       "host:port, http://host:port (plaintext) or https://host:port (TLS)";
 
+  /** gRPC's own target syntax ({@code dns:///host:port}, ...), passed through unchanged. */
+  private static final List<String> GRPC_TARGET_SCHEMES =
+      List.of("dns", "unix", "unix-abstract", "ipv4", "ipv6", "xds");
+
   /**
    * The gRPC target of an address, and whether its scheme asks for TLS: {@code host:port} and
    * {@code http://host:port} are plaintext, {@code https://host:port} is TLS. gRPC's own target
-   * syntax ({@code dns:///host:port}, ...) passes through unchanged.
+   * syntax ({@code dns:///host:port}, ...) passes through unchanged. Any other scheme ({@code
+   * grpc://host:port}) is refused with the forms to use: gRPC finds no resolver for it.
    *
-   * @throws IllegalArgumentException for an http(s) address with a path
+   * @throws IllegalArgumentException for an http(s) address with a path, or an unknown scheme
    */
   public static Map.Entry<String, Boolean> splitAddress(String address) {
     int sep = address.indexOf("://");
     String scheme = sep < 0 ? "" : address.substring(0, sep).toLowerCase(java.util.Locale.ROOT);
-    if (!scheme.equals("http") && !scheme.equals("https")) {
+    if (sep < 0 || GRPC_TARGET_SCHEMES.contains(scheme)) {
       return Map.entry(address, false);
+    }
+    if (!scheme.equals("http") && !scheme.equals("https")) {
+      throw new IllegalArgumentException(
+          "address '" + address + "': unknown scheme '" + address.substring(0, sep)
+              + "'; expected " + ADDRESS_FORMS);
     }
     String rest = address.substring(sep + 3);
     if (rest.endsWith("/")) {
@@ -120,7 +130,13 @@ public final class EngramClient implements AutoCloseable {
       throw new IllegalArgumentException(
           "address '" + address + "': expected " + ADDRESS_FORMS + ", with no path");
     }
-    return Map.entry(rest, scheme.equals("https"));
+    boolean tls = scheme.equals("https");
+    if (!rest.matches(".*:\\d+")) {
+      // A URL's default port, as the TypeScript client has it; gRPC alone would take 443
+      // for http:// too.
+      rest += tls ? ":443" : ":80";
+    }
+    return Map.entry(rest, tls);
   }
 
   private EngramClient(Builder b) {

@@ -81,6 +81,18 @@ class EngramClientTest {
     IllegalArgumentException bad =
         assertThrows(IllegalArgumentException.class, () -> EngramClient.splitAddress("http://h:1/v1"));
     assertTrue(bad.getMessage().contains(EngramClient.ADDRESS_FORMS), bad.getMessage());
+    for (String address : List.of("grpc://127.0.0.1:50051", "tcp://127.0.0.1:50051")) {
+      IllegalArgumentException unknown =
+          assertThrows(IllegalArgumentException.class, () -> EngramClient.splitAddress(address));
+      assertTrue(unknown.getMessage().contains("unknown scheme"), unknown.getMessage());
+      assertTrue(unknown.getMessage().contains(EngramClient.ADDRESS_FORMS), unknown.getMessage());
+    }
+    assertEquals(
+        Map.entry("unix:///run/engram.sock", false), EngramClient.splitAddress("unix:///run/engram.sock"));
+    // A URL without a port takes its scheme's, in every client.
+    assertEquals(Map.entry("engram.internal:80", false), EngramClient.splitAddress("http://engram.internal"));
+    assertEquals(Map.entry("engram.example:443", true), EngramClient.splitAddress("https://engram.example/"));
+    assertEquals(Map.entry("[::1]:80", false), EngramClient.splitAddress("http://[::1]"));
     // An http:// address reaches the live server like host:port.
     try (EngramClient client =
         EngramClient.builder().address("http://" + TestServer.address()).apiKey(TestServer.key("A")).build()) {
