@@ -28,7 +28,7 @@ from engram_server.services.decisions import ABSTAIN_BELOW
 
 from tests.conftest import MakeTenant, RunningServer, TestTenant
 from tests.test_cli import run
-from tests.test_decisions import T0, commit_all, indexed, lines, new_repo, stub
+from tests.test_decisions import T0, commit_all, git, indexed, lines, new_repo, stub
 
 REPO = "github.com/acme/ranked"
 
@@ -407,3 +407,60 @@ async def test_explain_names_the_commit_that_last_changed_the_lines_and_where_an
         )
     assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert "blame_commits[0]" in str(caught.value.details()) + str(caught.value.trailing_metadata())
+
+
+async def test_explain_shows_anchor_lines_exactly_across_merged_branches(
+    server: Any, make_tenant: MakeTenant, repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    t = await make_tenant()
+    conn = ("--address", server.address, "--api-key", t.secret, "--repository", REPO)
+    write(repo, "model.py", lines(12))
+    commit_all(repo, "Add the scoring model", T0)
+    # A side branch tunes line 6 two days later ...
+    git(repo, "checkout", "-q", "-b", "tuning")
+    write(repo, "model.py", lines(12).replace("line 6\n", "threshold = 0.7\n"))
+    tuned = commit_all(
+        repo,
+        "Raise the match threshold to 0.7\n\nAt 0.5 half the matches were noise, so"
+        " raise it until reviewers stopped rejecting them.",
+        T0 + timedelta(2),
+    )
+    # ... while main had put a header on top the day before; then both meet.
+    git(repo, "checkout", "-q", "main")
+    write(repo, "model.py", lines(20, "header") + lines(12))
+    commit_all(repo, "Document the model's inputs at the top for callers", T0 + timedelta(1))
+    stamp = (T0 + timedelta(3)).strftime("%Y-%m-%dT%H:%M:%S+00:00")
+    git(
+        repo,
+        "merge",
+        "-q",
+        "--no-edit",
+        "tuning",
+        env={"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp},
+    )
+    assert (repo / "model.py").read_text().splitlines()[25] == "threshold = 0.7"
+    code, _, err = await run(capsys, "decisions", "ingest", str(repo), "--quiet", *conn)
+    assert code == 0, err
+    await indexed(server, t)
+
+    # In commit-time order the header came before the tuning, so the server alone
+    # cannot carry the tuned line past it; it also says where the lines were recorded.
+    head = git(repo, "rev-parse", "HEAD")
+    answer = await stub(t).ExplainCode(
+        D.ExplainCodeRequest(repository=REPO, path="model.py", revision=head)
+    )
+    carried = [
+        a
+        for e in answer.explanations
+        if list(e.decision.commits) == [tuned]
+        for a in e.matched_anchors
+    ]
+    assert carried and carried[0].recorded_commit_sha == tuned
+    assert carried[0].recorded_lines.start_line == 6
+    # The CLI has the repository: git's own diff puts the line where it is now.
+    code, out, err = await run(
+        capsys, "decisions", "explain", "model.py", "--repo-path", str(repo), *conn
+    )
+    assert code == 0, err
+    tuned_block = out[out.index("### Raise the match threshold to 0.7") :]
+    assert "`model.py:26-26`" in tuned_block.split("\n### ")[0]

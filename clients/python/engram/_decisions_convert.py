@@ -29,7 +29,12 @@ def evidence_out(pb: decisions_pb2.DecisionEvidence) -> dt.DecisionEvidence:
 
 def anchor_out(pb: decisions_pb2.CodeAnchor) -> dt.CodeAnchor:
     return dt.CodeAnchor(
-        path=pb.path, lines=lines_out(pb, "lines"), commit_sha=pb.commit_sha, symbol=pb.symbol
+        path=pb.path,
+        lines=lines_out(pb, "lines"),
+        commit_sha=pb.commit_sha,
+        symbol=pb.symbol,
+        recorded_lines=lines_out(pb, "recorded_lines"),
+        recorded_commit_sha=pb.recorded_commit_sha,
     )
 
 

@@ -149,6 +149,10 @@ class CodeAnchor:
     lines: LineRange | None = None
     commit_sha: str = ""
     symbol: str = ""
+    # Output only, for an anchor ExplainCode carried to the asked revision: the
+    # lines as recorded, at `recorded_commit_sha`.
+    recorded_lines: LineRange | None = None
+    recorded_commit_sha: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)

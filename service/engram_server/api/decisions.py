@@ -237,6 +237,13 @@ def anchor_to_proto(a: Anchor) -> decisions_pb2.CodeAnchor:
     out = decisions_pb2.CodeAnchor(path=a.path, commit_sha=a.commit_sha, symbol=a.symbol)
     if a.lines is not None:
         out.lines.CopyFrom(decisions_pb2.LineRange(start_line=a.lines.start, end_line=a.lines.end))
+    if a.recorded_lines is not None:
+        out.recorded_lines.CopyFrom(
+            decisions_pb2.LineRange(
+                start_line=a.recorded_lines.start, end_line=a.recorded_lines.end
+            )
+        )
+        out.recorded_commit_sha = a.recorded_commit
     return out
 
 

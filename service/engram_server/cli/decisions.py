@@ -34,6 +34,7 @@ from engram.errors import EngramError, InvalidArgument
 from google.protobuf import json_format
 
 from engram_server.cli import common
+from engram_server.cli.anchor_lines import exact_context
 from engram_server.cli.common import Commands, UsageError
 from engram_server.cli.index_wait import IndexWait
 from engram_server.cli.ingest_history import CommitLine, IngestTally, ingest_history
@@ -390,7 +391,9 @@ def explain(args: argparse.Namespace) -> int:
             )
         if blamed:
             out.line("")
-        out.line(response.context or "No recorded decision explains this code.")
+        # The server's lines are carried in commit-time order; git knows exactly.
+        context = exact_context(response, args.repo_path, revision)
+        out.line(context or "No recorded decision explains this code.")
     return 0
 
 

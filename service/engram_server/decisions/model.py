@@ -151,6 +151,9 @@ class Anchor:
     lines: LineSpan | None = None
     commit_sha: str = ""
     symbol: str = ""
+    # For an anchor carried to another revision: where it was recorded.
+    recorded_lines: LineSpan | None = None
+    recorded_commit: str = ""
 
     @property
     def key(self) -> tuple[str, int, int, str]:

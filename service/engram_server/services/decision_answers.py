@@ -311,7 +311,7 @@ def _carried(
         if carried is None:
             return None
         lines, path = carried, change["path"]
-    return Anchor(path, lines, revision, anchor.symbol)
+    return Anchor(path, lines, revision, anchor.symbol, anchor.lines, anchor.commit_sha)
 
 
 async def _spaces(conn: Conn, repository: str) -> list[str]:

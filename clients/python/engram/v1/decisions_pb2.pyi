@@ -415,6 +415,8 @@ class CodeAnchor(_message.Message):
     LINES_FIELD_NUMBER: _builtins.int
     COMMIT_SHA_FIELD_NUMBER: _builtins.int
     SYMBOL_FIELD_NUMBER: _builtins.int
+    RECORDED_LINES_FIELD_NUMBER: _builtins.int
+    RECORDED_COMMIT_SHA_FIELD_NUMBER: _builtins.int
     path: _builtins.str
     """File path relative to the repository root. Required."""
     commit_sha: _builtins.str
@@ -423,9 +425,20 @@ class CodeAnchor(_message.Message):
     """The enclosing symbol (function, class), when known; lets an anchor survive
     line shifts.
     """
+    recorded_commit_sha: _builtins.str
     @_builtins.property
     def lines(self) -> Global___LineRange:
         """The lines, in the version at `commit_sha`. Unset means the whole file."""
+
+    @_builtins.property
+    def recorded_lines(self) -> Global___LineRange:
+        """Output only, in ExplainCode's answers at a `revision`: the lines as the
+        decision recorded them, at `recorded_commit_sha`, when `lines` were carried
+        from there to the revision. The server carries lines through the later
+        changes of the file in commit-time order, which is approximate across
+        merged branches; a client with the repository can carry them exactly
+        (`git diff recorded_commit_sha revision`), as `engram decisions explain` does.
+        """
 
     def __init__(
         self,
@@ -434,10 +447,12 @@ class CodeAnchor(_message.Message):
         lines: Global___LineRange | None = ...,
         commit_sha: _builtins.str = ...,
         symbol: _builtins.str = ...,
+        recorded_lines: Global___LineRange | None = ...,
+        recorded_commit_sha: _builtins.str = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["lines", b"lines", "recorded_lines", b"recorded_lines"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commit_sha", b"commit_sha", "lines", b"lines", "path", b"path", "symbol", b"symbol"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commit_sha", b"commit_sha", "lines", b"lines", "path", b"path", "recorded_commit_sha", b"recorded_commit_sha", "recorded_lines", b"recorded_lines", "symbol", b"symbol"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

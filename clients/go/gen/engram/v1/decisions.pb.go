@@ -749,9 +749,17 @@ type CodeAnchor struct {
 	CommitSha string `protobuf:"bytes,3,opt,name=commit_sha,json=commitSha,proto3" json:"commit_sha,omitempty"`
 	// The enclosing symbol (function, class), when known; lets an anchor survive
 	// line shifts.
-	Symbol        string `protobuf:"bytes,4,opt,name=symbol,proto3" json:"symbol,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Symbol string `protobuf:"bytes,4,opt,name=symbol,proto3" json:"symbol,omitempty"`
+	// Output only, in ExplainCode's answers at a `revision`: the lines as the
+	// decision recorded them, at `recorded_commit_sha`, when `lines` were carried
+	// from there to the revision. The server carries lines through the later
+	// changes of the file in commit-time order, which is approximate across
+	// merged branches; a client with the repository can carry them exactly
+	// (`git diff recorded_commit_sha revision`), as `engram decisions explain` does.
+	RecordedLines     *LineRange `protobuf:"bytes,5,opt,name=recorded_lines,json=recordedLines,proto3" json:"recorded_lines,omitempty"`
+	RecordedCommitSha string     `protobuf:"bytes,6,opt,name=recorded_commit_sha,json=recordedCommitSha,proto3" json:"recorded_commit_sha,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *CodeAnchor) Reset() {
@@ -808,6 +816,20 @@ func (x *CodeAnchor) GetCommitSha() string {
 func (x *CodeAnchor) GetSymbol() string {
 	if x != nil {
 		return x.Symbol
+	}
+	return ""
+}
+
+func (x *CodeAnchor) GetRecordedLines() *LineRange {
+	if x != nil {
+		return x.RecordedLines
+	}
+	return nil
+}
+
+func (x *CodeAnchor) GetRecordedCommitSha() string {
+	if x != nil {
+		return x.RecordedCommitSha
 	}
 	return ""
 }
@@ -2691,14 +2713,16 @@ const file_engram_v1_decisions_proto_rawDesc = "" +
 	"commit_sha\x18\x02 \x01(\tR\tcommitSha\x12\x16\n" +
 	"\x06origin\x18\x03 \x01(\tR\x06origin\x12\x12\n" +
 	"\x04path\x18\x04 \x01(\tR\x04path\x12\x16\n" +
-	"\x06memory\x18\x05 \x01(\tR\x06memory\"\x83\x01\n" +
+	"\x06memory\x18\x05 \x01(\tR\x06memory\"\xf0\x01\n" +
 	"\n" +
 	"CodeAnchor\x12\x12\n" +
 	"\x04path\x18\x01 \x01(\tR\x04path\x12*\n" +
 	"\x05lines\x18\x02 \x01(\v2\x14.engram.v1.LineRangeR\x05lines\x12\x1d\n" +
 	"\n" +
 	"commit_sha\x18\x03 \x01(\tR\tcommitSha\x12\x16\n" +
-	"\x06symbol\x18\x04 \x01(\tR\x06symbol\"`\n" +
+	"\x06symbol\x18\x04 \x01(\tR\x06symbol\x12;\n" +
+	"\x0erecorded_lines\x18\x05 \x01(\v2\x14.engram.v1.LineRangeR\rrecordedLines\x12.\n" +
+	"\x13recorded_commit_sha\x18\x06 \x01(\tR\x11recordedCommitSha\"`\n" +
 	"\x13DecisionAlternative\x12 \n" +
 	"\vdescription\x18\x01 \x01(\tR\vdescription\x12'\n" +
 	"\x0freason_rejected\x18\x02 \x01(\tR\x0ereasonRejected\"\x9c\a\n" +
@@ -2958,66 +2982,67 @@ var file_engram_v1_decisions_proto_depIdxs = []int32{
 	30, // 5: engram.v1.Commit.commit_time:type_name -> google.protobuf.Timestamp
 	6,  // 6: engram.v1.Commit.files:type_name -> engram.v1.FileChange
 	4,  // 7: engram.v1.CodeAnchor.lines:type_name -> engram.v1.LineRange
-	10, // 8: engram.v1.Decision.alternatives:type_name -> engram.v1.DecisionAlternative
-	8,  // 9: engram.v1.Decision.evidence:type_name -> engram.v1.DecisionEvidence
-	9,  // 10: engram.v1.Decision.anchors:type_name -> engram.v1.CodeAnchor
-	30, // 11: engram.v1.Decision.decision_time:type_name -> google.protobuf.Timestamp
-	30, // 12: engram.v1.Decision.create_time:type_name -> google.protobuf.Timestamp
-	30, // 13: engram.v1.Decision.update_time:type_name -> google.protobuf.Timestamp
-	31, // 14: engram.v1.Decision.status:type_name -> engram.v1.MemoryStatus
-	1,  // 15: engram.v1.Decision.outcome:type_name -> engram.v1.DecisionOutcome
-	12, // 16: engram.v1.Decision.outcome_history:type_name -> engram.v1.DecisionOutcomeRecord
-	1,  // 17: engram.v1.DecisionOutcomeRecord.outcome:type_name -> engram.v1.DecisionOutcome
-	8,  // 18: engram.v1.DecisionOutcomeRecord.evidence:type_name -> engram.v1.DecisionEvidence
-	30, // 19: engram.v1.DecisionOutcomeRecord.record_time:type_name -> google.protobuf.Timestamp
-	1,  // 20: engram.v1.RecordDecisionOutcomeRequest.outcome:type_name -> engram.v1.DecisionOutcome
-	8,  // 21: engram.v1.RecordDecisionOutcomeRequest.evidence:type_name -> engram.v1.DecisionEvidence
-	11, // 22: engram.v1.IngestSessionResponse.decisions:type_name -> engram.v1.Decision
-	32, // 23: engram.v1.IngestSessionResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
-	7,  // 24: engram.v1.IngestCommitsRequest.commits:type_name -> engram.v1.Commit
-	11, // 25: engram.v1.IngestCommitsResponse.decisions:type_name -> engram.v1.Decision
-	32, // 26: engram.v1.IngestCommitsResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
-	19, // 27: engram.v1.IngestCommitsResponse.commits:type_name -> engram.v1.IngestedCommit
-	2,  // 28: engram.v1.IngestedCommit.disposition:type_name -> engram.v1.CommitDisposition
-	18, // 29: engram.v1.IngestedCommit.violations:type_name -> engram.v1.CommitFieldViolation
-	11, // 30: engram.v1.CreateDecisionRequest.decision:type_name -> engram.v1.Decision
-	30, // 31: engram.v1.ListDecisionsRequest.decision_time_start:type_name -> google.protobuf.Timestamp
-	30, // 32: engram.v1.ListDecisionsRequest.decision_time_end:type_name -> google.protobuf.Timestamp
-	1,  // 33: engram.v1.ListDecisionsRequest.outcomes:type_name -> engram.v1.DecisionOutcome
-	11, // 34: engram.v1.ListDecisionsResponse.decisions:type_name -> engram.v1.Decision
-	30, // 35: engram.v1.SearchDecisionsRequest.decision_time_start:type_name -> google.protobuf.Timestamp
-	30, // 36: engram.v1.SearchDecisionsRequest.decision_time_end:type_name -> google.protobuf.Timestamp
-	33, // 37: engram.v1.SearchDecisionsRequest.consistency:type_name -> engram.v1.ReadConsistency
-	11, // 38: engram.v1.DecisionHit.decision:type_name -> engram.v1.Decision
-	25, // 39: engram.v1.SearchDecisionsResponse.hits:type_name -> engram.v1.DecisionHit
-	4,  // 40: engram.v1.ExplainCodeRequest.lines:type_name -> engram.v1.LineRange
-	33, // 41: engram.v1.ExplainCodeRequest.consistency:type_name -> engram.v1.ReadConsistency
-	11, // 42: engram.v1.CodeExplanation.decision:type_name -> engram.v1.Decision
-	3,  // 43: engram.v1.CodeExplanation.match:type_name -> engram.v1.AnchorMatch
-	9,  // 44: engram.v1.CodeExplanation.matched_anchors:type_name -> engram.v1.CodeAnchor
-	11, // 45: engram.v1.CodeExplanation.replacement:type_name -> engram.v1.Decision
-	28, // 46: engram.v1.ExplainCodeResponse.explanations:type_name -> engram.v1.CodeExplanation
-	16, // 47: engram.v1.DecisionsService.IngestCommits:input_type -> engram.v1.IngestCommitsRequest
-	20, // 48: engram.v1.DecisionsService.CreateDecision:input_type -> engram.v1.CreateDecisionRequest
-	21, // 49: engram.v1.DecisionsService.GetDecision:input_type -> engram.v1.GetDecisionRequest
-	22, // 50: engram.v1.DecisionsService.ListDecisions:input_type -> engram.v1.ListDecisionsRequest
-	24, // 51: engram.v1.DecisionsService.SearchDecisions:input_type -> engram.v1.SearchDecisionsRequest
-	27, // 52: engram.v1.DecisionsService.ExplainCode:input_type -> engram.v1.ExplainCodeRequest
-	13, // 53: engram.v1.DecisionsService.RecordDecisionOutcome:input_type -> engram.v1.RecordDecisionOutcomeRequest
-	14, // 54: engram.v1.DecisionsService.IngestSession:input_type -> engram.v1.IngestSessionRequest
-	17, // 55: engram.v1.DecisionsService.IngestCommits:output_type -> engram.v1.IngestCommitsResponse
-	11, // 56: engram.v1.DecisionsService.CreateDecision:output_type -> engram.v1.Decision
-	11, // 57: engram.v1.DecisionsService.GetDecision:output_type -> engram.v1.Decision
-	23, // 58: engram.v1.DecisionsService.ListDecisions:output_type -> engram.v1.ListDecisionsResponse
-	26, // 59: engram.v1.DecisionsService.SearchDecisions:output_type -> engram.v1.SearchDecisionsResponse
-	29, // 60: engram.v1.DecisionsService.ExplainCode:output_type -> engram.v1.ExplainCodeResponse
-	11, // 61: engram.v1.DecisionsService.RecordDecisionOutcome:output_type -> engram.v1.Decision
-	15, // 62: engram.v1.DecisionsService.IngestSession:output_type -> engram.v1.IngestSessionResponse
-	55, // [55:63] is the sub-list for method output_type
-	47, // [47:55] is the sub-list for method input_type
-	47, // [47:47] is the sub-list for extension type_name
-	47, // [47:47] is the sub-list for extension extendee
-	0,  // [0:47] is the sub-list for field type_name
+	4,  // 8: engram.v1.CodeAnchor.recorded_lines:type_name -> engram.v1.LineRange
+	10, // 9: engram.v1.Decision.alternatives:type_name -> engram.v1.DecisionAlternative
+	8,  // 10: engram.v1.Decision.evidence:type_name -> engram.v1.DecisionEvidence
+	9,  // 11: engram.v1.Decision.anchors:type_name -> engram.v1.CodeAnchor
+	30, // 12: engram.v1.Decision.decision_time:type_name -> google.protobuf.Timestamp
+	30, // 13: engram.v1.Decision.create_time:type_name -> google.protobuf.Timestamp
+	30, // 14: engram.v1.Decision.update_time:type_name -> google.protobuf.Timestamp
+	31, // 15: engram.v1.Decision.status:type_name -> engram.v1.MemoryStatus
+	1,  // 16: engram.v1.Decision.outcome:type_name -> engram.v1.DecisionOutcome
+	12, // 17: engram.v1.Decision.outcome_history:type_name -> engram.v1.DecisionOutcomeRecord
+	1,  // 18: engram.v1.DecisionOutcomeRecord.outcome:type_name -> engram.v1.DecisionOutcome
+	8,  // 19: engram.v1.DecisionOutcomeRecord.evidence:type_name -> engram.v1.DecisionEvidence
+	30, // 20: engram.v1.DecisionOutcomeRecord.record_time:type_name -> google.protobuf.Timestamp
+	1,  // 21: engram.v1.RecordDecisionOutcomeRequest.outcome:type_name -> engram.v1.DecisionOutcome
+	8,  // 22: engram.v1.RecordDecisionOutcomeRequest.evidence:type_name -> engram.v1.DecisionEvidence
+	11, // 23: engram.v1.IngestSessionResponse.decisions:type_name -> engram.v1.Decision
+	32, // 24: engram.v1.IngestSessionResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
+	7,  // 25: engram.v1.IngestCommitsRequest.commits:type_name -> engram.v1.Commit
+	11, // 26: engram.v1.IngestCommitsResponse.decisions:type_name -> engram.v1.Decision
+	32, // 27: engram.v1.IngestCommitsResponse.privacy_findings:type_name -> engram.v1.PrivacyFinding
+	19, // 28: engram.v1.IngestCommitsResponse.commits:type_name -> engram.v1.IngestedCommit
+	2,  // 29: engram.v1.IngestedCommit.disposition:type_name -> engram.v1.CommitDisposition
+	18, // 30: engram.v1.IngestedCommit.violations:type_name -> engram.v1.CommitFieldViolation
+	11, // 31: engram.v1.CreateDecisionRequest.decision:type_name -> engram.v1.Decision
+	30, // 32: engram.v1.ListDecisionsRequest.decision_time_start:type_name -> google.protobuf.Timestamp
+	30, // 33: engram.v1.ListDecisionsRequest.decision_time_end:type_name -> google.protobuf.Timestamp
+	1,  // 34: engram.v1.ListDecisionsRequest.outcomes:type_name -> engram.v1.DecisionOutcome
+	11, // 35: engram.v1.ListDecisionsResponse.decisions:type_name -> engram.v1.Decision
+	30, // 36: engram.v1.SearchDecisionsRequest.decision_time_start:type_name -> google.protobuf.Timestamp
+	30, // 37: engram.v1.SearchDecisionsRequest.decision_time_end:type_name -> google.protobuf.Timestamp
+	33, // 38: engram.v1.SearchDecisionsRequest.consistency:type_name -> engram.v1.ReadConsistency
+	11, // 39: engram.v1.DecisionHit.decision:type_name -> engram.v1.Decision
+	25, // 40: engram.v1.SearchDecisionsResponse.hits:type_name -> engram.v1.DecisionHit
+	4,  // 41: engram.v1.ExplainCodeRequest.lines:type_name -> engram.v1.LineRange
+	33, // 42: engram.v1.ExplainCodeRequest.consistency:type_name -> engram.v1.ReadConsistency
+	11, // 43: engram.v1.CodeExplanation.decision:type_name -> engram.v1.Decision
+	3,  // 44: engram.v1.CodeExplanation.match:type_name -> engram.v1.AnchorMatch
+	9,  // 45: engram.v1.CodeExplanation.matched_anchors:type_name -> engram.v1.CodeAnchor
+	11, // 46: engram.v1.CodeExplanation.replacement:type_name -> engram.v1.Decision
+	28, // 47: engram.v1.ExplainCodeResponse.explanations:type_name -> engram.v1.CodeExplanation
+	16, // 48: engram.v1.DecisionsService.IngestCommits:input_type -> engram.v1.IngestCommitsRequest
+	20, // 49: engram.v1.DecisionsService.CreateDecision:input_type -> engram.v1.CreateDecisionRequest
+	21, // 50: engram.v1.DecisionsService.GetDecision:input_type -> engram.v1.GetDecisionRequest
+	22, // 51: engram.v1.DecisionsService.ListDecisions:input_type -> engram.v1.ListDecisionsRequest
+	24, // 52: engram.v1.DecisionsService.SearchDecisions:input_type -> engram.v1.SearchDecisionsRequest
+	27, // 53: engram.v1.DecisionsService.ExplainCode:input_type -> engram.v1.ExplainCodeRequest
+	13, // 54: engram.v1.DecisionsService.RecordDecisionOutcome:input_type -> engram.v1.RecordDecisionOutcomeRequest
+	14, // 55: engram.v1.DecisionsService.IngestSession:input_type -> engram.v1.IngestSessionRequest
+	17, // 56: engram.v1.DecisionsService.IngestCommits:output_type -> engram.v1.IngestCommitsResponse
+	11, // 57: engram.v1.DecisionsService.CreateDecision:output_type -> engram.v1.Decision
+	11, // 58: engram.v1.DecisionsService.GetDecision:output_type -> engram.v1.Decision
+	23, // 59: engram.v1.DecisionsService.ListDecisions:output_type -> engram.v1.ListDecisionsResponse
+	26, // 60: engram.v1.DecisionsService.SearchDecisions:output_type -> engram.v1.SearchDecisionsResponse
+	29, // 61: engram.v1.DecisionsService.ExplainCode:output_type -> engram.v1.ExplainCodeResponse
+	11, // 62: engram.v1.DecisionsService.RecordDecisionOutcome:output_type -> engram.v1.Decision
+	15, // 63: engram.v1.DecisionsService.IngestSession:output_type -> engram.v1.IngestSessionResponse
+	56, // [56:64] is the sub-list for method output_type
+	48, // [48:56] is the sub-list for method input_type
+	48, // [48:48] is the sub-list for extension type_name
+	48, // [48:48] is the sub-list for extension extendee
+	0,  // [0:48] is the sub-list for field type_name
 }
 
 func init() { file_engram_v1_decisions_proto_init() }
