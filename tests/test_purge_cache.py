@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+import psycopg
 import pytest
 from engram.v1 import lifecycle_pb2, types_pb2
 from engram_server.lexical.sparse import query_sparse_vector
@@ -212,3 +213,50 @@ async def test_purges_take_their_memories_out_of_the_vector_index(
     )
     assert await indexed(t) == {ids[elsewhere.name]}
     assert len(await indexed(other)) == 1  # the same space name in another tenant
+
+
+async def test_a_lock_queued_behind_an_indexing_batch_cannot_stall_it(
+    make_tenant: Any, server: Any, raw_pg: Any, stack: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A batch holds its transaction (and a share lock on memories) while it
+    # embeds. A schema change queued behind it then blocks the batch's short
+    # check transaction, which the batch waits for: neither could ever go on.
+    # The check gives up after its lock timeout, the batch rolls back, the
+    # queued lock goes through, and the batch is indexed on its retry.
+    t = await make_tenant()
+    worker = server.ctx.recall.worker
+    embed = worker.embedder.embed_for_tenant
+    database_url = stack.database_url
+    queued = asyncio.Event()
+    locker: list[asyncio.Task[None]] = []
+
+    async def take_the_table() -> None:
+        async with await psycopg.AsyncConnection.connect(database_url) as conn:
+            await conn.execute("LOCK TABLE memories IN ACCESS EXCLUSIVE MODE")
+            await conn.commit()
+
+    async def embedding_while_a_lock_queues(tenant: str, texts: list[str]) -> Any:
+        if tenant == t.tenant_id and not locker:
+            locker.append(asyncio.create_task(take_the_table()))
+            while True:  # until the LOCK TABLE waits behind this batch
+                cur = await raw_pg.execute(
+                    "SELECT count(*) FROM pg_locks WHERE relation = 'memories'::regclass"
+                    " AND mode = 'AccessExclusiveLock' AND NOT granted"
+                )
+                row = await cur.fetchone()
+                if row is not None and row[0]:
+                    break
+                await asyncio.sleep(0.05)
+            queued.set()
+        return await embed(tenant, texts)
+
+    monkeypatch.setattr(worker.embedder, "embed_for_tenant", embedding_while_a_lock_queues)
+    await propose(t.lifecycle, "s", "Ed: the fire drill is on the first Monday")
+    try:
+        indexed = worker.wait_until_indexed(t.tenant_id, WAIT_SECONDS)
+        assert await asyncio.wait_for(indexed, WAIT_SECONDS) == 0
+        assert queued.is_set()
+        await asyncio.wait_for(locker[0], WAIT_SECONDS)
+    finally:
+        for task in locker:  # a stalled batch must not stall the tests after this one
+            task.cancel()

@@ -46,6 +46,9 @@ OUTBOX_CHANNEL = "engram_outbox"
 BATCH = 256
 TENANTS_PER_ROUND = 50
 MAX_BACKOFF_SECONDS = 300.0
+# How long the short transaction a batch opens inside its own waits for a lock
+# (milliseconds) before the batch gives up and is retried.
+NESTED_LOCK_TIMEOUT_MS = 2000
 IDLE_POLL_SECONDS = 1.0
 # After a read-your-writes call indexed its tenant's backlog, the background loop
 # leaves that tenant alone this long: a caller that waits for more asks again at
@@ -340,6 +343,11 @@ class IndexWorker:
         # A short transaction of its own, not the batch's: the rows it share-locks
         # are released at once instead of holding up a purge until the batch commits.
         async with self.db.tenant_tx(tenant) as conn:
+            # The batch's transaction is still open and holds a share lock on
+            # memories. A lock queued behind it (a schema change, LOCK TABLE) would
+            # make this wait for ever, and the batch for this. Bounded, the batch
+            # fails, rolls back, lets the other through, and is retried.
+            await conn.execute(f"SET LOCAL lock_timeout = {NESTED_LOCK_TIMEOUT_MS}")
             await forget_vanished(conn, tenant, memories, neighbours)
         rows = list(vectors[: len(memories)])
         for offset, i in enumerate(mixed, len(memories)):
