@@ -8,7 +8,7 @@ from typing import Any
 
 import grpc
 import pytest
-from engram.v1 import lifecycle_pb2
+from engram.v1 import lifecycle_pb2, types_pb2
 from engram_server.errors import InvalidTransition
 from engram_server.lifecycle.model import Status
 from engram_server.lifecycle.states import ALLOWED_TRANSITIONS, check_transition
@@ -108,8 +108,9 @@ async def test_every_operation_from_every_reachable_status(make_tenant: Any, raw
                     await call(t.lifecycle, name)
                 assert err.value.code() == grpc.StatusCode.FAILED_PRECONDITION, (status, op)
                 if op == "confirm":
-                    assert "only PENDING_CONFIRMATION memories can be confirmed" in (
-                        err.value.details() or ""
+                    assert err.value.details() == (
+                        f"{name} is {types_pb2.MemoryStatus.Name(status)[len('MEMORY_STATUS_') :]}:"
+                        " only PENDING_CONFIRMATION memories can be confirmed"
                     ), err.value.details()
                 after = await t.lifecycle.GetMemory(lifecycle_pb2.GetMemoryRequest(name=name))
                 assert after.status == status, "a refused transition changes nothing"

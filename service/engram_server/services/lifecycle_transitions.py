@@ -9,7 +9,6 @@ from typing import Any
 
 from engram_server.errors import (
     FailedPrecondition,
-    InvalidTransition,
     PreconditionViolation,
     Violations,
 )
@@ -60,12 +59,15 @@ class LifecycleTransitions(LifecycleCore):
 
         async def decide(conn: Conn, m: Memory) -> list[Any]:
             if m.status != Status.PENDING_CONFIRMATION:
-                # Say what confirm is for, not only that this move is not allowed.
-                raise InvalidTransition(
-                    m.name,
-                    m.status.value,
-                    Status.ACTIVE.value,
-                    "only PENDING_CONFIRMATION memories can be confirmed",
+                # Say what confirm is for, not that ACTIVE cannot move to ACTIVE.
+                raise FailedPrecondition(
+                    f"{m.name} is {m.status.value}: only PENDING_CONFIRMATION memories"
+                    " can be confirmed",
+                    [
+                        PreconditionViolation(
+                            "STATUS", m.name, f"is {m.status.value}, not PENDING_CONFIRMATION"
+                        )
+                    ],
                 )
             plan: list[Any] = []
             if m.slot_key and m.status == Status.PENDING_CONFIRMATION:
