@@ -50,7 +50,7 @@ WATCH_LINE = re.compile(r"\d+ [A-Z_]+( memories/\S+)?")
 def _expected_watch_lines() -> list[str]:
     """The README's block of what the watch loop prints, without the comments."""
     text = README.read_text()
-    start = text.index("the watch loop replays")
+    start = text.index("the loop replays")
     block = re.search(r"```text\n(.*?)```", text[start:], re.S)
     assert block is not None
     return [line.split("#")[0].rstrip() for line in block.group(1).splitlines()]
