@@ -24,6 +24,7 @@ from engram_server.decisions.ranking import (
     parse_query,
     question_names,
 )
+from engram_server.lexical import analyze
 from engram_server.services.decisions import ABSTAIN_BELOW
 
 from tests.conftest import MakeTenant, RunningServer, TestTenant
@@ -341,6 +342,29 @@ def test_what_a_question_asks_for_is_read_from_its_common_phrasings() -> None:
     assert is_origin_question("What was the okhttp3 package called in OkHttp 2?")
     assert "renam" in parse_query("What was the okhttp3 package called in OkHttp 2?").expansions
     assert not parse_query("Why is the pool capped at four?").removal
+    # "what happened to" asks about a removal; a rename is often a deprecation.
+    assert parse_query("What happened to the old inner literal extractor?").removal
+    assert "deprec" in parse_query("What was the proxy argument called before?").expansions
+    # "newest" asks for the newest commit about something, never with origin routing.
+    assert parse_query("Why did the crates adopt the newest edition?").latest
+    assert not parse_query("When was the newest parser first added?").latest
+
+
+def test_a_latest_question_votes_for_the_newest_commit_carrying_its_words() -> None:
+    index = CommitIndex()
+    for day in range(8):  # the rest of the history: other words
+        index.add(
+            Document(f"f{day}".ljust(40, "0"), uuid.uuid4(), T0, {"subject": [f"other{day}"]})
+        )
+    ids = [uuid.uuid4() for _ in range(3)]
+    for day, (year, decision_id) in enumerate(zip((2015, 2018, 2021), ids, strict=True)):
+        fields = {"subject": analyze(f"crates: move to the {year} edition")}
+        index.add(Document(f"{day}" * 40, decision_id, T0 + timedelta(days=day + 1), fields))
+    newest = index.search(parse_query("Why did the crates move to the newest edition?"), 3)
+    assert newest[0].decision_id == ids[2]
+    assert newest[0].score > newest[1].score
+    first = index.search(parse_query("When did the crates first move to an edition?"), 3)
+    assert first[0].decision_id == ids[0]
 
 
 async def test_explain_names_the_commit_that_last_changed_the_lines_and_where_anchors_are_now(

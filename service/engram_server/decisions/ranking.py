@@ -12,6 +12,8 @@ Origin questions ("when was X first added", "what was it called before",
 "where did X come from") ask about the commit that introduced X, not the later
 ones that mention it. For those, each specific word of the question also votes
 for the oldest commit that carries it in its subject, paths or code context.
+Recency questions ("why did the crates adopt the newest edition") are their
+mirror: each word votes for the newest commit carrying it.
 
 `confidence` says how much of the question the best commit covers (the share of
 the question's inverse document frequency it matches), times the share of the
@@ -75,7 +77,8 @@ _INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
     for pattern, words in (
         (
             r"\b(?:no longer|any ?more|stop(?:ped|s)?|drop(?:ped|s)?|remov\w*|taken out"
-            r"|took out|got rid|get rid|delet\w*|gone|went away|disappear\w*|dead)\b",
+            r"|took out|got rid|get rid|delet\w*|gone|went away|disappear\w*|dead"
+            r"|what happened to)\b",
             "remove drop delete",
         ),
         (
@@ -86,7 +89,7 @@ _INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             r"\b(?:called before|named before|old name|former name|previous name|renam\w*"
             r"|(?:was|were) (?:\S+ ){1,8}?(?:called|named) (?:in|before|at first|originally)"
             r"|used to be called|new name)\b",
-            "rename",
+            "rename deprecate",
         ),
         (
             r"\b(?:mov(?:e|ed|es) (?:from|to|out|away)|switch\w*|migrat\w*|replac\w*"
@@ -130,6 +133,13 @@ _ORIGIN = re.compile(
     r"|how\s+long\s+has|inception|origin(?:s|ated)?\b)",
     re.IGNORECASE,
 )
+
+
+# Recency questions ("why did X adopt the newest edition", "the latest change to
+# Y") ask about the newest of several similar commits: each specific word votes
+# for the newest commit carrying it, as origin questions vote for the oldest.
+_LATEST = re.compile(r"\b(?:newest|latest|most\s+recent(?:ly)?|recently)\b", re.IGNORECASE)
+_LATEST_WORDS = frozenset(analyze("newest latest most recent recently"))
 
 
 def is_origin_question(question: str) -> bool:
@@ -218,6 +228,7 @@ class Query:
     origin: bool  # asks for the commit that introduced something
     names: tuple[str, ...] = ()  # `question_names`
     removal: bool = False  # asks why something was removed or stopped
+    latest: bool = False  # asks for the newest commit about something
 
 
 def parse_query(question: str) -> Query:
@@ -228,6 +239,7 @@ def parse_query(question: str) -> Query:
         is_origin_question(question),
         tuple(question_names(question)),
         bool(_INTENTS[0][0].search(question)),
+        bool(_LATEST.search(question)) and not is_origin_question(question),
     )
 
 
@@ -292,6 +304,7 @@ class CommitIndex:
         params = [PARAMS[name] for name in FIELDS]
         scores: dict[int, float] = {}
         oldest: dict[int, float] = {}
+        newest: dict[int, float] = {}
         origin_fields = [FIELDS.index(name) for name in ORIGIN_FIELDS]
         weights = {t: EXPANSION_WEIGHT for t in expansions} | {t: 1.0 for t in terms}
         for term, weight in weights.items():
@@ -312,8 +325,14 @@ class CommitIndex:
                 if carriers:
                     first = min(carriers, key=lambda d: self.documents[d].commit_time)
                     oldest[first] = oldest.get(first, 0.0) + idf
-        for doc, bonus in oldest.items():
-            scores[doc] = scores.get(doc, 0.0) + ORIGIN_WEIGHT * bonus
+            if query.latest and weight == 1.0 and term not in _LATEST_WORDS:
+                carriers = [d for d, tf in postings if any(tf[f] for f in origin_fields)]
+                if carriers:
+                    last = max(carriers, key=lambda d: self.documents[d].commit_time)
+                    newest[last] = newest.get(last, 0.0) + idf
+        for votes in (oldest, newest):
+            for doc, bonus in votes.items():
+                scores[doc] = scores.get(doc, 0.0) + ORIGIN_WEIGHT * bonus
         opposite = _KEEPING if query.removal else _REMOVING if origin else None
         if opposite is not None:
             for doc in scores:
