@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 from pathlib import Path
 from typing import Any
+
+import engram
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -23,3 +26,10 @@ def run_page(page: str, namespace: dict[str, Any] | None = None) -> dict[str, An
     for index, code in enumerate(blocks):
         exec(compile(code, f"docs/{page} block {index + 1}", "exec"), namespace)
     return namespace
+
+
+def delete_tenant_if_left(address: str, platform_key: str, tenant: str) -> None:
+    """Deletes `tenant` if a page's example left it (a run that failed part way), so
+    the next page that creates it starts clean."""
+    with engram.Client(address, platform_key) as client, contextlib.suppress(engram.NotFound):
+        client.admin.delete_tenant(tenant)

@@ -102,23 +102,6 @@ async def test_readme_python_tour_runs(make_tenant: Any, monkeypatch: pytest.Mon
         assert namespace["event"].entry.to_status == "RETRACTED"
 
 
-DOCS = README.parent / "docs"
-
-
-async def test_recall_page_example_runs(make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """docs/recall.md's first example, as written (it once raised NameError)."""
-    t = await make_tenant()
-    monkeypatch.setenv("ENGRAM_ADDRESS", t.address)
-    monkeypatch.setenv("ENGRAM_API_KEY", t.secret)
-    text = (DOCS / "recall.md").read_text()
-    block = re.search(r"```python\n(.*?)```", text, re.S)
-    assert block is not None
-    namespace: dict[str, Any] = {}
-    await asyncio.to_thread(exec, compile(block.group(1), "docs/recall.md", "exec"), namespace)
-    contents = [hit.memory.content for hit in namespace["response"].hits]
-    assert "Alice prefers Go for backend services" in contents
-
-
 def _run_tour() -> dict[str, Any]:
     namespace: dict[str, Any] = {}
     printed = io.StringIO()

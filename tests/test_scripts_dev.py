@@ -1,4 +1,5 @@
-"""`scripts/dev` prints a few lines a person reads; the log goes to a file."""
+"""`scripts/dev` prints a few lines a person reads; the log goes to a file, and the
+previous run's log is kept as dev.log.1."""
 
 from __future__ import annotations
 
@@ -17,6 +18,9 @@ def test_scripts_dev_prints_the_useful_block_and_logs_the_rest(
     tmp_path: Path, pg_server_url: str, redis_url: str
 ) -> None:
     data_dir = tmp_path / "data"
+    data_dir.mkdir()
+    # An earlier run's log: this run keeps it as dev.log.1.
+    (data_dir / "dev.log").write_text("the earlier run's log\n")
     with fresh_database(pg_server_url, "engram_dev_script") as database_url:
         env = {
             **os.environ,
@@ -56,4 +60,9 @@ def test_scripts_dev_prints_the_useful_block_and_logs_the_rest(
     assert not [line for line in shown if " INFO " in line or " WARNING " in line], terminal
     log = (data_dir / "dev.log").read_text()
     assert "applied" in log or "migrat" in log, log[-2000:]
-    assert any(f"log is in {data_dir / 'dev.log'}" in line for line in shown), terminal
+    assert "the earlier run's log" not in log
+    assert (data_dir / "dev.log.1").read_text() == "the earlier run's log\n"
+    assert any(
+        f"log is in {data_dir / 'dev.log'}, the previous run's in {data_dir / 'dev.log.1'}" in line
+        for line in shown
+    ), terminal

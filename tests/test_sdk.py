@@ -261,6 +261,36 @@ def test_policy_round_trips_with_short_kind_keys() -> None:
     assert _requests.set_policy(back, "b", None).policy.name == "spaces/b/policy"
 
 
+def test_policy_has_every_field_of_the_api_policy() -> None:
+    """A field the SDK's Policy lacks is lost on a read-modify-write (get_policy,
+    dataclasses.replace, set_policy) and cannot be set at all."""
+    sdk = {f.name for f in dataclasses.fields(engram.Policy)}
+    assert {f.name for f in lifecycle_pb2.Policy.DESCRIPTOR.fields} - sdk == set()
+
+
+def test_policy_round_trips_privacy_and_evidence_settings() -> None:
+    policy = engram.Policy(
+        name="spaces/crm/policy",
+        allowed_personal_data=("email", "phone"),
+        evidence_weights=engram.EvidenceWeights(official=0.2, unverified=0.0),
+        min_corroboration=3,
+        assess_on_write=True,
+        pinned_space_class="canonical",
+    )
+    pb = _convert.policy_in(policy)
+    assert list(pb.allowed_personal_data) == ["email", "phone"]
+    # An explicit 0.0 is sent (the grade gets no adjustment); None is left unset.
+    assert pb.evidence_weights.HasField("unverified") and pb.evidence_weights.unverified == 0.0
+    assert not pb.evidence_weights.HasField("corroborated")
+    back = _convert.policy_out(pb)
+    assert dataclasses.replace(back, raw=None) == policy
+    assert _convert.policy_out(lifecycle_pb2.Policy()).evidence_weights is None
+    with pytest.raises(engram.InvalidArgument, match=r"policy\.allowed_personal_data"):
+        _convert.policy_in(engram.Policy(allowed_personal_data="email"))  # type: ignore[arg-type]
+    with pytest.raises(engram.InvalidArgument, match=r"policy\.evidence_weights"):
+        _convert.policy_in(engram.Policy(evidence_weights={"official": 0.2}))  # type: ignore[arg-type]
+
+
 def test_admin_results_convert() -> None:
     key = _convert.api_key_out(
         admin_pb2.ApiKey(
@@ -707,6 +737,32 @@ async def test_async_watch_delivers_transitions_in_order(server: Any, make_tenan
         first_after = await asyncio.wait_for(again.__anext__(), timeout=10)
         await again.aclose()  # type: ignore[attr-defined]
     assert first_after.cursor == seen[1].cursor
+
+
+async def test_a_policy_read_modified_and_written_back_keeps_every_setting(
+    server: Any, make_tenant: Any
+) -> None:
+    tenant = await make_tenant()
+    async with engram.AsyncClient(server.address, tenant.secret) as client:
+        await client.set_policy(
+            engram.Policy(
+                allowed_personal_data=("email",),
+                evidence_weights=engram.EvidenceWeights(official=0.25),
+                min_corroboration=3,
+                assess_on_write=True,
+                pinned_space_class="canonical",
+            ),
+            space="crm",
+        )
+        policy = await client.get_policy("crm")
+        updated = await client.set_policy(dataclasses.replace(policy, min_confidence=0.5))
+        kept = await client.propose("crm", "Invoices go to ana@acme.com")
+    assert updated.min_confidence == pytest.approx(0.5)
+    assert updated.allowed_personal_data == ("email",)
+    assert updated.evidence_weights == engram.EvidenceWeights(official=0.25)
+    assert (updated.min_corroboration, updated.assess_on_write) == (3, True)
+    assert updated.pinned_space_class == "canonical"
+    assert kept.memory is not None and kept.memory.content == "Invoices go to ana@acme.com"
 
 
 async def test_policy_purge_and_expiry(server: Any, make_tenant: Any) -> None:

@@ -594,9 +594,45 @@ def policy_out(pb: lifecycle_pb2.Policy) -> t.Policy:
             if pb.dedup_scope
             else "SPACE"
         ),
+        allowed_personal_data=tuple(pb.allowed_personal_data),
+        evidence_weights=(
+            _evidence_weights_out(pb.evidence_weights) if pb.HasField("evidence_weights") else None
+        ),
+        min_corroboration=pb.min_corroboration,
+        assess_on_write=pb.assess_on_write,
+        pinned_space_class=pb.pinned_space_class,
         etag=pb.etag,
         update_time=time_out(pb, "update_time"),
         raw=pb,
+    )
+
+
+def _evidence_weights_out(pb: lifecycle_pb2.EvidenceWeights) -> t.EvidenceWeights:
+    return t.EvidenceWeights(
+        disabled=pb.disabled,
+        official=pb.official if pb.HasField("official") else None,
+        corroborated=pb.corroborated if pb.HasField("corroborated") else None,
+        single_source=pb.single_source if pb.HasField("single_source") else None,
+        unverified=pb.unverified if pb.HasField("unverified") else None,
+    )
+
+
+def _evidence_weights_in(weights: Any) -> lifecycle_pb2.EvidenceWeights | None:
+    if weights is None:
+        return None
+    if not isinstance(weights, t.EvidenceWeights):
+        raise errors.invalid_argument(
+            "policy.evidence_weights",
+            f"expected an engram.EvidenceWeights, got {type(weights).__name__}",
+        )
+    return fill(
+        lifecycle_pb2.EvidenceWeights(),
+        "policy.evidence_weights.",
+        disabled=weights.disabled,
+        official=weights.official,
+        corroborated=weights.corroborated,
+        single_source=weights.single_source,
+        unverified=weights.unverified,
     )
 
 
@@ -640,6 +676,11 @@ def policy_in(policy: t.Policy) -> lifecycle_pb2.Policy:
         decay_exponents=_kind_keys(policy.decay_exponents, "policy.decay_exponents"),
         sequential_validators=policy.sequential_validators,
         dedup_scope=lifecycle_pb2.DedupScope.Value(f"DEDUP_SCOPE_{policy.dedup_scope.upper()}"),
+        allowed_personal_data=policy.allowed_personal_data,
+        evidence_weights=_evidence_weights_in(policy.evidence_weights),
+        min_corroboration=policy.min_corroboration,
+        assess_on_write=policy.assess_on_write,
+        pinned_space_class=policy.pinned_space_class,
         etag=policy.etag,
     )
 

@@ -352,6 +352,19 @@ class WebhookValidator:
 
 
 @dataclass(frozen=True, kw_only=True)
+class EvidenceWeights:
+    """Evidence-weighted recall in a space: what each evidence grade adds to a hit's
+    score. None keeps the server default (+0.15 official, +0.08 corroborated, 0
+    single source, -0.10 unverified); `disabled` turns the adjustment off."""
+
+    disabled: bool = False
+    official: float | None = None
+    corroborated: float | None = None
+    single_source: float | None = None
+    unverified: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class Policy:
     """A validation policy of the tenant (`name="policy"`) or one space.
 
@@ -378,6 +391,18 @@ class Policy:
     sequential_validators: bool = False
     # Where identical content is a duplicate: "SPACE" (default), "SESSION" or "OFF".
     dedup_scope: str = "SPACE"
+    # Personal-data types stored as written in the space ("email", "phone",
+    # "payment_card", "iban", "ip_address", "us_ssn", "uk_nino"); every other type
+    # is replaced by its placeholder. Credentials are never allowed.
+    allowed_personal_data: tuple[str, ...] = ()
+    # Evidence-weighted recall's adjustment per grade (None: the server defaults).
+    evidence_weights: EvidenceWeights | None = None
+    # Distinct agreeing sources the corroboration assessor needs (0: the server's 2).
+    min_corroboration: int = 0
+    # Grade every accepted proposal with the corroboration assessor.
+    assess_on_write: bool = False
+    # Pins the space's class: "canonical", "working" or "correspondence" ("": observed).
+    pinned_space_class: str = ""
     etag: str = ""
     update_time: datetime | None = None
     raw: lifecycle_pb2.Policy | None = field(default=None, repr=False, compare=False)

@@ -1,0 +1,37 @@
+"""docs/recall.md runs as written: the SDK's recall and context, and the generated
+stub with the key as metadata, answer what the page's comments show."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from tests.docs_examples import run_page
+
+
+async def test_the_recall_page_runs(
+    make_tenant: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tenant = await make_tenant()
+    monkeypatch.setenv("ENGRAM_ADDRESS", tenant.address)
+    monkeypatch.setenv("ENGRAM_API_KEY", tenant.secret)
+    namespace = await asyncio.to_thread(run_page, "recall.md")
+    shown = capsys.readouterr().out.splitlines()
+    assert shown[:2] == [
+        "0.93 Alice prefers Go for backend services 1",
+        "0.0 Deploys happen on Tuesdays 0",
+    ]
+    block = namespace["block"].text.splitlines()
+    assert [line.split(" (memories/")[0] for line in block] == [
+        "## Facts",
+        "- Alice prefers Go for backend services",
+        "",
+        "## How-tos",
+        "- Deploys happen on Tuesdays",
+    ]
+    assert [hit.memory.content for hit in namespace["response"].hits] == [
+        "Alice prefers Go for backend services",
+        "Deploys happen on Tuesdays",
+    ]
