@@ -168,34 +168,6 @@ async def test_names_the_diff_introduced_answer_which_change_introduced_them(
     assert list(found.hits[0].decision.commits) == [introduced]
 
 
-async def test_a_dependency_only_in_the_manifest_finds_its_commit(
-    server: RunningServer, make_tenant: MakeTenant, repo: Path
-) -> None:
-    t = await make_tenant()
-    write(repo, "Cargo.toml", '[dependencies]\nserde = "1.0"\ntokio = { version = "1.25.0" }\n')
-    write(repo, "package.json", '{\n  "dependencies": {\n    "debug": "^4.4.0"\n  }\n}\n')
-    commit_all(repo, "Set up the server crate and its web front end", T0)
-    write(repo, "Cargo.toml", '[dependencies]\nserde = "1.0"\ntokio = { version = "1.44" }\n')
-    bumped = commit_all(repo, "Hand the shutdown signal over without an Arc", T0 + timedelta(1))
-    write(
-        repo,
-        "package.json",
-        '{\n  "dependencies": {\n    "debug": "^4.4.0",\n    "depd": "^2.0.0"\n  }\n}\n',
-    )
-    added = commit_all(repo, "Warn when redirect gets no target", T0 + timedelta(2))
-    sent = list(read_commits(str(repo), "HEAD"))
-    assert [list(f.added_symbols) for f in sent[1].files] == [["tokio 1.44"]]
-    assert [list(f.removed_symbols) for f in sent[1].files] == [["tokio 1.25.0"]]
-    assert [list(f.added_symbols) for f in sent[2].files] == [["depd", "depd 2.0.0"]]
-    await ingest_repo(t, repo)
-    await indexed(server, t)
-
-    found = await search(t, "Why is tokio 1.44 or newer required?")
-    assert list(found.hits[0].decision.commits) == [bumped]
-    found = await search(t, "Why did it start depending on depd?")
-    assert list(found.hits[0].decision.commits) == [added]
-
-
 async def test_a_short_subject_is_not_buried_under_long_newer_bodies(
     server: RunningServer, make_tenant: MakeTenant, repo: Path
 ) -> None:

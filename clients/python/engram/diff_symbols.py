@@ -9,13 +9,6 @@ what is left is what the change introduced and what it took away, which is what
 "when was X added" and "why was X removed" ask about. Only names leave the
 machine, never the lines they were on; lockfiles and generated files give none,
 and long or digit-heavy tokens (hashes, keys) are never names.
-
-A dependency manifest (`Cargo.toml`, `package.json`, `go.mod`, `pyproject.toml`,
-requirements files, `Gemfile`, `build.gradle`) also gives the dependencies a
-change added or removed, plain words as they are (`depd`, `tokio`), and for one
-whose version changed, the name with its new and its old version (`tokio 1.44`
-added, `tokio 1.25.0` removed): "why did X start depending on depd" and "why does
-it require tokio 1.44" are answered by a line of the manifest, not the message.
 """
 
 from __future__ import annotations
@@ -36,32 +29,6 @@ _LOCKFILES = re.compile(
     r"(?:^|/)(?:[^/]+\.lock|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.yaml|go\.sum"
     r"|[^/]+\.min\.(?:js|css)|[^/]+\.pb\.go|[^/]+_pb2\.pyi?)$"
 )
-
-
-_MANIFESTS = re.compile(
-    r"(?:^|/)(?:Cargo\.toml|package\.json|go\.mod|pyproject\.toml|requirements[^/]*\.(?:txt|in)"
-    r"|setup\.cfg|Gemfile|[^/]+\.gemspec|build\.gradle(?:\.kts)?)$"
-)
-# `tokio = { version = "1.44" }`, `"depd": "^2.0.0"`, `requests>=2.31`,
-# `github.com/spf13/pflag v1.0.5`, `gem "rack", "~> 3.0"`, `edition = "2024"`: a
-# name, then a version (dotted, or a quoted year as editions are).
-_DEPENDENCY = re.compile(
-    r"""^\s*(?:gem\s+|require\s+|implementation\s*\(?\s*)?["']?"""
-    r"""(?P<name>[A-Za-z@][\w.@/-]*?)["']?\s*(?:=|:|,|==|>=|~=|<=|~>|\^|>|<|\s)"""
-    r"""[^#]*?(?P<version>\d+(?:\.\d+)+|(?<=["'])\d{4}(?=["']))"""
-)
-
-
-def dependencies(lines: Iterable[str]) -> dict[str, str]:
-    """The dependencies named with a version on manifest `lines`: name -> version."""
-    found: dict[str, str] = {}
-    for line in lines:
-        if len(line) > MAX_LINE_CHARS:
-            continue
-        match = _DEPENDENCY.match(line)
-        if match and len(match["name"]) <= MAX_NAME_CHARS:
-            found.setdefault(match["name"], match["version"])
-    return found
 
 
 def is_name(token: str) -> bool:
@@ -95,22 +62,10 @@ def introduced_and_removed(
     MAX_NAMES each; none for a lockfile or a generated file."""
     if _LOCKFILES.search(path):
         return [], []
-    added_lines, deleted_lines = list(added_lines), list(deleted_lines)
     added = names(added_lines)
     deleted = names(deleted_lines)
     on_both = set(added) & set(deleted)
-    added = [n for n in added if n not in on_both]
-    deleted = [n for n in deleted if n not in on_both]
-    if _MANIFESTS.search(path):
-        new, old = dependencies(added_lines), dependencies(deleted_lines)
-        for name, version in new.items():
-            if name not in old:
-                added.append(name)
-            if old.get(name) != version:
-                added.append(f"{name} {version}")
-        for name, version in old.items():
-            if name not in new:
-                deleted.append(name)
-            if new.get(name) != version:
-                deleted.append(f"{name} {version}")
-    return list(dict.fromkeys(added))[:MAX_NAMES], list(dict.fromkeys(deleted))[:MAX_NAMES]
+    return (
+        [n for n in added if n not in on_both][:MAX_NAMES],
+        [n for n in deleted if n not in on_both][:MAX_NAMES],
+    )
