@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 from pathlib import Path
 from typing import Any
 
 import engram
+import pytest
 
 DOCS = Path(__file__).resolve().parents[1] / "docs"
 
@@ -33,3 +35,11 @@ def delete_tenant_if_left(address: str, platform_key: str, tenant: str) -> None:
     the next page that creates it starts clean."""
     with engram.Client(address, platform_key) as client, contextlib.suppress(engram.NotFound):
         client.admin.delete_tenant(tenant)
+
+
+async def run_page_as(tenant: Any, page: str, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Runs `page` with `tenant`'s address and key in ENGRAM_ADDRESS / ENGRAM_API_KEY,
+    as a reader's shell would have them, in a thread: its examples block."""
+    monkeypatch.setenv("ENGRAM_ADDRESS", tenant.address)
+    monkeypatch.setenv("ENGRAM_API_KEY", tenant.secret)
+    return await asyncio.to_thread(run_page, page)

@@ -3,20 +3,17 @@ answer what the page's comments show."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import engram
 import pytest
 
-from tests.docs_examples import run_page
+from tests.docs_examples import run_page_as
 
 
 async def test_the_learning_page_runs(make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     tenant = await make_tenant()
-    monkeypatch.setenv("ENGRAM_ADDRESS", tenant.address)
-    monkeypatch.setenv("ENGRAM_API_KEY", tenant.secret)
-    namespace = await asyncio.to_thread(run_page, "learning.md")
+    namespace = await run_page_as(tenant, "learning.md", monkeypatch)
     learned = [
         (r.outcome, r.memory.kind, r.memory.slot_key, r.memory.content)
         for r in namespace["learned"].results

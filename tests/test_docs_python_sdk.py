@@ -3,7 +3,6 @@ names every SDK method."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -11,14 +10,12 @@ import engram
 import pytest
 from engram._base import RPC_ATTRIBUTE
 
-from tests.docs_examples import DOCS, run_page
+from tests.docs_examples import DOCS, run_page_as
 
 
 async def test_the_python_sdk_page_runs(make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     tenant = await make_tenant()
-    monkeypatch.setenv("ENGRAM_ADDRESS", tenant.address)
-    monkeypatch.setenv("ENGRAM_API_KEY", tenant.secret)
-    namespace = await asyncio.to_thread(run_page, "python-sdk.md")
+    namespace = await run_page_as(tenant, "python-sdk.md", monkeypatch)
     assert namespace["found"].hits and namespace["restored"].retracted_count == 1
 
 

@@ -3,21 +3,18 @@ stub with the key as metadata, answer what the page's comments show."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
 
-from tests.docs_examples import run_page
+from tests.docs_examples import run_page_as
 
 
 async def test_the_recall_page_runs(
     make_tenant: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tenant = await make_tenant()
-    monkeypatch.setenv("ENGRAM_ADDRESS", tenant.address)
-    monkeypatch.setenv("ENGRAM_API_KEY", tenant.secret)
-    namespace = await asyncio.to_thread(run_page, "recall.md")
+    namespace = await run_page_as(tenant, "recall.md", monkeypatch)
     shown = capsys.readouterr().out.splitlines()
     assert shown[:2] == [
         "0.93 Alice prefers Go for backend services 1",

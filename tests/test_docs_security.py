@@ -3,20 +3,17 @@ an email is redacted, and a space's policy lets emails through."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import engram
 import pytest
 
-from tests.docs_examples import run_page
+from tests.docs_examples import run_page_as
 
 
 async def test_the_security_page_runs(make_tenant: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     tenant = await make_tenant()
-    monkeypatch.setenv("ENGRAM_ADDRESS", tenant.address)
-    monkeypatch.setenv("ENGRAM_API_KEY", tenant.secret)
-    namespace = await asyncio.to_thread(run_page, "security.md")
+    namespace = await run_page_as(tenant, "security.md", monkeypatch)
     leaked = namespace["leaked"]
     assert leaked.outcome is engram.ProposalOutcome.REJECTED and leaked.memory is None
     assert leaked.privacy_findings == (

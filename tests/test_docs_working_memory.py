@@ -3,22 +3,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import engram
 import pytest
 
-from tests.docs_examples import run_page
+from tests.docs_examples import run_page_as
 
 
 async def test_the_working_memory_page_runs(
     make_tenant: Any, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tenant = await make_tenant()
-    monkeypatch.setenv("ENGRAM_ADDRESS", tenant.address)
-    monkeypatch.setenv("ENGRAM_API_KEY", tenant.secret)
-    namespace = await asyncio.to_thread(run_page, "working-memory.md")
+    namespace = await run_page_as(tenant, "working-memory.md", monkeypatch)
     shown = capsys.readouterr().out.splitlines()
 
     assert shown[0] == "0 7 1 7"
