@@ -367,6 +367,29 @@ def test_a_latest_question_votes_for_the_newest_commit_carrying_its_words() -> N
     assert first[0].decision_id == ids[0]
 
 
+def test_the_verb_that_makes_an_origin_question_votes_for_no_commit() -> None:
+    # "first implemented" asks for an origin; the oldest commit that says
+    # "implement" (about something else) is not where the command came from.
+    index = CommitIndex()
+    for day in range(8):
+        index.add(
+            Document(f"f{day}".ljust(40, "0"), uuid.uuid4(), T0, {"subject": [f"other{day}"]})
+        )
+    subjects = [
+        "Implement smart case",
+        "Run a command for each result",
+        "Run the command in the result's directory",
+    ]
+    ids = [uuid.uuid4() for _ in subjects]
+    for day, (subject, decision_id) in enumerate(zip(subjects, ids, strict=True)):
+        fields = {"subject": analyze(subject)}
+        index.add(Document(f"{day}" * 40, decision_id, T0 + timedelta(days=day + 1), fields))
+    found = index.search(
+        parse_query("When was running a command for every result first implemented?"), 3
+    )
+    assert [s.decision_id for s in found[:2]] == ids[1:]
+
+
 async def test_explain_names_the_commit_that_last_changed_the_lines_and_where_anchors_are_now(
     server: Any, make_tenant: MakeTenant, repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -120,6 +120,7 @@ _ORIGIN_WORDS = frozenset(
     analyze(
         "first firstly added add introduced introduce original originally called named"
         " renamed before earlier former previous old come came created born appeared"
+        " appear implemented implement supported shipped landed written became become"
         " since version release inception origin"
     )
 )
