@@ -115,6 +115,19 @@ def test_skips_say_why() -> None:
     assert reasoned_lock.draft is not None
     fmt = mine(commit("Run black over the code base"))
     assert fmt.skip is not None and fmt.skip.reason == "formatting only"
+    for subject in ("cargo fmt", "Fix trailing whitespace", "src: reformat", "Formatting fixes"):
+        skipped = mine(commit(subject))
+        assert skipped.skip is not None and skipped.skip.reason == "formatting only", subject
+    # "format" that names a feature, whitespace the program handles, and a `style:`
+    # prefix on a lint fix are changes of their own.
+    for subject in (
+        "Use http-errors for res.format error",
+        "Add a bunch of command line options for controlling I/O format",
+        "Trim trailing whitespaces after processing ANSI sequences",
+        "style: remove eprintln macro",
+        "Prettier error output",
+    ):
+        assert mine(commit(subject)).draft is not None, subject
     typo = mine(commit("Fix typo"))
     assert typo.skip is not None and "trivial" in typo.skip.reason
     fixup = mine(commit("fixup! Add cache"))

@@ -114,12 +114,41 @@ _WHY_REJECTED = re.compile(
 # -- skipping -------------------------------------------------------------------------
 
 _FIXUP = re.compile(r"^(?:fixup|squash|amend)! ", re.IGNORECASE)
+# A subject whose whole point is formatting: it leads (after an area or
+# conventional prefix) with reformatting, a formatter's name or whitespace.
+# "format" elsewhere in a subject names a feature (`res.format`, "add a --format
+# option"), not a formatting pass, and a `style:` prefix is used for lint fixes
+# and refactors as often as for formatting.
+_FORMATTERS = (
+    r"(?:cargo\s+fmt|go\s*fmt|gofmt|rustfmt|black|prettier|ruff\s+format|isort|clang-format"
+    r"|yapf|autopep8|standardrb|rubocop\s+-a|ktlint|spotless|google-java-format|fmt)"
+)
 _FORMATTING = re.compile(
-    r"\b(?:format(?:ting|ted)?|reformat(?:ted)?|fmt|gofmt|rustfmt|black|prettier|ruff format"
-    r"|whitespace|trailing spaces?|indentation|lint(?:ing)? fix(?:es)?|code style|style fix"
-    r"|isort|clang-format)\b",
+    r"^(?:(?:re)?format(?:ting|ted|s)?(?:\s+(?:the\s+|all\s+)?(?:code(?:\s*base)?|files?"
+    r"|sources?|source\s+code|everything|all|tests?|project|repo(?:sitory)?))?"
+    r"(?:\s+(?:with|using|by)\s+\S+)?\s*[.!]?$"
+    r"|(?:fix(?:ed|es)?|apply|applied|run|ran|re-?run)\s+(?:the\s+)?(?:code\s+)?"
+    r"(?:formatting|format|indentation|whitespace|style)(?:\s+(?:issues?|errors?|nits?))?"
+    r"\s*[.!]?$"
+    r"|(?:(?:run|ran|apply|applied|re-?run)\s+)?" + _FORMATTERS + r"(?:\s*[.!]?$|\s+(?:over|on"
+    r"|to|for|with|the|all|code|files?|changes?|fixes|run|pass|everything)\b)"
+    r"|(?:(?:fix|fixed|remove|removed|strip|trim|clean\s*up|cleanup)\s+)?(?:trailing\s+)?"
+    r"(?:whitespaces?|spaces|tabs|indentation)(?:\s+(?:in|from|of)\s+\S+)?\s*[.!]?$"
+    r"|whitespace\b"
+    r"|formatting(?:\s+(?:fix(?:es)?|changes?|only|cleanup))?\s*[.!]?$"
+    r"|lint(?:ing)?\s+fix(?:es)?|code\s+style|style\s+fix(?:es)?)",
     re.IGNORECASE,
 )
+
+
+def is_formatting_only(subject: str) -> bool:
+    """Whether a subject says the commit only reformats (see `_FORMATTING`)."""
+    text = _CONVENTIONAL.sub("", subject.strip(), count=1)
+    text = _BRACKET_PREFIX.sub("", text)
+    text = _AREA_PREFIX.sub("", text, count=1).strip()
+    return bool(_FORMATTING.match(text))
+
+
 _TRIVIAL = re.compile(
     r"^(?:(?:fix(?:ed)?|correct(?:ed)?) )?(?:a |some )?typos?\b|^wip\b|^tmp\b|^oops\b"
     r"|^(?:bump|update) (?:the )?version\b|^(?:release|version|prepare release|tag)\s*v?\d"
@@ -217,7 +246,7 @@ def mine(commit: Commit, *, max_anchors: int = MAX_ANCHORS) -> Mined:
 
     if commit.files and all(is_lockfile(f.path) for f in commit.files) and not stated_reason:
         return Mined(None, Skip("lockfile-only change without a stated reason"))
-    if _FORMATTING.search(subject) and not stated_reason and not _REFERENCE.search(subject):
+    if is_formatting_only(subject) and not stated_reason and not _REFERENCE.search(subject):
         return Mined(None, Skip("formatting only"))
     if _TRIVIAL.search(subject) and not body:
         return Mined(None, Skip("trivial change without a stated reason"))
