@@ -321,16 +321,21 @@ class CommitIndex:
                         norm = 1.0 - p.b + p.b * lengths[f] / averages[f]
                         weighted += p.weight * tf[f] / norm
                 scores[doc] = scores.get(doc, 0.0) + idf * weighted / (K1 + weighted)
-            if origin and weight == 1.0 and term not in _ORIGIN_WORDS:
+            # An origin question's words vote for the oldest commit carrying them,
+            # a recency question's for the newest; the words that only make it
+            # such a question vote for none.
+            votes, pick = (
+                (oldest, min)
+                if origin and term not in _ORIGIN_WORDS
+                else (newest, max)
+                if query.latest and term not in _LATEST_WORDS
+                else (None, min)
+            )
+            if votes is not None and weight == 1.0:
                 carriers = [d for d, tf in postings if any(tf[f] for f in origin_fields)]
                 if carriers:
-                    first = min(carriers, key=lambda d: self.documents[d].commit_time)
-                    oldest[first] = oldest.get(first, 0.0) + idf
-            if query.latest and weight == 1.0 and term not in _LATEST_WORDS:
-                carriers = [d for d, tf in postings if any(tf[f] for f in origin_fields)]
-                if carriers:
-                    last = max(carriers, key=lambda d: self.documents[d].commit_time)
-                    newest[last] = newest.get(last, 0.0) + idf
+                    chosen = pick(carriers, key=lambda d: self.documents[d].commit_time)
+                    votes[chosen] = votes.get(chosen, 0.0) + idf
         for votes in (oldest, newest):
             for doc, bonus in votes.items():
                 scores[doc] = scores.get(doc, 0.0) + ORIGIN_WEIGHT * bonus
