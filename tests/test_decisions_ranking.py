@@ -511,3 +511,48 @@ async def test_explain_shows_anchor_lines_exactly_across_merged_branches(
     assert code == 0, err
     tuned_block = out[out.index("### Raise the match threshold to 0.7") :]
     assert "`model.py:26-26`" in tuned_block.split("\n### ")[0]
+
+
+def test_an_initial_import_that_mentions_every_word_once_is_not_where_each_came_from() -> None:
+    # Origin votes go to the oldest commit carrying each word, as strongly as it
+    # carries it: the first commit of a repository names nearly everything once
+    # among thousands of lines, and must not outvote the commit that added the thing.
+    index = CommitIndex()
+    filler = " ".join(f"word{n}" for n in range(3000))
+    initial = uuid.uuid4()
+    index.add(
+        Document(
+            "a" * 40,
+            initial,
+            T0,
+            {
+                "subject": analyze("Initial import"),
+                "code": analyze(f"{filler} json text type parse holds piece {filler}"),
+            },
+        )
+    )
+    for day in range(20):
+        fields = {"subject": analyze(f"Tidy module{day}"), "code": analyze(f"module{day} json")}
+        index.add(
+            Document(f"{day:02d}".ljust(40, "0"), uuid.uuid4(), T0 + timedelta(day + 1), fields)
+        )
+    raw_value = uuid.uuid4()
+    index.add(
+        Document(
+            "b" * 40,
+            raw_value,
+            T0 + timedelta(30),
+            {
+                "subject": analyze("Implement RawValue type"),
+                "body": analyze("A RawValue holds a piece of JSON text without parsing it."),
+                "symbols": analyze("RawValue"),
+            },
+        )
+    )
+    found = index.search(
+        parse_query(
+            "When was the type that holds a piece of JSON text without parsing it first added?"
+        ),
+        3,
+    )
+    assert found[0].decision_id == raw_value

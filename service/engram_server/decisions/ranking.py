@@ -11,7 +11,9 @@ in the subject counts more than the same word deep in a body.
 Origin questions ("when was X first added", "what was it called before",
 "where did X come from") ask about the commit that introduced X, not the later
 ones that mention it. For those, each specific word of the question also votes
-for the oldest commit that carries it in its subject, paths or code context.
+for the oldest commit that carries it in its subject, paths or code context, as
+strongly as that commit carries it: an initial import that mentions every word
+once among thousands of lines is not where each of them came from.
 Recency questions ("why did the crates adopt the newest edition") are their
 mirror: each word votes for the newest commit carrying it.
 
@@ -56,6 +58,9 @@ PARAMS: dict[str, FieldParams] = {
     "symbols": FieldParams(1.0, 0.75),
 }
 K1 = 1.2
+# The saturation of a word said once in an average-length subject: the strength of
+# an origin vote from the commit that names a word in its subject.
+_SUBJECT_ONCE = PARAMS["subject"].weight / (K1 + PARAMS["subject"].weight)
 # Origin routing: how much an "oldest commit carrying this word" vote weighs,
 # relative to the word's BM25F contribution, and which fields count as carrying it.
 ORIGIN_WEIGHT = 1.0
@@ -332,10 +337,11 @@ class CommitIndex:
                 else (None, min)
             )
             if votes is not None and weight == 1.0:
-                carriers = [d for d, tf in postings if any(tf[f] for f in origin_fields)]
+                carriers = [(d, tf) for d, tf in postings if any(tf[f] for f in origin_fields)]
                 if carriers:
-                    chosen = pick(carriers, key=lambda d: self.documents[d].commit_time)
-                    votes[chosen] = votes.get(chosen, 0.0) + idf
+                    chosen, carried = pick(carriers, key=lambda c: self.documents[c[0]].commit_time)
+                    strength = self._carrying(chosen, carried, origin_fields, averages)
+                    votes[chosen] = votes.get(chosen, 0.0) + idf * strength
         for votes in (oldest, newest):
             for doc, bonus in votes.items():
                 scores[doc] = scores.get(doc, 0.0) + ORIGIN_WEIGHT * bonus
@@ -356,6 +362,22 @@ class CommitIndex:
             if len(out) >= limit:
                 break
         return out
+
+    def _carrying(
+        self, doc: int, tf: tuple[int, ...], fields: Sequence[int], averages: Sequence[float]
+    ) -> float:
+        """How prominently `doc` carries a word (its BM25F saturation over `fields`),
+        relative to a subject that says it once: a focused commit that names the word
+        casts a full vote for its age, an initial import or a vendored tree that
+        mentions it once among thousands of lines casts a faint one."""
+        lengths = self._lengths[doc]
+        weighted = 0.0
+        for f in fields:
+            if tf[f]:
+                p = PARAMS[FIELDS[f]]
+                norm = 1.0 - p.b + p.b * lengths[f] / averages[f]
+                weighted += p.weight * tf[f] / norm
+        return (weighted / (K1 + weighted)) / _SUBJECT_ONCE
 
     def mentions(self, name: str) -> bool:
         """Whether any commit's message, paths or diff uses the word `name` (its
