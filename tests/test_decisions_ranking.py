@@ -556,3 +556,24 @@ def test_an_initial_import_that_mentions_every_word_once_is_not_where_each_came_
         3,
     )
     assert found[0].decision_id == raw_value
+
+
+def test_a_dependency_that_went_away_is_answered_by_the_switch_that_replaced_it() -> None:
+    # "Why doesn't it depend on ryu any more?" is answered by the commit that
+    # switched from ryu to something else as often as by one that dropped it.
+    index = CommitIndex()
+    subjects = [
+        "Drop num-traits dependency",
+        "Drop nightly dependency of compiletest",
+        "Update ryu to 1.0.5",
+        "Use ryu for float printing",
+        "Switch from ryu to zmij for float formatting",
+        *(f"Tidy module{n}" for n in range(20)),
+    ]
+    ids = [uuid.uuid4() for _ in subjects]
+    for day, (subject, decision_id) in enumerate(zip(subjects, ids, strict=True)):
+        fields = {"subject": analyze(subject), "paths": analyze("Cargo.toml")}
+        index.add(Document(f"{day:02d}".ljust(40, "0"), decision_id, T0 + timedelta(day), fields))
+    query = parse_query("Why doesn't the crate depend on ryu any more?")
+    assert {"replac", "switch"} <= set(query.expansions)
+    assert ids[4] in [s.decision_id for s in index.search(query, 3)]

@@ -84,7 +84,7 @@ _INTENTS: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...] = tuple(
             r"\b(?:no longer|any ?more|stop(?:ped|s)?|drop(?:ped|s)?|remov\w*|taken out"
             r"|took out|got rid|get rid|delet\w*|gone|went away|disappear\w*|dead"
             r"|what happened to)\b",
-            "remove drop delete",
+            "remove drop delete replace switch",
         ),
         (
             r"\b(?:first (?:added|introduced)|introduc\w*|originally|come from|came from)\b",
