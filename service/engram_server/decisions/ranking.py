@@ -58,6 +58,8 @@ PARAMS: dict[str, FieldParams] = {
     "symbols": FieldParams(1.0, 0.75),
 }
 K1 = 1.2
+_FIELD_PARAMS = tuple(PARAMS[name] for name in FIELDS)
+_ALL_FIELDS = tuple(range(len(FIELDS)))
 # The saturation of a word said once in an average-length subject: the strength of
 # an origin vote from the commit that names a word in its subject.
 _SUBJECT_ONCE = PARAMS["subject"].weight / (K1 + PARAMS["subject"].weight)
@@ -307,7 +309,6 @@ class CommitIndex:
             return []
         count = len(self.documents)
         averages = [max(total / count, 1.0) for total in self._totals]
-        params = [PARAMS[name] for name in FIELDS]
         scores: dict[int, float] = {}
         oldest: dict[int, float] = {}
         newest: dict[int, float] = {}
@@ -319,13 +320,9 @@ class CommitIndex:
                 continue
             idf = self.idf(term) * weight
             for doc, tf in postings:
-                lengths = self._lengths[doc]
-                weighted = 0.0
-                for f, p in enumerate(params):
-                    if tf[f]:
-                        norm = 1.0 - p.b + p.b * lengths[f] / averages[f]
-                        weighted += p.weight * tf[f] / norm
-                scores[doc] = scores.get(doc, 0.0) + idf * weighted / (K1 + weighted)
+                scores[doc] = scores.get(doc, 0.0) + idf * self._saturation(
+                    doc, tf, _ALL_FIELDS, averages
+                )
             # An origin question's words vote for the oldest commit carrying them,
             # a recency question's for the newest; the words that only make it
             # such a question vote for none.
@@ -340,8 +337,10 @@ class CommitIndex:
                 carriers = [(d, tf) for d, tf in postings if any(tf[f] for f in origin_fields)]
                 if carriers:
                     chosen, carried = pick(carriers, key=lambda c: self.documents[c[0]].commit_time)
-                    strength = self._carrying(chosen, carried, origin_fields, averages)
-                    votes[chosen] = votes.get(chosen, 0.0) + idf * strength
+                    # As strongly as that commit carries the word: an initial import
+                    # that mentions it once among thousands of lines casts a faint vote.
+                    strength = self._saturation(chosen, carried, origin_fields, averages)
+                    votes[chosen] = votes.get(chosen, 0.0) + idf * strength / _SUBJECT_ONCE
         for votes in (oldest, newest):
             for doc, bonus in votes.items():
                 scores[doc] = scores.get(doc, 0.0) + ORIGIN_WEIGHT * bonus
@@ -363,21 +362,19 @@ class CommitIndex:
                 break
         return out
 
-    def _carrying(
+    def _saturation(
         self, doc: int, tf: tuple[int, ...], fields: Sequence[int], averages: Sequence[float]
     ) -> float:
-        """How prominently `doc` carries a word (its BM25F saturation over `fields`),
-        relative to a subject that says it once: a focused commit that names the word
-        casts a full vote for its age, an initial import or a vendored tree that
-        mentions it once among thousands of lines casts a faint one."""
+        """BM25F's saturated term weight of one word in `doc` over `fields`: each
+        field's frequency, length-normalised and weighted, summed, then saturated."""
         lengths = self._lengths[doc]
         weighted = 0.0
         for f in fields:
             if tf[f]:
-                p = PARAMS[FIELDS[f]]
+                p = _FIELD_PARAMS[f]
                 norm = 1.0 - p.b + p.b * lengths[f] / averages[f]
                 weighted += p.weight * tf[f] / norm
-        return (weighted / (K1 + weighted)) / _SUBJECT_ONCE
+        return weighted / (K1 + weighted)
 
     def mentions(self, name: str) -> bool:
         """Whether any commit's message, paths or diff uses the word `name` (its
