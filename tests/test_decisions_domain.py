@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from engram_server.decisions.anchors import carry, hunk_positions, symbol_of
-from engram_server.decisions.answer import Candidate, Match, fuse, render_context
+from engram_server.decisions.answer import Candidate, Match, fuse, render_context, spread
 from engram_server.decisions.extract import clean_title, mine, verbatim
 from engram_server.decisions.identity import decision_identity, default_space, normalise_title
 from engram_server.decisions.model import (
@@ -279,3 +279,24 @@ def test_titles_keep_the_case_of_paths_and_identifiers() -> None:
     assert clean_title("docs/decisions.md: the reference")[0] == "docs/decisions.md: the reference"
     assert clean_title("fix: handle empty input")[0] == "Handle empty input"
     assert clean_title("rerank_async: one worker")[0] == "rerank_async: one worker"
+
+
+def test_the_meaning_leg_spreads_crowded_similarities_over_their_range() -> None:
+    # Cosines of one question to its nearest decisions crowd into a narrow band;
+    # spread, the nearest counts fully and the farthest found not at all.
+    spread_out = spread({"scrollbar": 0.64, "border": 0.58, "preview": 0.55})
+    assert spread_out["scrollbar"] == 1.0
+    assert spread_out["preview"] == 0.0
+    assert abs(spread_out["border"] - 3 / 9) < 1e-9
+
+
+def test_a_text_found_by_its_words_only_neither_scores_nor_widens_the_range() -> None:
+    spread_out = spread({"near": 0.62, "nearer": 0.66, "words only": 0.0, "odd": -0.1})
+    assert spread_out == {"near": 0.0, "nearer": 1.0, "words only": 0.0, "odd": 0.0}
+
+
+def test_one_or_equal_similarities_count_fully_when_positive() -> None:
+    assert spread({"only": 0.4}) == {"only": 1.0}
+    assert spread({"a": 0.5, "b": 0.5}) == {"a": 1.0, "b": 1.0}
+    assert spread({"a": 0.0}) == {"a": 0.0}
+    assert spread({}) == {}

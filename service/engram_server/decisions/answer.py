@@ -15,8 +15,11 @@ import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
+from typing import TypeVar
 
 from engram_server.decisions.model import Anchor, Decision
+
+K = TypeVar("K")
 
 
 class Match(IntEnum):
@@ -34,6 +37,24 @@ class Candidate:
     score: float
     matched_anchors: list[Anchor] = field(default_factory=list)
     replacement: Decision | None = None
+
+
+def spread(similarities: dict[K, float]) -> dict[K, float]:
+    """Similarities stretched over their own range: the most similar 1.0, the
+    least 0.0. Cosine similarities of one question to its nearest texts crowd
+    into a narrow band (0.55-0.65 is common), so scaled to the best alone they
+    would add nearly the same to every candidate and order none of them.
+
+    A similarity of 0 or less (a text found by its words only) stays 0.0 and does
+    not widen the range. One positive similarity, or several equal ones, is 1.0."""
+    positive = [value for value in similarities.values() if value > 0]
+    if not positive:
+        return dict.fromkeys(similarities, 0.0)
+    low, high = min(positive), max(positive)
+    return {
+        key: 0.0 if value <= 0 else (value - low) / (high - low) if high > low else 1.0
+        for key, value in similarities.items()
+    }
 
 
 def fuse(

@@ -1,7 +1,8 @@
 """DecisionsService's answering legs: SearchDecisions (`answer_search`) and the
 legs ExplainCode shares with it: the anchor leg (stored anchors, lines carried
 forward through the hunks of later commits and across renames), the blame leg,
-the semantic leg (hybrid recall over the decision memories), the evidence bridge
+the semantic leg (the dense similarity of the decision memories hybrid recall
+finds), the evidence bridge
 (identifiers named in the question found in titles and quotes) and the commit
 leg (BM25F over whole commits), fused by `decisions.answer`; and the confidence
 that the best answer holds."""
@@ -204,7 +205,8 @@ class DecisionAnswers(DecisionsCore):
         terms: Sequence[str],
         within: set[uuid.UUID] | None,
     ) -> list[answer.Candidate]:
-        """The semantic leg (hybrid recall over decision memories) and the evidence
+        """The semantic leg (dense similarity of the decision memories hybrid recall
+        finds, spread over its range) and the evidence
         bridge (identifiers of the question in titles, rationale and quotes)."""
         out: list[answer.Candidate] = []
         async with self.db.tenant_tx(tenant) as conn:
@@ -229,8 +231,11 @@ class DecisionAnswers(DecisionsCore):
             )
             for hit in result.hits:
                 memory_ids.append(hit.memory.id)
-                # Relevance only: forgetting and recency do not make a reason less true.
-                scores[hit.memory.id] = hit.breakdown.fusion
+                # Meaning only: the commit leg already weighs the words (over the
+                # whole commit), and forgetting and recency do not make a reason
+                # less true.
+                scores[hit.memory.id] = hit.breakdown.dense
+            scores = answer.spread(scores)
         async with self.db.tenant_tx(tenant) as conn:
             by_memory = await store.by_memories(conn, memory_ids, with_anchors=False)
             bridge = await store.get_decisions(conn, [d for d, _ in bridged], with_anchors=False)
