@@ -223,6 +223,51 @@ async def test_rebased_history_converges_on_the_same_decisions(
         assert len(d.commits) == 2  # the old sha and the rebased one
 
 
+async def test_a_hidden_reversed_decision_leaves_what_replaced_it_in_its_place(
+    server: RunningServer, make_tenant: MakeTenant
+) -> None:
+    t = await make_tenant()
+    original = proto_commit(
+        "8" * 40,
+        "Cache parsed templates in a dict\n\nParsing every template on each request was slow.\n",
+        files=[file_change("views.py", (3, 9), "def render(name):")],
+    )
+    replacing = proto_commit(
+        "9" * 40,
+        "Keep compiled views in a bounded LRU\n\nReplaces commit "
+        + "8" * 40
+        + ".\nThe unbounded store grew without limit on sites with many pages.\n",
+        minutes=30,
+        files=[file_change("render.py", (1, 20), "class ViewStore:")],
+    )
+    # Many later decisions say the question's words, so no leg reaches the
+    # replacement, which says none of them.
+    others = [
+        proto_commit(
+            f"{i:040x}",
+            f"Look up parsed template {i} in the cached dict before parsing it",
+            minutes=60 + i,
+            files=[file_change(f"templates/t{i}.py", (1, 4), "def parse():")],
+        )
+        for i in range(1, 61)
+    ]
+    await ingest(t, [original])
+    (replacement,) = (await ingest(t, [replacing])).decisions
+    await ingest(t, others)
+    await indexed(server, t)
+    question = "why are parsed templates cached in a dict?"
+    found = await stub(t).SearchDecisions(D.SearchDecisionsRequest(query=question, repository=REPO))
+    # The old decision is left out, and what replaced it answers in its place.
+    assert [h.decision.name for h in found.hits][:1] == [replacement.name]
+    assert all(h.decision.status != types_pb2.MEMORY_STATUS_SUPERSEDED for h in found.hits)
+    shown = await stub(t).SearchDecisions(
+        D.SearchDecisionsRequest(query=question, repository=REPO, include_superseded=True)
+    )
+    names = [h.decision.name for h in shown.hits]
+    assert names[0] == replacement.name
+    assert shown.hits[1].decision.superseded_by == replacement.name
+
+
 async def test_revert_supersedes_and_is_never_returned_alone(
     server: RunningServer, make_tenant: MakeTenant
 ) -> None:

@@ -239,8 +239,30 @@ def test_fusion_is_lexicographic_and_reversals_come_with_replacements() -> None:
         "similar",
     ]
     assert ranked[1].replacement is new
+    # Hidden, the reversed decision leaves its replacement in its place.
     hidden = fuse(cands, 10, {new.id: new}, include_superseded=False)
-    assert [c.decision.title for c in hidden] == ["anchored", "similar"]
+    assert [(c.decision.title, c.match, c.score) for c in hidden] == [
+        ("new approach", Match.LINES, 1.0),
+        ("anchored", Match.FILE, 0.01),
+        ("similar", Match.SEMANTIC, 50.0),
+    ]
+    assert all(c.decision.status != "SUPERSEDED" for c in hidden)
+
+
+def test_a_replacement_found_on_its_own_ranks_by_its_own_score_when_the_old_is_hidden() -> None:
+    similar = _decision("similar")
+    new = _decision("new approach", days=2)
+    old = _decision("old approach", status="SUPERSEDED", sup=new.id)
+    cands = [
+        Candidate(old, Match.SEMANTIC, 2.0),
+        Candidate(similar, Match.SEMANTIC, 1.0),
+        Candidate(new, Match.SEMANTIC, 0.5),
+    ]
+    hidden = fuse(cands, 10, {new.id: new}, include_superseded=False)
+    assert [(c.decision.title, c.score) for c in hidden] == [
+        ("similar", 1.0),
+        ("new approach", 0.5),
+    ]
 
 
 def test_context_stays_under_budget() -> None:

@@ -89,9 +89,16 @@ def fuse(
         if c.decision.id in placed:
             continue
         if c.decision.status == "SUPERSEDED":
-            if not include_superseded:
-                continue
             replacement = _live_replacement(c.decision, replacements)
+            if not include_superseded:
+                # Left out, but not without a trace: what replaced it (the revert,
+                # or the decision that took its place) stands in for it, unless a
+                # leg found that on its own (then it ranks by its own score).
+                if replacement is not None and replacement.id not in best:
+                    out.append(Candidate(replacement, c.match, c.score))
+                    best[replacement.id] = out[-1]
+                    placed.add(replacement.id)
+                continue
             c.replacement = replacement
             if replacement is not None and replacement.id not in placed:
                 held = best.get(replacement.id)
