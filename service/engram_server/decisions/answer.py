@@ -1,12 +1,14 @@
 """Answering: lexicographic fusion of the query legs and the Markdown context.
 
 Three legs find decisions: the anchor leg (recorded facts: this decision touched
-these lines or this file), the semantic leg (hybrid recall over decision text)
-and the evidence bridge (the question names an identifier that a decision's
-title or quotes contain). They are fused lexicographically: first by how the
+these lines or this file), the semantic leg (the dense similarity of the
+decision texts hybrid recall finds, spread over its range) and the evidence
+bridge (the question names an identifier that a decision's title or quotes
+contain). They are fused lexicographically: first by how the
 decision is tied to the code (lines, then file, then meaning), only then by
 score, so an anchor fact always outranks a similarity. A reversed decision is
-returned only with its replacement, ranked right below it.
+returned only with its replacement, ranked right below it; left out, its
+replacement stands in for it.
 """
 
 from __future__ import annotations

@@ -2,10 +2,9 @@
 legs ExplainCode shares with it: the anchor leg (stored anchors, lines carried
 forward through the hunks of later commits and across renames), the blame leg,
 the semantic leg (the dense similarity of the decision memories hybrid recall
-finds), the evidence bridge
-(identifiers named in the question found in titles and quotes) and the commit
-leg (BM25F over whole commits), fused by `decisions.answer`; and the confidence
-that the best answer holds."""
+finds), the evidence bridge (identifiers named in the question found in titles
+and quotes) and the commit leg (BM25F over whole commits), fused by
+`decisions.answer`; and the confidence that the best answer holds."""
 
 from __future__ import annotations
 
@@ -206,8 +205,8 @@ class DecisionAnswers(DecisionsCore):
         within: set[uuid.UUID] | None,
     ) -> list[answer.Candidate]:
         """The semantic leg (dense similarity of the decision memories hybrid recall
-        finds, spread over its range) and the evidence
-        bridge (identifiers of the question in titles, rationale and quotes)."""
+        finds, spread over its range) and the evidence bridge (identifiers of the
+        question in titles, rationale and quotes)."""
         out: list[answer.Candidate] = []
         async with self.db.tenant_tx(tenant) as conn:
             spaces = await _spaces(conn, repository)
