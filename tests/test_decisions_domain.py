@@ -5,7 +5,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 from engram_server.decisions.anchors import carry, hunk_positions, symbol_of
-from engram_server.decisions.answer import Candidate, Match, fuse, render_context, spread
+from engram_server.decisions.answer import (
+    MIN_SPREAD,
+    Candidate,
+    Match,
+    fuse,
+    render_context,
+    spread,
+)
 from engram_server.decisions.extract import clean_title, mine, verbatim
 from engram_server.decisions.identity import decision_identity, default_space, normalise_title
 from engram_server.decisions.model import (
@@ -306,14 +313,14 @@ def test_titles_keep_the_case_of_paths_and_identifiers() -> None:
 def test_the_meaning_leg_spreads_crowded_similarities_over_their_range() -> None:
     # Cosines of one question to its nearest decisions crowd into a narrow band;
     # spread, the nearest counts fully and the farthest found not at all.
-    spread_out = spread({"scrollbar": 0.64, "border": 0.58, "preview": 0.55})
+    spread_out = spread({"scrollbar": 0.66, "border": 0.58, "preview": 0.55})
     assert spread_out["scrollbar"] == 1.0
     assert spread_out["preview"] == 0.0
-    assert abs(spread_out["border"] - 3 / 9) < 1e-9
+    assert abs(spread_out["border"] - 3 / 11) < 1e-9
 
 
 def test_a_text_found_by_its_words_only_neither_scores_nor_widens_the_range() -> None:
-    spread_out = spread({"near": 0.62, "nearer": 0.66, "words only": 0.0, "odd": -0.1})
+    spread_out = spread({"near": 0.52, "nearer": 0.66, "words only": 0.0, "odd": -0.1})
     assert spread_out == {"near": 0.0, "nearer": 1.0, "words only": 0.0, "odd": 0.0}
 
 
@@ -322,3 +329,13 @@ def test_one_or_equal_similarities_count_fully_when_positive() -> None:
     assert spread({"a": 0.5, "b": 0.5}) == {"a": 1.0, "b": 1.0}
     assert spread({"a": 0.0}) == {"a": 0.0}
     assert spread({}) == {}
+
+
+def test_a_band_narrower_than_noise_is_not_stretched_to_the_full_range() -> None:
+    # Two texts a few thousandths of cosine apart (the batch a text is embedded in
+    # moves it that much): the farther keeps nearly all of the nearer's score.
+    narrow = spread({"add": 0.7294, "remove": 0.7213})
+    assert narrow["add"] == 1.0 and abs(narrow["remove"] - 0.919) < 1e-6
+    # At MIN_SPREAD or wider, the band is stretched as before.
+    wide = spread({"near": 0.70, "far": 0.70 - MIN_SPREAD})
+    assert wide["near"] == 1.0 and abs(wide["far"]) < 1e-9
