@@ -15,11 +15,14 @@ import grpc
 import pytest
 from engram.git import read_commits
 from engram.v1 import decisions_pb2 as D
+from engram_server.api.decisions import commit_from_proto
 from engram_server.decisions.extract import mine
 from engram_server.decisions.model import Commit
 from engram_server.decisions.ranking import (
     CommitIndex,
     Document,
+    document_terms,
+    is_documentation,
     is_origin_question,
     parse_query,
     question_names,
@@ -130,6 +133,88 @@ async def test_an_identifier_only_in_the_diff_finds_its_commit(
 
     found = await search(t, "Why does max_columns_preview exist?")
     assert found.hits and list(found.hits[0].decision.commits) == [wanted]
+
+
+async def test_a_question_in_a_changelog_entrys_words_finds_the_commit_that_wrote_it(
+    server: RunningServer, make_tenant: MakeTenant, repo: Path
+) -> None:
+    t = await make_tenant()
+    write(repo, "CHANGELOG.md", "# Changelog\n")
+    write(repo, "src/layout.go", "package tui\n\nfunc layout() {}\n")
+    commit_all(repo, "Lay out the finder", T0)
+    # The subject and the code say none of the question's words; the changelog
+    # entry the commit added says them all (a Markdown bullet, not a comment).
+    write(
+        repo,
+        "CHANGELOG.md",
+        "# Changelog\n\n- Added `--layout=reverse` to show the prompt at the top of the screen\n",
+    )
+    write(
+        repo,
+        "src/layout.go",
+        "package tui\n\n// Reverse flips the rows.\nfunc layout(reverse bool) { flip(reverse) }\n",
+    )
+    wanted = commit_all(
+        repo,
+        "Support an alternative layout (#88)\n\nTall terminals put the input far from the"
+        " eyes, so offer the other order.",
+        T0 + timedelta(1),
+    )
+    # Later changes with their own entries, each saying one of the question's words.
+    changelog = (repo / "CHANGELOG.md").read_text()
+    for day, (subject, entry) in enumerate(
+        (
+            (
+                "Fix prompt colours\n\nThey were unreadable on light themes, so use the defaults.",
+                "- Fixed unreadable colours of the prompt on light terminal themes",
+            ),
+            (
+                "Redraw the screen on resize\n\nStale rows stayed because nothing cleared them.",
+                "- Fixed stale rows left behind on the screen after a resize",
+            ),
+            (
+                "Keep the header on top\n\nScrolling hid it, so pin it above the list.",
+                "- The header stays on top of the list while scrolling",
+            ),
+        ),
+        2,
+    ):
+        changelog += entry + "\n"
+        write(repo, "CHANGELOG.md", changelog)
+        write(repo, f"src/fix{day}.go", f"package tui\n\nfunc fix{day}() {{}}\n")
+        commit_all(repo, subject, T0 + timedelta(day))
+
+    (read,) = [c for c in read_commits(str(repo), "HEAD") if c.sha == wanted]
+    excerpts = {f.path: "".join(h.excerpt for h in f.hunks) for f in read.files}
+    assert "show the prompt at the top of the screen" in excerpts["CHANGELOG.md"]
+    # Of code, only its comment lines leave the machine.
+    assert excerpts["src/layout.go"] == "+// Reverse flips the rows.\n"
+    converted = commit_from_proto(0, read).commit
+    assert converted is not None
+    terms = document_terms(converted)
+    assert "prompt" in terms["docs"] and "prompt" not in terms["code"]
+
+    await ingest_repo(t, repo)
+    await indexed(server, t)
+    found = await search(t, "When could the prompt first be shown at the top of the screen?")
+    assert found.hits and list(found.hits[0].decision.commits) == [wanted]
+
+
+def test_documentation_is_told_from_code_by_its_path() -> None:
+    for path in (
+        "README.md",
+        "docs/guide.rst",
+        "CHANGELOG",
+        "CHANGES.rst",
+        "History.md",
+        "README-zh.md",
+        "man/man1/fzf.1",
+        "changelog.d/123.feature",
+        "requirements.txt",
+    ):
+        assert is_documentation(path), path
+    for path in ("src/news.go", "src/history.rs", "CMakeLists.txt", "lib/readme_parser.py"):
+        assert not is_documentation(path), path
 
 
 async def test_names_the_diff_introduced_answer_which_change_introduced_them(

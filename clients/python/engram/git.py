@@ -18,10 +18,13 @@ from `--raw -z` (never quoted, whatever bytes they hold), then the zero-context
 patch with rename and copy detection (`-M -C`), whose hunk headers give the
 changed line ranges on both sides and the enclosing section (`@@ -40,2 +40,5 @@
 def rerank_async(`). Merges carry no patch of their own (git prints none by
-default), so they arrive without files. Only comment lines added by a hunk are
-sent as its excerpt (they are where rationale lives in code), and of the rest
-only the names a file's change introduced or removed (`engram.diff_symbols`);
-code itself never leaves the machine.
+default), so they arrive without files. Of code, only the comment lines a hunk
+added are sent as its excerpt (they are where rationale lives in code), and of
+the rest only the names a file's change introduced or removed
+(`engram.diff_symbols`); code itself never leaves the machine. Documentation
+(READMEs, changelogs, Markdown, reStructuredText, man pages, plain text) is not
+code: every line a hunk added to it is its excerpt, since a changelog entry or a
+man page's option text says what a change does in the words its users ask with.
 
 Real histories hold anything, so everything is read as bytes and made
 representable rather than refused: invalid UTF-8 becomes U+FFFD; a file whose
@@ -74,6 +77,16 @@ _MAX_INT32 = 2**31 - 1
 
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
 _COMMENT = re.compile(rb"^\s*(?:#|//|/\*|\*|--|;;|\"\"\"|\'\'\')")
+# Documentation: a changelog entry, a README section or a man page's option text
+# says what a change does in the words its users ask with. Every line such a file
+# gains is sent as its hunk's excerpt, as comment lines are for code.
+_DOCUMENTATION = re.compile(
+    r"(?:^|/)(?:readme|changelog|changes|history|news|release[-_ ]?notes|upgrading)"
+    r"(?:[-_][\w-]+)?(?:\.(?:md|markdown|rst|txt|adoc))?$"
+    r"|\.(?:md|markdown|mdx|rst|adoc|asciidoc|org|pod|texi|[1-9])$"
+    r"|(?:^|/)changelog\.d/|(?:^|/)(?!cmakelists)[^/]*\.txt$",
+    re.IGNORECASE,
+)
 # `:100644 100644 <sha> <sha> M`, as `--raw` prints a change (sha length varies).
 _RAW = re.compile(rb"^:(\d{6}) (\d{6}) [0-9a-f]+ [0-9a-f]+ ([ACDMRTUX])\d*$")
 _GITLINK = b"160000"
@@ -601,6 +614,7 @@ def _read_hunks(
     # Changed lines, for the names the change introduced or removed.
     plus: list[str] = []
     minus: list[str] = []
+    prose = bool(_DOCUMENTATION.search(f.path))
 
     def close_hunk() -> None:
         nonlocal hunk, excerpt, size
@@ -640,7 +654,7 @@ def _read_hunks(
             break
         if hunk is not None and line[:1] in (b"+", b"-"):
             (plus if line[:1] == b"+" else minus).append(_text(line[1:]))
-        if hunk is not None and line.startswith(b"+") and _COMMENT.match(line[1:]):
+        if hunk is not None and line.startswith(b"+") and (prose or _COMMENT.match(line[1:])):
             if size < MAX_EXCERPT:
                 excerpt.append(line + b"\n")
                 size += len(line) + 1

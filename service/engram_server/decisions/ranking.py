@@ -1,9 +1,12 @@
 """The commit leg of answering: BM25F over whole commits, origin routing, confidence.
 
 A decision is found by the commit it came from, read whole: its subject, its
-body and trailers, the paths it changed (old names of renames included) and the
+body and trailers, the paths it changed (old names of renames included), the
 code context its hunks name (the enclosing function or section git prints after
-`@@`, and the comment lines it added). Each field is scored with its own length
+`@@`, and the comment lines it added), the names its diff introduced or removed,
+and the lines it added to documentation (a changelog entry, a README section, a
+man page's option text, which say what the change does in its users' words).
+Each field is scored with its own length
 normalisation and weight (BM25F): a two-word subject that names the question's
 words is not buried under a long body that repeats them once each, and a word
 in the subject counts more than the same word deep in a body.
@@ -40,7 +43,7 @@ from datetime import datetime
 from engram_server.decisions.model import Commit
 from engram_server.lexical import analyze
 
-FIELDS = ("subject", "body", "paths", "code", "symbols")
+FIELDS = ("subject", "body", "paths", "code", "symbols", "docs")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,9 @@ PARAMS: dict[str, FieldParams] = {
     "paths": FieldParams(1.0, 0.5),
     "code": FieldParams(0.5, 0.75),
     "symbols": FieldParams(1.0, 0.75),
+    # Prose like a body's, weighed like one; it does not vote for origins: a README
+    # mentions an option in many later commits, not only in the one that added it.
+    "docs": FieldParams(1.0, 0.75),
 }
 K1 = 1.2
 _FIELD_PARAMS = tuple(PARAMS[name] for name in FIELDS)
@@ -161,23 +167,42 @@ def _leads_with(doc: Document, verbs: frozenset[str]) -> bool:
     return any(word in verbs for word in doc.fields.get("subject", ())[:2])
 
 
+# Documentation files, whose added lines the client's git reader sends whole (a
+# changelog entry, a README section, a man page's option text): prose that says
+# what a change does in its users' words. Read by the same rule as the reader's.
+_DOCUMENTATION = re.compile(
+    r"(?:^|/)(?:readme|changelog|changes|history|news|release[-_ ]?notes|upgrading)"
+    r"(?:[-_][\w-]+)?(?:\.(?:md|markdown|rst|txt|adoc))?$"
+    r"|\.(?:md|markdown|mdx|rst|adoc|asciidoc|org|pod|texi|[1-9])$"
+    r"|(?:^|/)changelog\.d/|(?:^|/)(?!cmakelists)[^/]*\.txt$",
+    re.IGNORECASE,
+)
+
+
+def is_documentation(path: str) -> bool:
+    """Whether `path` is documentation: its added lines are `docs`, not `code`."""
+    return bool(_DOCUMENTATION.search(path))
+
+
 def document_terms(commit: Commit) -> dict[str, list[str]]:
     """The index terms of one commit, per field."""
     subject, body = commit.subject, commit.body
     paths: list[str] = []
     code: list[str] = []
     symbols: list[str] = []
+    docs: list[str] = []
     for f in commit.files:
         symbols.extend(f.added_symbols)
         symbols.extend(f.removed_symbols)
         paths.append(f.path)
         if f.old_path and f.old_path != f.path:
             paths.append(f.old_path)
+        prose = is_documentation(f.path)
         for h in f.hunks:
             if h.section:
                 code.append(h.section)
             if h.excerpt:
-                code.append(h.excerpt)
+                (docs if prose else code).append(h.excerpt)
     if commit.diff_excerpt:
         code.append(commit.diff_excerpt)
     return {
@@ -186,6 +211,7 @@ def document_terms(commit: Commit) -> dict[str, list[str]]:
         "paths": analyze("\n".join(dict.fromkeys(paths))),
         "code": analyze("\n".join(dict.fromkeys(code))),
         "symbols": analyze("\n".join(dict.fromkeys(symbols))),
+        "docs": analyze("\n".join(dict.fromkeys(docs))),
     }
 
 

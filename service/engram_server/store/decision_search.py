@@ -50,11 +50,11 @@ async def save_documents(
     )
     await conn.execute(
         "INSERT INTO decision_search_documents (tenant_id, repository, sha, decision_id,"
-        " commit_time, subject, body, paths, code, symbols)"
+        " commit_time, subject, body, paths, code, symbols, docs)"
         " SELECT %s, %s, r.sha, r.decision_id, r.commit_time, r.subject, r.body, r.paths,"
-        " r.code, r.symbols"
+        " r.code, r.symbols, r.docs"
         " FROM jsonb_to_recordset(%s) AS r(sha text, decision_id uuid, commit_time timestamptz,"
-        " subject text, body text, paths text, code text, symbols text)",
+        " subject text, body text, paths text, code text, symbols text, docs text)",
         (tenant_id, repository, payload),
     )
 
@@ -74,7 +74,7 @@ async def state(conn: Conn, repository: str) -> tuple[int, int]:
 async def documents_after(conn: Conn, repository: str, after: int) -> list[tuple[int, Document]]:
     """(seq, document) of a repository's documents with seq above `after`, in seq order."""
     cur = await conn.execute(
-        "SELECT seq, sha, decision_id, commit_time, subject, body, paths, code, symbols"
+        "SELECT seq, sha, decision_id, commit_time, subject, body, paths, code, symbols, docs"
         " FROM decision_search_documents WHERE repository = %s AND seq > %s ORDER BY seq",
         (repository, after),
     )
