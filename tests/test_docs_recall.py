@@ -15,11 +15,14 @@ async def test_the_recall_page_runs(
 ) -> None:
     tenant = await make_tenant()
     namespace = await run_page_as(tenant, "recall.md", monkeypatch)
-    shown = capsys.readouterr().out.splitlines()
-    assert shown[:2] == [
-        "0.93 Alice prefers Go for backend services 1",
-        "0.0 Deploys happen on Tuesdays 0",
+    shown = [line.split(" ", 1) for line in capsys.readouterr().out.splitlines()[:2]]
+    # The page shows 0.93: a score's last digit moves with how the texts were
+    # batched for embedding, so it is compared to within a hundredth.
+    assert [text for _, text in shown] == [
+        "Alice prefers Go for backend services 1",
+        "Deploys happen on Tuesdays 0",
     ]
+    assert abs(float(shown[0][0]) - 0.93) <= 0.011 and float(shown[1][0]) == 0.0
     block = namespace["block"].text.splitlines()
     assert [line.split(" (memories/")[0] for line in block] == [
         "## Facts",
