@@ -184,7 +184,16 @@ async def test_a_question_in_a_changelog_entrys_words_finds_the_commit_that_wrot
         write(repo, f"src/fix{day}.go", f"package tui\n\nfunc fix{day}() {{}}\n")
         commit_all(repo, subject, T0 + timedelta(day))
 
-    (read,) = [c for c in read_commits(str(repo), "HEAD") if c.sha == wanted]
+    # Documentation alone, later: it describes what is there, not where it came from.
+    write(repo, "README.md", "Pass --layout=reverse to show the prompt at the top of the screen.\n")
+    described = commit_all(
+        repo,
+        "Describe the reverse layout in the README\n\nNew users missed it, so say it.",
+        T0 + timedelta(5),
+    )
+
+    commits = {c.sha: c for c in read_commits(str(repo), "HEAD")}
+    read = commits[wanted]
     excerpts = {f.path: "".join(h.excerpt for h in f.hunks) for f in read.files}
     assert "show the prompt at the top of the screen" in excerpts["CHANGELOG.md"]
     # Of code, only its comment lines leave the machine.
@@ -193,6 +202,9 @@ async def test_a_question_in_a_changelog_entrys_words_finds_the_commit_that_wrot
     assert converted is not None
     terms = document_terms(converted)
     assert "prompt" in terms["docs"] and "prompt" not in terms["code"]
+    readme = commit_from_proto(0, commits[described]).commit
+    assert readme is not None
+    assert not document_terms(readme)["docs"] and "prompt" in document_terms(readme)["code"]
 
     await ingest_repo(t, repo)
     await indexed(server, t)

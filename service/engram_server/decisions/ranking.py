@@ -191,13 +191,17 @@ def document_terms(commit: Commit) -> dict[str, list[str]]:
     code: list[str] = []
     symbols: list[str] = []
     docs: list[str] = []
+    # Documentation a commit adds beside a change of code describes that change; a
+    # commit of documentation alone describes what was already there (a README
+    # tweak is not where an option came from), so its lines count as hunk context.
+    describes_change = any(not is_documentation(f.path) for f in commit.files)
     for f in commit.files:
         symbols.extend(f.added_symbols)
         symbols.extend(f.removed_symbols)
         paths.append(f.path)
         if f.old_path and f.old_path != f.path:
             paths.append(f.old_path)
-        prose = is_documentation(f.path)
+        prose = describes_change and is_documentation(f.path)
         for h in f.hunks:
             if h.section:
                 code.append(h.section)
