@@ -328,8 +328,11 @@ type DiffHunk struct {
 	// The enclosing function or section, as git prints after `@@` (e.g.
 	// `def rerank_async(`).
 	Section string `protobuf:"bytes,3,opt,name=section,proto3" json:"section,omitempty"`
-	// An optional excerpt of the hunk's text, at most 4 KiB. Used only to mine the
-	// rationale (comments, constants); never stored beyond evidence quotes.
+	// An optional excerpt of the hunk's text, at most 4 KiB: the SDK's reader sends
+	// the comment lines a hunk added to code and every line it added to
+	// documentation. Used to mine the rationale (comments, constants) and to rank
+	// the commit (as analysed terms); its text is never stored beyond evidence
+	// quotes.
 	Excerpt       string `protobuf:"bytes,4,opt,name=excerpt,proto3" json:"excerpt,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

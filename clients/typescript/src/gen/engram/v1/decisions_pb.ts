@@ -77,8 +77,11 @@ export type DiffHunk = Message<"engram.v1.DiffHunk"> & {
   section: string;
 
   /**
-   * An optional excerpt of the hunk's text, at most 4 KiB. Used only to mine the
-   * rationale (comments, constants); never stored beyond evidence quotes.
+   * An optional excerpt of the hunk's text, at most 4 KiB: the SDK's reader sends
+   * the comment lines a hunk added to code and every line it added to
+   * documentation. Used to mine the rationale (comments, constants) and to rank
+   * the commit (as analysed terms); its text is never stored beyond evidence
+   * quotes.
    *
    * @generated from field: string excerpt = 4;
    */
