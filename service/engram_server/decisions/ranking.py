@@ -6,10 +6,10 @@ code context its hunks name (the enclosing function or section git prints after
 `@@`, and the comment lines it added), the names its diff introduced or removed,
 and the lines it added to documentation (a changelog entry, a README section, a
 man page's option text, which say what the change does in its users' words).
-Each field is scored with its own length
-normalisation and weight (BM25F): a two-word subject that names the question's
-words is not buried under a long body that repeats them once each, and a word
-in the subject counts more than the same word deep in a body.
+Each field is scored with its own length normalisation and weight (BM25F): a
+two-word subject that names the question's words is not buried under a long
+body that repeats them once each, and a word in the subject counts more than
+the same word deep in a body.
 
 Origin questions ("when was X first added", "what was it called before",
 "where did X come from") ask about the commit that introduced X, not the later
