@@ -13,7 +13,7 @@ from typing import Any
 
 import grpc
 import pytest
-from engram.git import read_commits
+from engram.git import is_documentation, read_commits
 from engram.v1 import decisions_pb2 as D
 from engram_server.api.decisions import commit_from_proto
 from engram_server.decisions.extract import mine
@@ -22,7 +22,6 @@ from engram_server.decisions.ranking import (
     CommitIndex,
     Document,
     document_terms,
-    is_documentation,
     is_origin_question,
     parse_query,
     question_names,

@@ -79,7 +79,8 @@ _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
 _COMMENT = re.compile(rb"^\s*(?:#|//|/\*|\*|--|;;|\"\"\"|\'\'\')")
 # Documentation: a changelog entry, a README section or a man page's option text
 # says what a change does in the words its users ask with. Every line such a file
-# gains is sent as its hunk's excerpt, as comment lines are for code.
+# gains is sent as its hunk's excerpt, as comment lines are for code (the server's
+# ranking reads paths by this same rule: `is_documentation`).
 _DOCUMENTATION = re.compile(
     r"(?:^|/)(?:readme|changelog|changes|history|news|release[-_ ]?notes|upgrading)"
     r"(?:[-_][\w-]+)?(?:\.(?:md|markdown|rst|txt|adoc))?$"
@@ -604,6 +605,13 @@ def _changes(rest: bytes, sha: str, report: ReadReport) -> Iterator[decisions_pb
         yield f
 
 
+def is_documentation(path: str) -> bool:
+    """Whether `path` is documentation (READMEs, changelogs and their fragments,
+    Markdown, reStructuredText, AsciiDoc, plain text, man pages): every line a
+    hunk adds to it is sent, not only comment lines."""
+    return bool(_DOCUMENTATION.search(path))
+
+
 def _read_hunks(
     f: decisions_pb2.FileChange, lines: list[bytes], sha: str, report: ReadReport
 ) -> None:
@@ -614,7 +622,7 @@ def _read_hunks(
     # Changed lines, for the names the change introduced or removed.
     plus: list[str] = []
     minus: list[str] = []
-    prose = bool(_DOCUMENTATION.search(f.path))
+    prose = is_documentation(f.path)
 
     def close_hunk() -> None:
         nonlocal hunk, excerpt, size

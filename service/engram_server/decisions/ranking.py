@@ -40,6 +40,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from engram.git import is_documentation
+
 from engram_server.decisions.model import Commit
 from engram_server.lexical import analyze
 
@@ -165,23 +167,6 @@ def _leads_with(doc: Document, verbs: frozenset[str]) -> bool:
     """Whether the subject's first word, or its second after an area prefix
     (`walk: add ...`, `feat: add ...`), is one of `verbs`."""
     return any(word in verbs for word in doc.fields.get("subject", ())[:2])
-
-
-# Documentation files, whose added lines the client's git reader sends whole (a
-# changelog entry, a README section, a man page's option text): prose that says
-# what a change does in its users' words. Read by the same rule as the reader's.
-_DOCUMENTATION = re.compile(
-    r"(?:^|/)(?:readme|changelog|changes|history|news|release[-_ ]?notes|upgrading)"
-    r"(?:[-_][\w-]+)?(?:\.(?:md|markdown|rst|txt|adoc))?$"
-    r"|\.(?:md|markdown|mdx|rst|adoc|asciidoc|org|pod|texi|[1-9])$"
-    r"|(?:^|/)changelog\.d/|(?:^|/)(?!cmakelists)[^/]*\.txt$",
-    re.IGNORECASE,
-)
-
-
-def is_documentation(path: str) -> bool:
-    """Whether `path` is documentation: its added lines are `docs`, not `code`."""
-    return bool(_DOCUMENTATION.search(path))
 
 
 def document_terms(commit: Commit) -> dict[str, list[str]]:
